@@ -1,0 +1,176 @@
+/**
+ * `pulumi-boundary dev` configuration: flags, then Boundary's own config file (HCL or JSON) for what
+ * the flags leave unset, then defaults. Every mistake is a ConfigError naming the key and value;
+ * the CLI prints it and exits 2.
+ */
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { defaultFixtures, parseFixtures, type Fixtures } from "./fixtures";
+import { ConfigSyntaxError, fromJson, parseHcl, type Block } from "./hcl";
+import type { LogFormat } from "./log";
+import type { ControllerOptions, HostPort } from "./server";
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+export interface DevConfig extends ControllerOptions {
+  logFormat: LogFormat;
+  /** True when the admin token was generated (the CLI prints it). */
+  generatedToken: boolean;
+}
+
+const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Go duration syntax ("500ms", "1m30s", "2h") or a bare integer of seconds, in milliseconds. */
+export function parseDuration(key: string, value: string | number): number {
+  if (typeof value === "number" || /^\d+$/.test(value)) {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${key}: invalid duration ${JSON.stringify(value)}: must not be negative`);
+    return n * 1000;
+  }
+  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gy;
+  let total = 0;
+  let matched = 0;
+  for (let m = re.exec(value); m; m = re.exec(value)) {
+    total += Number(m[1]) * UNITS[m[2]!]!;
+    matched = re.lastIndex;
+  }
+  if (value === "" || matched !== value.length) {
+    throw new ConfigError(`${key}: invalid duration ${JSON.stringify(value)}: use Go syntax such as "500ms", "10s", "1m30s", or a whole number of seconds`);
+  }
+  return Math.round(total);
+}
+
+/** "HOST:PORT" or "[IPv6]:PORT"; port 0 picks a free one. */
+export function parseAddr(key: string, value: string): HostPort {
+  const m = /^(?:\[([^\]]+)\]|([^:\[\]]+)):(\d{1,5})$/.exec(value);
+  const port = m ? Number(m[3]) : NaN;
+  if (!m || port > 65535) throw new ConfigError(`${key}: invalid address ${JSON.stringify(value)}: expected HOST:PORT, e.g. 127.0.0.1:9200`);
+  return { host: m[1] ?? m[2]!, port };
+}
+
+/** A token in Boundary's format: `at_` + 10 base62 + `_s1` + base58 bytes. */
+export function generateToken(): string {
+  const b62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  const b58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+  const pick = (alphabet: string, n: number) => [...randomBytes(n)].map((b) => alphabet[b % alphabet.length]).join("");
+  return `at_${pick(b62, 10)}_s1${pick(b58, 64)}`;
+}
+
+export const USAGE = `Usage: pulumi-boundary dev [options]
+
+Starts a local Boundary controller: the Target API and, on a separate ops listener, /health and /metrics.
+
+Options:
+  --api-addr HOST:PORT              API listener (default 127.0.0.1:9200; port 0 picks a free port)
+  --ops-addr HOST:PORT              ops listener (default 127.0.0.1:9203)
+  --token TOKEN                     admin token (default: generated, in Boundary's at_… format)
+  --read-only-token TOKEN           a second token that may only list and read targets
+  --graceful-shutdown-wait DURATION keep serving this long after the first SIGINT/SIGTERM, with /health at 503
+  --config FILE                     Boundary configuration file (HCL, or JSON when it ends in .json)
+  --fixtures FILE                   JSON seed data replacing the default scopes, host sets, libraries and workers
+  --ignore-create-associations      ignore host_set_ids/application_credential_library_ids on create (as Boundary v0.4)
+  --log-format text|json            request log format (default text)
+`;
+
+/** Builds the dev controller's configuration from argv (after the `dev` word). */
+export function loadDevConfig(argv: string[], readFile: (path: string) => string = (p) => readFileSync(p, "utf8")): DevConfig {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        "api-addr": { type: "string" },
+        "ops-addr": { type: "string" },
+        token: { type: "string" },
+        "read-only-token": { type: "string" },
+        "graceful-shutdown-wait": { type: "string" },
+        config: { type: "string" },
+        fixtures: { type: "string" },
+        "ignore-create-associations": { type: "boolean" },
+        "log-format": { type: "string" },
+      },
+    }));
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+
+  const file = values.config ? readConfigFile(values.config, readFile) : undefined;
+  const listener = (purpose: string) => file?.blocks.find((b) => b.type === "listener" && b.attrs["purpose"] === purpose);
+  const fileAddr = (purpose: string): string | undefined => {
+    const l = listener(purpose);
+    if (!l) return undefined;
+    const address = l.attrs["address"];
+    if (address === undefined) return purpose === "api" ? "127.0.0.1:9200" : "127.0.0.1:9203";
+    if (typeof address !== "string") throw new ConfigError(`listener "tcp" (purpose ${purpose}).address: must be a string, got ${JSON.stringify(address)}`);
+    return /:\d+$/.test(address) ? address : `${address}:${purpose === "api" ? 9200 : 9203}`;
+  };
+  const controllerBlock = file?.blocks.find((b) => b.type === "controller");
+  const fileWait = controllerBlock?.attrs["graceful_shutdown_wait_duration"];
+  if (fileWait !== undefined && typeof fileWait !== "string" && typeof fileWait !== "number") {
+    throw new ConfigError(`controller.graceful_shutdown_wait_duration: invalid duration ${JSON.stringify(fileWait)}`);
+  }
+
+  const api = parseAddr(values["api-addr"] ? "--api-addr" : "listener (purpose api).address", values["api-addr"] ?? fileAddr("api") ?? "127.0.0.1:9200");
+  const ops = parseAddr(values["ops-addr"] ? "--ops-addr" : "listener (purpose ops).address", values["ops-addr"] ?? fileAddr("ops") ?? "127.0.0.1:9203");
+  const waitMs =
+    values["graceful-shutdown-wait"] !== undefined
+      ? parseDuration("--graceful-shutdown-wait", values["graceful-shutdown-wait"])
+      : fileWait !== undefined
+        ? parseDuration("controller.graceful_shutdown_wait_duration", fileWait)
+        : 0;
+
+  const logFormat = values["log-format"] ?? "text";
+  if (logFormat !== "text" && logFormat !== "json") throw new ConfigError(`--log-format: invalid value ${JSON.stringify(logFormat)}: must be text or json`);
+  for (const key of ["token", "read-only-token"] as const) {
+    const v = values[key];
+    if (v !== undefined && (v === "" || /\s/.test(v))) throw new ConfigError(`--${key}: must be non-empty and contain no white space`);
+  }
+  if (values.token && values.token === values["read-only-token"]) throw new ConfigError("--read-only-token: must differ from --token");
+
+  return {
+    api,
+    ops,
+    token: values.token ?? generateToken(),
+    generatedToken: values.token === undefined,
+    readOnlyToken: values["read-only-token"],
+    gracefulShutdownWaitMs: waitMs,
+    fixtures: values.fixtures ? readFixtures(values.fixtures, readFile) : defaultFixtures(),
+    ignoreCreateAssociations: values["ignore-create-associations"] ?? false,
+    logFormat,
+  };
+}
+
+function readConfigFile(path: string, readFile: (path: string) => string): Block {
+  let text: string;
+  try {
+    text = readFile(path);
+  } catch (err) {
+    throw new ConfigError(`--config: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  try {
+    if (path.endsWith(".json")) return fromJson(JSON.parse(text));
+    return parseHcl(text);
+  } catch (err) {
+    if (err instanceof ConfigSyntaxError || err instanceof SyntaxError) throw new ConfigError(`--config ${path}: ${err.message}`);
+    throw err;
+  }
+}
+
+function readFixtures(path: string, readFile: (path: string) => string): Fixtures {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFile(path));
+  } catch (err) {
+    throw new ConfigError(`--fixtures: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  try {
+    return parseFixtures(doc);
+  } catch (err) {
+    throw new ConfigError(`--fixtures ${path}: ${(err as Error).message}`);
+  }
+}

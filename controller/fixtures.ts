@@ -1,0 +1,154 @@
+/**
+ * Seed data: the scopes, host sets, credential libraries and workers a Target can refer to. The API
+ * here manages Targets only, so everything else comes from a fixtures file (or the default seed).
+ */
+import { z } from "zod";
+
+const id = (prefix: string) =>
+  z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]{10}$`), `must look like ${prefix}_ followed by 10 base62 characters`);
+
+const Scope = z
+  .object({
+    id: z.string().regex(/^(o|p)_[0-9A-Za-z]{10}$/, "must look like o_… or p_… with 10 base62 characters"),
+    type: z.enum(["org", "project"]),
+    name: z.string().optional(),
+    description: z.string().optional(),
+    parent_scope_id: z.string(),
+  })
+  .strict();
+
+const Host = z.object({ id: id("hst"), address: z.string().min(1) }).strict();
+
+const HostSet = z
+  .object({ id: id("hsst"), scope_id: id("p"), host_catalog_id: id("hcst"), hosts: z.array(Host) })
+  .strict();
+
+const CredentialLibrary = z
+  .object({
+    id: id("clvlt"),
+    scope_id: id("p"),
+    credential_store_id: id("csvlt"),
+    name: z.string().optional(),
+    description: z.string().optional(),
+    type: z.string().default("vault"),
+    secret: z.record(z.string(), z.unknown()),
+  })
+  .strict();
+
+const Worker = z
+  .object({ name: z.string().min(1), tags: z.record(z.string(), z.array(z.string())).default({}) })
+  .strict();
+
+export const Fixtures = z
+  .object({
+    scopes: z.array(Scope),
+    host_sets: z.array(HostSet).default([]),
+    credential_libraries: z.array(CredentialLibrary).default([]),
+    workers: z.array(Worker).default([]),
+  })
+  .strict();
+export type Fixtures = z.infer<typeof Fixtures>;
+export type FixtureScope = z.infer<typeof Scope>;
+export type FixtureHostSet = z.infer<typeof HostSet>;
+export type FixtureCredentialLibrary = z.infer<typeof CredentialLibrary>;
+export type FixtureWorker = z.infer<typeof Worker>;
+
+/** The id of the user every session is authorized for. */
+export const DEV_USER_ID = "u_1234567890";
+
+/** The default seed (documented in the README; the examples rely on these ids). */
+export function defaultFixtures(): Fixtures {
+  return {
+    scopes: [
+      { id: "o_1234567890", type: "org", name: "Generated org scope", parent_scope_id: "global" },
+      { id: "p_1234567890", type: "project", name: "Generated project scope", parent_scope_id: "o_1234567890" },
+      { id: "p_0987654321", type: "project", name: "Second project scope", parent_scope_id: "o_1234567890" },
+    ],
+    host_sets: [
+      {
+        id: "hsst_1234567890",
+        scope_id: "p_1234567890",
+        host_catalog_id: "hcst_1234567890",
+        hosts: [{ id: "hst_1234567890", address: "127.0.0.1" }],
+      },
+      {
+        id: "hsst_1234567891",
+        scope_id: "p_1234567890",
+        host_catalog_id: "hcst_1234567890",
+        hosts: [
+          { id: "hst_1234567891", address: "127.0.0.2" },
+          { id: "hst_1234567892", address: "127.0.0.3" },
+        ],
+      },
+      {
+        id: "hsst_0987654321",
+        scope_id: "p_0987654321",
+        host_catalog_id: "hcst_0987654321",
+        hosts: [{ id: "hst_0987654321", address: "127.0.0.4" }],
+      },
+    ],
+    credential_libraries: [
+      {
+        id: "clvlt_1234567890",
+        scope_id: "p_1234567890",
+        credential_store_id: "csvlt_1234567890",
+        name: "dev database",
+        description: "Generated credential library",
+        type: "vault",
+        secret: { username: "dev", password: "dev-password" },
+      },
+      {
+        id: "clvlt_1234567891",
+        scope_id: "p_1234567890",
+        credential_store_id: "csvlt_1234567890",
+        name: "dev ssh",
+        description: "Second generated credential library",
+        type: "vault",
+        secret: { username: "ops", private_key: "dev-private-key" },
+      },
+    ],
+    workers: [{ name: "dev-worker", tags: { type: ["dev"] } }],
+  };
+}
+
+/**
+ * Parses a fixtures document and checks what zod cannot: unique ids, parents that exist, host sets
+ * and libraries in projects. Throws an Error whose message names the path and the rule.
+ */
+export function parseFixtures(input: unknown): Fixtures {
+  const parsed = Fixtures.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`fixtures: ${issue.path.join(".") || "(root)"}: ${issue.message}`);
+  }
+  const f = parsed.data;
+  const seen = new Set<string>();
+  const unique = (what: string, value: string) => {
+    if (seen.has(value)) throw new Error(`fixtures: ${what} ${value}: duplicate id`);
+    seen.add(value);
+  };
+  const scopes = new Map(f.scopes.map((s) => [s.id, s]));
+  f.scopes.forEach((s, i) => {
+    unique(`scopes.${i}.id`, s.id);
+    const wantParent = s.type === "org" ? "global" : "an org scope";
+    const parent = scopes.get(s.parent_scope_id);
+    const ok = s.type === "org" ? s.parent_scope_id === "global" : parent?.type === "org";
+    if (!ok) throw new Error(`fixtures: scopes.${i}.parent_scope_id: ${s.parent_scope_id} must be ${wantParent}`);
+    if (!s.id.startsWith(s.type === "org" ? "o_" : "p_")) {
+      throw new Error(`fixtures: scopes.${i}.id: a ${s.type} id starts with ${s.type === "org" ? "o_" : "p_"}`);
+    }
+  });
+  const inProject = (path: string, scopeId: string) => {
+    if (scopes.get(scopeId)?.type !== "project") throw new Error(`fixtures: ${path}: ${scopeId} is not a project scope of the fixtures`);
+  };
+  f.host_sets.forEach((h, i) => {
+    unique(`host_sets.${i}.id`, h.id);
+    inProject(`host_sets.${i}.scope_id`, h.scope_id);
+    h.hosts.forEach((host, j) => unique(`host_sets.${i}.hosts.${j}.id`, host.id));
+  });
+  f.credential_libraries.forEach((c, i) => {
+    unique(`credential_libraries.${i}.id`, c.id);
+    inProject(`credential_libraries.${i}.scope_id`, c.scope_id);
+  });
+  return f;
+}

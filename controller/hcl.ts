@@ -1,0 +1,160 @@
+/**
+ * The part of HCL that Boundary's configuration files use: attributes (`key = value`) and blocks
+ * with labels (`listener "tcp" { … }`), string/number/bool/list values, `#`, `//` and `/* *\/`
+ * comments. Boundary's JSON config form maps onto the same Block model (`fromJson`).
+ * (No maintained HCL parser on npm runs without a Go/WASM blob; this subset is ~100 lines.)
+ */
+
+export type Value = string | number | boolean | Value[];
+export interface Block {
+  type: string;
+  labels: string[];
+  attrs: Record<string, Value>;
+  blocks: Block[];
+}
+
+export class ConfigSyntaxError extends Error {
+  override readonly name = "ConfigSyntaxError";
+}
+
+type Tok = { t: "ident" | "str" | "num" | "punct"; v: string; line: number };
+
+function lex(src: string): Tok[] {
+  const out: Tok[] = [];
+  let i = 0;
+  let line = 1;
+  while (i < src.length) {
+    const c = src[i]!;
+    if (c === "\n") {
+      line++;
+      i++;
+    } else if (/\s/.test(c) || c === ",") {
+      i++;
+    } else if (c === "#" || src.startsWith("//", i)) {
+      while (i < src.length && src[i] !== "\n") i++;
+    } else if (src.startsWith("/*", i)) {
+      const end = src.indexOf("*/", i + 2);
+      if (end < 0) throw new ConfigSyntaxError(`line ${line}: unterminated comment`);
+      line += src.slice(i, end).split("\n").length - 1;
+      i = end + 2;
+    } else if (c === '"') {
+      let v = "";
+      i++;
+      while (i < src.length && src[i] !== '"') {
+        if (src[i] === "\n") throw new ConfigSyntaxError(`line ${line}: unterminated string`);
+        if (src[i] === "\\") {
+          i++;
+          const e = src[i];
+          v += e === "n" ? "\n" : e === "t" ? "\t" : e;
+        } else v += src[i];
+        i++;
+      }
+      if (i >= src.length) throw new ConfigSyntaxError(`line ${line}: unterminated string`);
+      i++;
+      out.push({ t: "str", v, line });
+    } else if (/[-0-9]/.test(c)) {
+      const m = /^-?\d+(\.\d+)?/.exec(src.slice(i));
+      if (!m) throw new ConfigSyntaxError(`line ${line}: unexpected ${JSON.stringify(c)}`);
+      out.push({ t: "num", v: m[0], line });
+      i += m[0].length;
+    } else if (/[A-Za-z_]/.test(c)) {
+      const m = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(src.slice(i))!;
+      out.push({ t: "ident", v: m[0], line });
+      i += m[0].length;
+    } else if ("{}[]=".includes(c)) {
+      out.push({ t: "punct", v: c, line });
+      i++;
+    } else {
+      throw new ConfigSyntaxError(`line ${line}: unexpected ${JSON.stringify(c)}`);
+    }
+  }
+  return out;
+}
+
+/** Parses HCL text into the root block (type "" with no labels). */
+export function parseHcl(src: string): Block {
+  const toks = lex(src);
+  let p = 0;
+  const at = () => toks[p];
+  const expect = (v: string) => {
+    const tok = toks[p];
+    if (tok?.t !== "punct" || tok.v !== v) {
+      throw new ConfigSyntaxError(`line ${tok?.line ?? "end"}: expected ${JSON.stringify(v)}${tok ? `, found ${JSON.stringify(tok.v)}` : ""}`);
+    }
+    p++;
+  };
+  const value = (): Value => {
+    const tok = toks[p++];
+    if (!tok) throw new ConfigSyntaxError("unexpected end of file, expected a value");
+    if (tok.t === "str") return tok.v;
+    if (tok.t === "num") return Number(tok.v);
+    if (tok.t === "ident" && (tok.v === "true" || tok.v === "false")) return tok.v === "true";
+    if (tok.t === "punct" && tok.v === "[") {
+      const list: Value[] = [];
+      while (!(at()?.t === "punct" && at()!.v === "]")) list.push(value());
+      p++;
+      return list;
+    }
+    throw new ConfigSyntaxError(`line ${tok.line}: expected a value, found ${JSON.stringify(tok.v)}`);
+  };
+  const body = (block: Block, closing: boolean) => {
+    while (p < toks.length) {
+      const tok = toks[p]!;
+      if (closing && tok.t === "punct" && tok.v === "}") {
+        p++;
+        return;
+      }
+      if (tok.t !== "ident" && tok.t !== "str") throw new ConfigSyntaxError(`line ${tok.line}: expected a key or block, found ${JSON.stringify(tok.v)}`);
+      p++;
+      if (at()?.t === "punct" && at()!.v === "=") {
+        p++;
+        block.attrs[tok.v] = value();
+        continue;
+      }
+      const child: Block = { type: tok.v, labels: [], attrs: {}, blocks: [] };
+      while (at()?.t === "str" || at()?.t === "ident") child.labels.push(toks[p++]!.v);
+      expect("{");
+      body(child, true);
+      block.blocks.push(child);
+    }
+    if (closing) throw new ConfigSyntaxError("unexpected end of file, expected \"}\"");
+  };
+  const root: Block = { type: "", labels: [], attrs: {}, blocks: [] };
+  body(root, false);
+  return root;
+}
+
+/**
+ * Boundary's JSON form: `{"controller": {…}, "listener": [{"tcp": {…}}]}` or
+ * `{"listener": {"tcp": [{…}, {…}]}}`. Objects under a block key are blocks; labels are the keys
+ * between the block type and the body.
+ */
+export function fromJson(doc: unknown): Block {
+  if (doc === null || typeof doc !== "object" || Array.isArray(doc)) throw new ConfigSyntaxError("the JSON configuration must be an object");
+  const root: Block = { type: "", labels: [], attrs: {}, blocks: [] };
+  for (const [key, v] of Object.entries(doc)) {
+    if (v !== null && typeof v === "object") addBlocks(root, key, [], v);
+    else root.attrs[key] = v as Value;
+  }
+  return root;
+}
+
+const BLOCK_TYPES_WITH_LABEL = new Set(["listener", "kms", "worker_auth_storage"]);
+
+function addBlocks(parent: Block, type: string, labels: string[], v: unknown): void {
+  if (Array.isArray(v)) {
+    for (const item of v) addBlocks(parent, type, labels, item);
+    return;
+  }
+  const obj = v as Record<string, unknown>;
+  if (BLOCK_TYPES_WITH_LABEL.has(type) && labels.length === 0) {
+    for (const [label, inner] of Object.entries(obj)) addBlocks(parent, type, [label], inner);
+    return;
+  }
+  const block: Block = { type, labels, attrs: {}, blocks: [] };
+  for (const [k, inner] of Object.entries(obj)) {
+    if (inner !== null && typeof inner === "object" && !Array.isArray(inner)) addBlocks(block, k, [], inner);
+    else block.attrs[k] = inner as Value;
+  }
+  parent.blocks.push(block);
+}

@@ -1,0 +1,47 @@
+/**
+ * Bearer-token authentication. Two grants: the admin token may do everything; the read-only token
+ * may list and read. Tokens are compared in constant time and never logged.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import { TARGET_ACTIONS, type TargetAction } from "../../wire/target";
+import { BoundaryError } from "../errors";
+
+export interface Principal {
+  grant: "admin" | "read-only";
+  /** What the caller may do on a Target, in Boundary's order. */
+  actions: readonly TargetAction[];
+}
+
+const ADMIN: Principal = { grant: "admin", actions: TARGET_ACTIONS };
+const READ_ONLY: Principal = { grant: "read-only", actions: ["no-op", "read"] };
+
+const digest = (s: string) => createHash("sha256").update(s).digest();
+
+export class Authenticator {
+  private readonly admin: Buffer;
+  private readonly readOnly: Buffer | undefined;
+
+  constructor(adminToken: string, readOnlyToken?: string) {
+    this.admin = digest(adminToken);
+    this.readOnly = readOnlyToken ? digest(readOnlyToken) : undefined;
+  }
+
+  /** The caller's principal; 401 when the token is missing or unknown. */
+  authenticate(req: IncomingMessage): Principal {
+    const header = req.headers.authorization ?? "";
+    const match = /^bearer\s+(\S+)\s*$/i.exec(header);
+    if (match) {
+      const presented = digest(match[1]!);
+      if (timingSafeEqual(presented, this.admin)) return ADMIN;
+      if (this.readOnly && timingSafeEqual(presented, this.readOnly)) return READ_ONLY;
+    }
+    throw new BoundaryError("Unauthenticated", "Unauthenticated, or invalid token.");
+  }
+}
+
+/** 403 unless the principal may perform `action`. */
+export function authorize(principal: Principal, action: TargetAction | "list" | "create"): void {
+  const needed: TargetAction = action === "list" ? "read" : action === "create" ? "update" : action;
+  if (!principal.actions.includes(needed)) throw new BoundaryError("PermissionDenied", "Forbidden.");
+}

@@ -1,0 +1,58 @@
+/** Reading and validating request bodies: size limit, JSON, then the wire schema. */
+import type { IncomingMessage } from "node:http";
+import type { z } from "zod";
+import { READ_ONLY_FIELDS, type RequestField } from "../../wire/target";
+import { BoundaryError, invalidFields } from "../errors";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export async function readJson(req: IncomingMessage): Promise<unknown> {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  if (size === 0) return {};
+  try {
+    return JSON.parse(Buffer.concat(chunks, size).toString("utf8"));
+  } catch (err) {
+    throw new BoundaryError("InvalidArgument", `Malformed JSON body: ${(err as Error).message}`);
+  }
+}
+
+function tooLarge(): BoundaryError {
+  return new BoundaryError("PayloadTooLarge", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+}
+
+/**
+ * Parses `body` with a strict wire schema, naming every offending field in one 400. Keys in
+ * `readOnly` (a Target's output-only fields, for create and update) get Boundary's own message.
+ */
+export const TARGET_READ_ONLY: readonly string[] = READ_ONLY_FIELDS;
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown, readOnly: readonly string[] = []): z.infer<S> {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw new BoundaryError("InvalidArgument", "The request body must be a JSON object.");
+  }
+  const fields: RequestField[] = [];
+  for (const key of readOnly) {
+    if (Object.hasOwn(body, key)) fields.push({ name: key, description: "This is a read only field." });
+  }
+  const rest = Object.fromEntries(Object.entries(body).filter(([k]) => !readOnly.includes(k)));
+  const parsed = schema.safeParse(rest);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const path = issue.path.join(".");
+      if (issue.code === "unrecognized_keys") {
+        for (const key of issue.keys) fields.push({ name: path ? `${path}.${key}` : key, description: "Unknown field." });
+      } else {
+        fields.push({ name: path || "(body)", description: issue.message });
+      }
+    }
+  }
+  if (fields.length > 0) throw invalidFields(fields);
+  return parsed.data as z.infer<S>;
+}

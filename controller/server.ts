@@ -1,0 +1,142 @@
+/**
+ * Starts a controller: the API listener (Target endpoints) and the ops listener (/health,
+ * /metrics) over one store, and shuts both down gracefully. Used by the CLI, the tests, the demo
+ * and the benchmarks alike.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { performance } from "node:perf_hooks";
+import type { Fixtures } from "./fixtures";
+import { Authenticator } from "./http/auth";
+import { route } from "./http/api";
+import { sendError, sendJson, toBoundaryError } from "./http/errors";
+import { Metrics, opsHandler, type HealthState } from "./http/ops";
+import { silentLogger, type Logger } from "./log";
+import { Sessions } from "./sessions";
+import { Store } from "./store";
+
+export interface HostPort {
+  host: string;
+  port: number;
+}
+
+export interface ControllerOptions {
+  api: HostPort;
+  ops: HostPort;
+  token: string;
+  readOnlyToken?: string;
+  /** 0 disables the grace period: shutdown starts at once. */
+  gracefulShutdownWaitMs: number;
+  fixtures: Fixtures;
+  ignoreCreateAssociations?: boolean;
+  logger?: Logger;
+}
+
+export interface RunningController {
+  apiUrl: string;
+  opsUrl: string;
+  store: Store;
+  sessions: Sessions;
+  metrics: Metrics;
+  /** Starts graceful shutdown (idempotent); resolves when both listeners are closed. */
+  shutdown(): Promise<void>;
+}
+
+/** How long in-flight requests get after the API listener closes before connections are cut. */
+const DRAIN_MS = 5000;
+
+export async function startController(options: ControllerOptions): Promise<RunningController> {
+  const logger = options.logger ?? silentLogger;
+  const store = new Store(options.fixtures, { ignoreCreateAssociations: options.ignoreCreateAssociations });
+  const sessions = new Sessions(store);
+  const auth = new Authenticator(options.token, options.readOnlyToken);
+  const metrics = new Metrics();
+  const health: HealthState = { shuttingDown: false };
+  let closing = false;
+
+  const handleApi = async (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    const method = req.method ?? "GET";
+    const url = new URL(req.url ?? "/", "http://controller");
+    let template = "unmatched";
+    let status: number;
+    if (closing) res.setHeader("connection", "close");
+    try {
+      const r = route(method, url.pathname);
+      template = r.template;
+      const principal = auth.authenticate(req);
+      const reply = await r.handler({ req, url, principal, id: r.id, store, sessions });
+      status = reply.status;
+      if (reply.body === undefined) {
+        res.writeHead(status, { "cache-control": "no-store" });
+        res.end();
+      } else {
+        sendJson(res, status, reply.body);
+      }
+    } catch (err) {
+      if (toBoundaryError(err).kind === "Internal") logger.error("request failed", { method, path: url.pathname, error: String(err) });
+      status = sendError(res, err);
+    }
+    const ms = performance.now() - started;
+    metrics.requests.inc({ method, route: template, code: String(status) });
+    metrics.duration.observe({ method, route: template }, ms / 1000);
+    logger.info("request", { method, path: url.pathname, status, ms: Number(ms.toFixed(2)) });
+  };
+
+  const api = createServer((req, res) => void handleApi(req, res));
+  const ops = createServer((req, res) => void opsHandler(health, metrics)(req, res));
+  const apiAddr = await listen(api, options.api);
+  const opsAddr = await listen(ops, options.ops);
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = () =>
+    (stopping ??= (async () => {
+      health.shuttingDown = true;
+      logger.info("shutdown started", { grace_ms: options.gracefulShutdownWaitMs });
+      if (options.gracefulShutdownWaitMs > 0) {
+        await new Promise((r) => setTimeout(r, options.gracefulShutdownWaitMs));
+        logger.info("grace period over; closing the API listener");
+      }
+      closing = true;
+      await close(api);
+      await close(ops);
+      logger.info("shutdown complete");
+    })());
+
+  return {
+    apiUrl: url(apiAddr),
+    opsUrl: url(opsAddr),
+    store,
+    sessions,
+    metrics,
+    shutdown,
+  };
+}
+
+function listen(server: Server, at: HostPort): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(at.port, at.host, () => {
+      server.off("error", reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/** Stops accepting, lets in-flight requests finish (idle keep-alive sockets close now), then cuts. */
+function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
+    force.unref();
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+function url(a: AddressInfo): string {
+  const host = a.family === "IPv6" ? `[${a.address}]` : a.address;
+  return `http://${host}:${a.port}`;
+}

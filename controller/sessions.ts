@@ -1,0 +1,157 @@
+/**
+ * authorize-session: picks a worker (the target's worker filter), a host (one of the target's host
+ * sets, or the one asked for), gathers credentials from the attached libraries and issues a signed
+ * authorization token. Sessions are remembered with their expiry and connection limit.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { Prefix, type AuthorizeSessionRequest, type Credential, type SessionAuthorization } from "../wire/target";
+import { base58Decode, base58Encode } from "./base58";
+import { BoundaryError, invalidField, invalidFields, notFound } from "./errors";
+import { DEV_USER_ID } from "./fixtures";
+import { matches, parseFilter } from "./filter";
+import { newId, type Store, type TargetRecord } from "./store";
+import { scopeSummary } from "./view";
+
+export interface Session {
+  id: string;
+  targetId: string;
+  hostId: string;
+  endpoint: string;
+  connectionLimit: number;
+  expiresAt: Date;
+}
+
+/** Signs session tokens with a key that never leaves the process (HMAC-SHA256, 32-byte tag). */
+export class TokenSigner {
+  private readonly key = randomBytes(32);
+
+  sign(payload: object): string {
+    const body = Buffer.from(JSON.stringify(payload));
+    const tag = createHmac("sha256", this.key).update(body).digest();
+    return base58Encode(Buffer.concat([body, tag]));
+  }
+
+  /** The payload when the token is intact and ours; undefined when it was altered. */
+  verify(token: string): Record<string, unknown> | undefined {
+    let raw: Buffer;
+    try {
+      raw = base58Decode(token);
+    } catch {
+      return undefined;
+    }
+    if (raw.length <= 32) return undefined;
+    const body = raw.subarray(0, raw.length - 32);
+    const tag = raw.subarray(raw.length - 32);
+    const want = createHmac("sha256", this.key).update(body).digest();
+    return timingSafeEqual(tag, want) ? JSON.parse(body.toString("utf8")) : undefined;
+  }
+}
+
+export class Sessions {
+  readonly sessions = new Map<string, Session>();
+  readonly signer = new TokenSigner();
+
+  constructor(private readonly store: Store) {}
+
+  /** `pathId` is the `{id}` segment: a target id, or a target name when the body names a scope. */
+  authorize(pathId: string, req: AuthorizeSessionRequest): SessionAuthorization {
+    const target = this.resolveTarget(pathId, req);
+    this.pickWorker(target);
+    const { hostSetId, host } = this.pickHost(target, req.host_id);
+
+    const now = new Date();
+    const endpoint = `tcp://${host.address}${target.default_port ? `:${target.default_port}` : ""}`;
+    const session: Session = {
+      id: newId(Prefix.session),
+      targetId: target.id,
+      hostId: host.id,
+      endpoint,
+      connectionLimit: target.session_connection_limit,
+      expiresAt: new Date(now.getTime() + target.session_max_seconds * 1000),
+    };
+    this.sessions.set(session.id, session);
+
+    const authorization_token = this.signer.sign({
+      session_id: session.id,
+      target_id: target.id,
+      scope_id: target.scope_id,
+      user_id: DEV_USER_ID,
+      type: target.type,
+      connection_limit: session.connectionLimit,
+      endpoint,
+      expiration: session.expiresAt.toISOString(),
+    });
+    const out: SessionAuthorization = {
+      session_id: session.id,
+      target_id: target.id,
+      scope: scopeSummary(this.store, target.scope_id),
+      created_time: now.toISOString(),
+      user_id: DEV_USER_ID,
+      host_set_id: hostSetId,
+      host_id: host.id,
+      type: target.type,
+      authorization_token,
+      endpoint,
+    };
+    const credentials = this.credentials(target);
+    if (credentials.length > 0) out.credentials = credentials;
+    return out;
+  }
+
+  private resolveTarget(pathId: string, req: AuthorizeSessionRequest): TargetRecord {
+    if (pathId.startsWith(Prefix.target)) {
+      const fields = [];
+      if (req.scope_id) fields.push({ name: "scope_id", description: "This must be empty when the target is named by id." });
+      if (req.scope_name) fields.push({ name: "scope_name", description: "This must be empty when the target is named by id." });
+      if (req.id && req.id !== pathId) fields.push({ name: "id", description: "This must equal the id in the path." });
+      if (fields.length > 0) throw invalidFields(fields);
+      return this.store.getTarget(pathId);
+    }
+    if (req.name !== undefined && req.name.toLowerCase() !== pathId.toLowerCase()) {
+      throw invalidField("name", "This must equal the target name in the path.");
+    }
+    if (!!req.scope_id === !!req.scope_name) {
+      throw invalidFields([
+        { name: "scope_id", description: "Exactly one of scope_id and scope_name is required when the target is named by name." },
+        { name: "scope_name", description: "Exactly one of scope_id and scope_name is required when the target is named by name." },
+      ]);
+    }
+    return this.store.findTargetByName(pathId, { id: req.scope_id, name: req.scope_name });
+  }
+
+  private pickWorker(target: TargetRecord): void {
+    const filter = target.worker_filter ? parseFilter(target.worker_filter) : undefined;
+    const available = this.store.workers.filter((w) => !filter || matches(filter, { name: w.name, tags: w.tags }));
+    if (available.length === 0) {
+      throw new BoundaryError("FailedPrecondition", "No workers are available to handle this session, or all have been filtered.");
+    }
+  }
+
+  private pickHost(target: TargetRecord, hostId: string | undefined) {
+    const candidates = target.host_set_ids.flatMap((hostSetId) =>
+      (this.store.hostSets.get(hostSetId)?.hosts ?? []).map((host) => ({ hostSetId, host })),
+    );
+    if (hostId !== undefined) {
+      if (!hostId.startsWith(Prefix.host)) throw invalidField("host_id", `Incorrectly formatted identifier: it must start with ${Prefix.host}.`);
+      const chosen = candidates.find((c) => c.host.id === hostId);
+      if (!chosen) throw invalidField("host_id", "The requested host id is not available.");
+      return chosen;
+    }
+    if (candidates.length === 0) throw notFound("No hosts found from available target host sources.");
+    return candidates[Math.floor(Math.random() * candidates.length)]!;
+  }
+
+  private credentials(target: TargetRecord): Credential[] {
+    return target.application_credential_library_ids.flatMap((id) => {
+      const lib = this.store.credentialLibraries.get(id);
+      if (!lib) return [];
+      const raw = Buffer.from(JSON.stringify(lib.secret)).toString("base64");
+      return [
+        {
+          credential_library: { id: lib.id, name: lib.name, description: lib.description, credential_store_id: lib.credential_store_id, type: lib.type },
+          secret: { raw, decoded: lib.secret },
+        },
+      ];
+    });
+  }
+}

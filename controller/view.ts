@@ -1,0 +1,47 @@
+/**
+ * The one mapper from a stored Target to the wire Target: adds the scope summary, host set and
+ * credential library summaries and the caller's `authorized_actions`; omits zero values as Boundary does.
+ */
+import type { ScopeSummary, Target, TargetAction } from "../wire/target";
+import type { Store, TargetRecord } from "./store";
+
+export function scopeSummary(store: Store, scopeId: string): ScopeSummary {
+  const s = store.scopes.get(scopeId);
+  const out: ScopeSummary = { id: scopeId, type: s?.type ?? "project" };
+  if (s?.name) out.name = s.name;
+  if (s?.description) out.description = s.description;
+  if (s?.parent_scope_id) out.parent_scope_id = s.parent_scope_id;
+  return out;
+}
+
+export function targetView(store: Store, t: TargetRecord, actions: readonly TargetAction[]): Target {
+  const out: Target = {
+    id: t.id,
+    scope_id: t.scope_id,
+    scope: scopeSummary(store, t.scope_id),
+    name: t.name,
+    created_time: t.created_time,
+    updated_time: t.updated_time,
+    version: t.version,
+    type: t.type,
+    session_max_seconds: t.session_max_seconds,
+    session_connection_limit: t.session_connection_limit,
+    attributes: t.default_port !== undefined ? { default_port: t.default_port } : {},
+    authorized_actions: [...actions],
+  };
+  if (t.description !== undefined) out.description = t.description;
+  if (t.worker_filter !== undefined) out.worker_filter = t.worker_filter;
+  if (t.host_set_ids.length > 0) {
+    out.host_set_ids = t.host_set_ids;
+    out.host_sets = t.host_set_ids.map((id) => ({ id, host_catalog_id: store.hostSets.get(id)?.host_catalog_id }));
+  }
+  if (t.application_credential_library_ids.length > 0) {
+    out.application_credential_library_ids = t.application_credential_library_ids;
+    // Boundary's Target carries only id and store id here; the full summary is in authorize-session.
+    out.application_credential_libraries = t.application_credential_library_ids.map((id) => ({
+      id,
+      credential_store_id: store.credentialLibraries.get(id)?.credential_store_id,
+    }));
+  }
+  return out;
+}

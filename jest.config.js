@@ -1,0 +1,8 @@
+/** Tests are TypeScript, compiled by ts-jest; servers they start listen on port 0. */
+module.exports = {
+  testEnvironment: "node",
+  roots: ["<rootDir>/test"],
+  testMatch: ["**/*.test.ts"],
+  transform: { "^.+\\.ts$": ["ts-jest", { isolatedModules: true, tsconfig: "tsconfig.json" }] },
+  testTimeout: 30000,
+};
