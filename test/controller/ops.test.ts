@@ -1,0 +1,38 @@
+/** The ops listener: /health and /metrics, separate from the API listener. */
+import { PROJECT, startTestController, type TestController } from "../helpers/controller";
+
+let c: TestController;
+beforeAll(async () => {
+  c = await startTestController();
+});
+afterAll(() => c.shutdown());
+
+test("/health is 200 with an empty body and needs no token; it is not on the API listener", async () => {
+  const res = await fetch(`${c.opsUrl}/health`);
+  expect(res.status).toBe(200);
+  expect(await res.text()).toBe("");
+  expect((await fetch(`${c.apiUrl}/health`)).status).toBe(404);
+});
+
+test("/metrics counts every API request by method, route template and code", async () => {
+  const t = await c.create();
+  await c.call("POST", `/v1/targets/${t.id}:set-host-sets`, { version: 1, host_set_ids: ["hsst_1234567890"] });
+  await c.call("POST", `/v1/targets/${t.id}:set-host-sets`, { version: 1, host_set_ids: ["hsst_1234567891"] });
+  await c.call("GET", `/v1/targets?scope_id=${PROJECT}`, undefined, null);
+  const text = await (await fetch(`${c.opsUrl}/metrics`)).text();
+  expect(text).toContain('boundary_http_requests_total{method="POST",route="/v1/targets/{id}:set-host-sets",code="200"} 1');
+  expect(text).toContain('boundary_http_requests_total{method="POST",route="/v1/targets/{id}:set-host-sets",code="409"} 1');
+  expect(text).toContain('boundary_http_requests_total{method="POST",route="/v1/targets",code="200"} 1');
+  expect(text).toContain('boundary_http_requests_total{method="GET",route="/v1/targets",code="401"} 1');
+  expect(text).toContain("boundary_http_request_duration_seconds_bucket");
+});
+
+test("shutdown flips /health to 503 before the listeners close", async () => {
+  const d = await startTestController({ gracefulShutdownWaitMs: 300 });
+  const closing = d.shutdown();
+  expect((await fetch(`${d.opsUrl}/health`)).status).toBe(503);
+  expect((await d.call("GET", `/v1/targets?scope_id=${PROJECT}`)).status).toBe(200);
+  await closing;
+  await d.shutdown(); // safe to call twice
+  await expect(fetch(`${d.opsUrl}/health`)).rejects.toThrow();
+});

@@ -1,0 +1,118 @@
+/**
+ * The real CLI process: banner, request log lines without the token, /health and /metrics on the
+ * ops listener, graceful shutdown with and without a wait, and a second signal forcing exit.
+ */
+import { writeFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { startCli } from "../helpers/cli";
+
+const TOKEN = "at_1111111111_s1ShutdownTestToken";
+const auth = { authorization: `Bearer ${TOKEN}` };
+
+test("prints addresses, token and seeded ids; logs one line per request without the token", async () => {
+  const cli = await startCli(["--token", TOKEN, "--log-format", "json"]);
+  try {
+    const banner = cli.output();
+    for (const id of ["p_1234567890", "p_0987654321", "hsst_1234567890", "hst_1234567892", "clvlt_1234567891", "o_1234567890"]) expect(banner).toContain(id);
+    expect(banner).not.toContain(TOKEN); // a token given by the user is not echoed
+    const res = await fetch(`${cli.apiUrl}/v1/targets?scope_id=p_1234567890`, { headers: auth });
+    expect(res.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 100));
+    const line = cli.output().trim().split("\n").map((l) => { try { return JSON.parse(l); } catch { return undefined; } }).find((l) => l?.msg === "request");
+    expect(line).toMatchObject({ level: "info", method: "GET", path: "/v1/targets", status: 200 });
+    expect(line.ms).toEqual(expect.any(Number));
+    expect(cli.output()).not.toContain(TOKEN);
+  } finally {
+    cli.child.kill("SIGKILL");
+  }
+});
+
+test("a generated token is printed and works", async () => {
+  const cli = await startCli([]);
+  try {
+    const token = /Admin token: (at_\S+)/.exec(cli.output())![1]!;
+    const res = await fetch(`${cli.apiUrl}/v1/targets?scope_id=p_1234567890`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+  } finally {
+    cli.child.kill("SIGKILL");
+  }
+});
+
+test("with a grace period: /health turns 503 at once, the API keeps serving for the whole wait, then exit 0", async () => {
+  const cli = await startCli(["--token", TOKEN, "--graceful-shutdown-wait", "1500ms"]);
+  expect((await fetch(`${cli.opsUrl}/health`)).status).toBe(200);
+  const signalledAt = Date.now();
+  cli.child.kill("SIGTERM");
+  await new Promise((r) => setTimeout(r, 150));
+  const health = await fetch(`${cli.opsUrl}/health`);
+  expect(health.status).toBe(503);
+  expect(await health.text()).toBe("");
+  // the API still creates and reads during the wait
+  const created = await fetch(`${cli.apiUrl}/v1/targets`, { method: "POST", headers: auth, body: JSON.stringify({ scope_id: "p_1234567890", name: "during-grace", type: "tcp" }) });
+  expect(created.status).toBe(200);
+  await new Promise((r) => setTimeout(r, 900));
+  expect((await fetch(`${cli.apiUrl}/v1/targets?scope_id=p_1234567890`, { headers: auth })).status).toBe(200);
+  const { code, at } = await cli.exited;
+  expect(code).toBe(0);
+  expect(at - signalledAt).toBeGreaterThanOrEqual(1500);
+  expect(at - signalledAt).toBeLessThan(5000);
+  expect(cli.output()).toContain("shutdown started");
+  await expect(fetch(`${cli.apiUrl}/v1/targets`)).rejects.toThrow();
+});
+
+test("the grace period can come from a Boundary config file", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "pb-shutdown-"));
+  const hcl = path.join(dir, "dev.hcl");
+  writeFileSync(hcl, 'controller {\n  graceful_shutdown_wait_duration = "1s"\n}\nlistener "tcp" {\n  purpose = "api"\n  address = "127.0.0.1:0"\n}\nlistener "tcp" {\n  purpose = "ops"\n  address = "127.0.0.1:0"\n}\n');
+  const cli = await startCli(["--config", hcl]);
+  const signalledAt = Date.now();
+  cli.child.kill("SIGINT");
+  await new Promise((r) => setTimeout(r, 150));
+  expect((await fetch(`${cli.opsUrl}/health`)).status).toBe(503);
+  const { code, at } = await cli.exited;
+  expect(code).toBe(0);
+  expect(at - signalledAt).toBeGreaterThanOrEqual(1000);
+});
+
+test("without a grace period the controller shuts down at once with exit 0", async () => {
+  const cli = await startCli([]);
+  const signalledAt = Date.now();
+  cli.child.kill("SIGTERM");
+  const { code, at } = await cli.exited;
+  expect(code).toBe(0);
+  expect(at - signalledAt).toBeLessThan(1000);
+});
+
+test("a second signal during the wait forces an immediate exit", async () => {
+  const cli = await startCli(["--graceful-shutdown-wait", "30s"]);
+  cli.child.kill("SIGTERM");
+  await new Promise((r) => setTimeout(r, 150));
+  const secondAt = Date.now();
+  cli.child.kill("SIGTERM");
+  const { code, at } = await cli.exited;
+  expect(code).toBe(1);
+  expect(at - secondAt).toBeLessThan(1000);
+});
+
+test("an in-flight request finishes when the API listener closes", async () => {
+  const cli = await startCli(["--token", TOKEN]);
+  // a slow upload: the request is in flight when the signal arrives
+  const body = JSON.stringify({ scope_id: "p_1234567890", name: "in-flight", type: "tcp" });
+  const { request } = await import("node:http");
+  const u = new URL(`${cli.apiUrl}/v1/targets`);
+  const done = new Promise<number>((resolve, reject) => {
+    const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: "POST", headers: { ...auth, "content-length": Buffer.byteLength(body) } }, (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    });
+    req.on("error", reject);
+    req.write(body.slice(0, 10));
+    setTimeout(() => {
+      cli.child.kill("SIGTERM");
+      setTimeout(() => req.end(body.slice(10)), 200);
+    }, 100);
+  });
+  expect(await done).toBe(200);
+  expect((await cli.exited).code).toBe(0);
+});

@@ -1,0 +1,48 @@
+/** Runs the built `pulumi-boundary` CLI as a real process and reads its banner. */
+import { spawn, type ChildProcess } from "node:child_process";
+import * as path from "node:path";
+
+export const CLI = path.join(__dirname, "..", "..", "dist", "controller", "cli.js");
+
+export interface CliProcess {
+  child: ChildProcess;
+  output: () => string;
+  apiUrl: string;
+  opsUrl: string;
+  exited: Promise<{ code: number | null; at: number }>;
+}
+
+/** Starts `pulumi-boundary dev …` and resolves once the banner shows both addresses. */
+export function startCli(args: string[]): Promise<CliProcess> {
+  const child = spawn(process.execPath, [CLI, "dev", "--api-addr", "127.0.0.1:0", "--ops-addr", "127.0.0.1:0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on("exit", (code) => resolve({ code, at: Date.now() })));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`CLI did not start:\n${out}`)), 10_000);
+    const check = () => {
+      const api = /API address: (\S+)/.exec(out);
+      const ops = /Ops address: (\S+)/.exec(out);
+      if (api && ops) {
+        clearTimeout(timer);
+        child.stdout!.off("data", check);
+        resolve({ child, output: () => out, apiUrl: api[1]!, opsUrl: ops[1]!, exited });
+      }
+    };
+    child.stdout!.on("data", check);
+    exited.then(() => reject(new Error(`CLI exited early:\n${out}`)));
+  });
+}
+
+/** Runs the CLI to completion (for argument errors). */
+export function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
