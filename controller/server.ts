@@ -57,30 +57,32 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const handleApi = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const method = req.method ?? "GET";
-    const url = new URL(req.url ?? "/", "http://controller");
+    const target = req.url ?? "/";
+    const q = target.indexOf("?");
+    const pathname = q < 0 ? target : target.slice(0, q);
     let template = "unmatched";
     let status: number;
     if (closing) res.setHeader("connection", "close");
     try {
-      const r = route(method, url.pathname);
+      const r = route(method, pathname);
       template = r.template;
       const principal = auth.authenticate(req);
-      const reply = await r.handler({ req, url, principal, id: r.id, store, sessions });
+      const query = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
+      const reply = await r.handler({ req, query, principal, id: r.id, store, sessions });
       status = reply.status;
-      if (reply.body === undefined) {
+      if (reply.body === undefined && reply.json === undefined) {
         res.writeHead(status, { "cache-control": "no-store" });
         res.end();
       } else {
-        sendJson(res, status, reply.body);
+        sendJson(res, status, reply.body, reply.json);
       }
     } catch (err) {
-      if (toBoundaryError(err).kind === "Internal") logger.error("request failed", { method, path: url.pathname, error: String(err) });
+      if (toBoundaryError(err).kind === "Internal") logger.error("request failed", { method, path: pathname, error: String(err) });
       status = sendError(res, err);
     }
     const ms = performance.now() - started;
     metrics.requests.inc({ method, route: template, code: String(status) });
-    metrics.duration.observe({ method, route: template }, ms / 1000);
-    logger.info("request", { method, path: url.pathname, status, ms: Number(ms.toFixed(2)) });
+    logger.info("request", { method, path: pathname, status, ms: Number(ms.toFixed(2)) });
   };
 
   const api = createServer((req, res) => void handleApi(req, res));

@@ -15,7 +15,10 @@ import { BoundaryError, invalidField, invalidFields, notFound } from "./errors";
 import type { FixtureCredentialLibrary, FixtureHostSet, FixtureScope, FixtureWorker, Fixtures } from "./fixtures";
 import * as rules from "./rules";
 
-/** A Target as the store keeps it. The wire view (`view.ts`) adds scope and summaries. */
+/**
+ * A Target as the store keeps it. The wire view (`view.ts`) adds scope and summaries. Stored records
+ * are frozen: every change stores a new record, which is what lets the view cache rendered JSON.
+ */
 export interface TargetRecord {
   id: string;
   scope_id: string;
@@ -64,6 +67,8 @@ export class Store {
   readonly credentialLibraries = new Map<string, FixtureCredentialLibrary>();
   readonly workers: FixtureWorker[];
   private readonly targets = new Map<string, TargetRecord>();
+  /** Sorted ids per project, rebuilt lazily after a create or delete in it. */
+  private readonly idsByScope = new Map<string, string[]>();
   /** scope_id + "\n" + name → target id: names are unique per project. */
   private readonly names = new Map<string, string>();
   private readonly ignoreCreateAssociations: boolean;
@@ -91,11 +96,20 @@ export class Store {
     if (!recursive && scope.type !== "project") {
       throw invalidField("scope_id", "This must be a project scope unless recursive is true.");
     }
-    const inScope = (t: TargetRecord) => {
-      if (t.scope_id === scopeId || scopeId === "global") return true;
-      return recursive && this.scopes.get(t.scope_id)?.parent_scope_id === scopeId;
-    };
-    return [...this.targets.values()].filter(inScope).sort((a, b) => (a.id < b.id ? -1 : 1));
+    const projects =
+      scope.type === "project" ? [scopeId] : [...this.scopes.values()].filter((s) => s.type === "project" && (scopeId === "global" || s.parent_scope_id === scopeId)).map((s) => s.id);
+    const ids = projects.flatMap((p) => this.idsIn(p));
+    if (projects.length > 1) ids.sort();
+    return ids.map((id) => this.targets.get(id)!);
+  }
+
+  private idsIn(projectId: string): string[] {
+    let ids = this.idsByScope.get(projectId);
+    if (!ids) {
+      ids = [...this.targets.values()].filter((t) => t.scope_id === projectId).map((t) => t.id).sort();
+      this.idsByScope.set(projectId, ids);
+    }
+    return ids;
   }
 
   getTarget(id: string): TargetRecord {
@@ -148,7 +162,8 @@ export class Store {
     if (req.description !== undefined && req.description !== "") target.description = req.description;
     if (req.worker_filter !== undefined && req.worker_filter !== "") target.worker_filter = req.worker_filter;
     if (typeof req.attributes?.default_port === "number") target.default_port = req.attributes.default_port;
-    this.targets.set(target.id, target);
+    this.targets.set(target.id, Object.freeze(target));
+    this.idsByScope.delete(scopeId);
     this.names.set(nameKey(scopeId, target.name), target.id);
     return target;
   }
@@ -224,13 +239,14 @@ export class Store {
     next.updated_time = this.now().toISOString();
     this.names.delete(nameKey(current.scope_id, current.name));
     this.names.set(nameKey(next.scope_id, next.name), next.id);
-    this.targets.set(id, next);
+    this.targets.set(id, Object.freeze(next));
     return next;
   }
 
   deleteTarget(id: string): void {
     const t = this.getTarget(id);
     this.targets.delete(id);
+    this.idsByScope.delete(t.scope_id);
     this.names.delete(nameKey(t.scope_id, t.name));
   }
 
@@ -267,7 +283,7 @@ export class Store {
       result = wanted;
     }
     const next: TargetRecord = { ...current, [field]: result, version: current.version + 1, updated_time: this.now().toISOString() };
-    this.targets.set(id, next);
+    this.targets.set(id, Object.freeze(next));
     return next;
   }
 

@@ -5,6 +5,21 @@
 import type { ScopeSummary, Target, TargetAction } from "../wire/target";
 import type { Store, TargetRecord } from "./store";
 
+/**
+ * Rendered JSON per stored record and per set of actions. Records are frozen and replaced on every
+ * change (see Store), so a record's JSON never goes stale; a GET or a list then costs no stringify.
+ */
+const rendered = new WeakMap<TargetRecord, Map<readonly TargetAction[], Buffer>>();
+
+/** The Target's JSON bytes for a caller with `actions` (cached; see above). */
+export function renderTarget(store: Store, t: TargetRecord, actions: readonly TargetAction[]): Buffer {
+  let byActions = rendered.get(t);
+  if (!byActions) rendered.set(t, (byActions = new Map()));
+  let json = byActions.get(actions);
+  if (json === undefined) byActions.set(actions, (json = Buffer.from(JSON.stringify(targetView(store, t, actions)))));
+  return json;
+}
+
 export function scopeSummary(store: Store, scopeId: string): ScopeSummary {
   const s = store.scopes.get(scopeId);
   const out: ScopeSummary = { id: scopeId, type: s?.type ?? "project" };
@@ -44,4 +59,19 @@ export function targetView(store: Store, t: TargetRecord, actions: readonly Targ
     }));
   }
   return out;
+}
+
+const ITEMS_OPEN = Buffer.from('{"items":[');
+const ITEMS_CLOSE = Buffer.from("]}");
+const COMMA = Buffer.from(",");
+
+/** `{"items":[…]}` from cached per-target bytes. */
+export function renderList(store: Store, targets: readonly TargetRecord[], actions: readonly TargetAction[]): Buffer {
+  const parts: Buffer[] = [ITEMS_OPEN];
+  targets.forEach((t, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(renderTarget(store, t, actions));
+  });
+  parts.push(ITEMS_CLOSE);
+  return Buffer.concat(parts);
 }

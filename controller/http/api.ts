@@ -15,18 +15,20 @@ import { BoundaryError, invalidField } from "../errors";
 import { FilterSyntaxError, matches, parseFilter, type FilterExpr } from "../filter";
 import type { Sessions } from "../sessions";
 import type { Association, AssociationOp, Store } from "../store";
-import { targetView } from "../view";
+import { renderList, renderTarget, targetView } from "../view";
 import { authorize, type Principal } from "./auth";
 import { TARGET_READ_ONLY, parseBody, readJson } from "./body";
 
 export interface Reply {
   status: number;
+  /** A JSON value to send, or `json` already rendered; neither means an empty body. */
   body?: unknown;
+  json?: Buffer;
 }
 
 interface Context {
   req: IncomingMessage;
-  url: URL;
+  query: URLSearchParams;
   principal: Principal;
   /** The `{id}` path segment, decoded. */
   id: string;
@@ -79,12 +81,12 @@ function methodNotAllowed(method: string, template: string): BoundaryError {
 }
 
 function view(ctx: Context, t: Parameters<typeof targetView>[1]): Reply {
-  return { status: 200, body: targetView(ctx.store, t, ctx.principal.actions) };
+  return { status: 200, json: renderTarget(ctx.store, t, ctx.principal.actions) };
 }
 
 function listTargets(ctx: Context): Reply {
   authorize(ctx.principal, "list");
-  const q = ctx.url.searchParams;
+  const q = ctx.query;
   const recursiveParam = q.get("recursive");
   if (recursiveParam !== null && !["true", "false", ""].includes(recursiveParam)) {
     throw invalidField("recursive", "This must be true or false.");
@@ -99,11 +101,10 @@ function listTargets(ctx: Context): Reply {
       throw invalidField("filter", `Unable to parse the filter: ${err.message}.`);
     }
   }
-  const records = ctx.store.listTargets(q.get("scope_id") ?? undefined, recursiveParam === "true");
-  const items = records
-    .map((t) => targetView(ctx.store, t, ctx.principal.actions))
-    .filter((item) => !filter || matches(filter, { item }));
-  return { status: 200, body: { items } };
+  const { store, principal } = ctx;
+  const records = store.listTargets(q.get("scope_id") ?? undefined, recursiveParam === "true");
+  const kept = filter ? records.filter((t) => matches(filter, { item: targetView(store, t, principal.actions) })) : records;
+  return { status: 200, json: renderList(store, kept, principal.actions) };
 }
 
 async function createTarget(ctx: Context): Promise<Reply> {
@@ -120,7 +121,7 @@ const ITEM: Record<string, Handler> = {
   PATCH: async (ctx) => {
     authorize(ctx.principal, "update");
     const body = parseBody(UpdateTargetRequest, await readJson(ctx.req), TARGET_READ_ONLY);
-    const maskParam = ctx.url.searchParams.get("update_mask");
+    const maskParam = ctx.query.get("update_mask");
     const mask = maskParam === null ? undefined : maskParam.split(",").map((p) => p.trim()).filter(Boolean);
     return view(ctx, ctx.store.updateTarget(ctx.id, body, mask));
   },

@@ -2,7 +2,7 @@
  * Bearer-token authentication. Two grants: the admin token may do everything; the read-only token
  * may list and read. Tokens are compared in constant time and never logged.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { TARGET_ACTIONS, type TargetAction } from "../../wire/target";
 import { BoundaryError } from "../errors";
@@ -16,15 +16,18 @@ export interface Principal {
 const ADMIN: Principal = { grant: "admin", actions: TARGET_ACTIONS };
 const READ_ONLY: Principal = { grant: "read-only", actions: ["no-op", "read"] };
 
-const digest = (s: string) => createHash("sha256").update(s).digest();
+/** Constant time for tokens of equal length; a length mismatch is refused without comparing bytes. */
+function same(presented: Buffer, known: Buffer | undefined): boolean {
+  return known !== undefined && presented.length === known.length && timingSafeEqual(presented, known);
+}
 
 export class Authenticator {
   private readonly admin: Buffer;
   private readonly readOnly: Buffer | undefined;
 
   constructor(adminToken: string, readOnlyToken?: string) {
-    this.admin = digest(adminToken);
-    this.readOnly = readOnlyToken ? digest(readOnlyToken) : undefined;
+    this.admin = Buffer.from(adminToken);
+    this.readOnly = readOnlyToken ? Buffer.from(readOnlyToken) : undefined;
   }
 
   /** The caller's principal; 401 when the token is missing or unknown. */
@@ -32,9 +35,9 @@ export class Authenticator {
     const header = req.headers.authorization ?? "";
     const match = /^bearer\s+(\S+)\s*$/i.exec(header);
     if (match) {
-      const presented = digest(match[1]!);
-      if (timingSafeEqual(presented, this.admin)) return ADMIN;
-      if (this.readOnly && timingSafeEqual(presented, this.readOnly)) return READ_ONLY;
+      const presented = Buffer.from(match[1]!);
+      if (same(presented, this.admin)) return ADMIN;
+      if (same(presented, this.readOnly)) return READ_ONLY;
     }
     throw new BoundaryError("Unauthenticated", "Unauthenticated, or invalid token.");
   }

@@ -33,8 +33,8 @@ export function sendError(res: ServerResponse, err: unknown): number {
   return status;
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const bytes = Buffer.from(JSON.stringify(body));
+/** Sends `body` as JSON, or `bytes` already rendered. */
+export function sendJson(res: ServerResponse, status: number, body: unknown, bytes: Buffer = Buffer.from(JSON.stringify(body))): void {
   res.writeHead(status, {
     "content-type": "application/json",
     "content-length": bytes.length,

@@ -4,7 +4,7 @@
  * controllers in one process never share counters).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Counter, Histogram, Registry } from "prom-client";
+import { Counter, Registry } from "prom-client";
 
 export class Metrics {
   readonly registry = new Registry();
@@ -12,13 +12,6 @@ export class Metrics {
     name: "boundary_http_requests_total",
     help: "API requests by method, route template and status code.",
     labelNames: ["method", "route", "code"] as const,
-    registers: [this.registry],
-  });
-  readonly duration = new Histogram({
-    name: "boundary_http_request_duration_seconds",
-    help: "API request latency by route template.",
-    labelNames: ["method", "route"] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1],
     registers: [this.registry],
   });
 }
