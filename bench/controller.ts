@@ -9,7 +9,6 @@ import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { defaultFixtures } from "../controller";
 import { Store } from "../controller/store";
-import { printTable } from "./table";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 
@@ -59,12 +58,4 @@ export function storeMemory(count = 100_000): number {
   const used = process.memoryUsage().heapUsed - before;
   if (store.size !== count) throw new Error("store lost targets");
   return used;
-}
-
-if (require.main === module) {
-  benchController().then((rows) => {
-    printTable(["controller, requests/s", "bare node:http", "controller", "ratio"], rows);
-    const bytes = storeMemory();
-    console.log(`\nheap for 100,000 targets: ${(bytes / 1024 / 1024).toFixed(1)} MiB (${(bytes / 100_000).toFixed(0)} bytes each)`);
-  });
 }
