@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { defaultFixtures, parseFixtures, type Fixtures } from "./fixtures";
 import { ConfigSyntaxError, fromJson, parseHcl, type Block } from "./hcl";
+import { parseDuration as parseGoDuration } from "../wire/duration";
 import type { LogFormat } from "./log";
 import type { ControllerOptions, HostPort } from "./server";
 
@@ -21,26 +22,13 @@ export interface DevConfig extends ControllerOptions {
   generatedToken: boolean;
 }
 
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Go duration syntax ("500ms", "1m30s", "2h") or a bare integer of seconds, in milliseconds. */
+/** Go duration syntax or a bare integer of seconds, in milliseconds (see wire/duration.ts). */
 export function parseDuration(key: string, value: string | number): number {
-  if (typeof value === "number" || /^\d+$/.test(value)) {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${key}: invalid duration ${JSON.stringify(value)}: must not be negative`);
-    return n * 1000;
+  try {
+    return parseGoDuration(key, value);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
   }
-  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gy;
-  let total = 0;
-  let matched = 0;
-  for (let m = re.exec(value); m; m = re.exec(value)) {
-    total += Number(m[1]) * UNITS[m[2]!]!;
-    matched = re.lastIndex;
-  }
-  if (value === "" || matched !== value.length) {
-    throw new ConfigError(`${key}: invalid duration ${JSON.stringify(value)}: use Go syntax such as "500ms", "10s", "1m30s", or a whole number of seconds`);
-  }
-  return Math.round(total);
 }
 
 /** "HOST:PORT" or "[IPv6]:PORT"; port 0 picks a free one. */

@@ -3,7 +3,7 @@
  * them with what only it can know (scopes, uniqueness, versions).
  */
 import type { RequestField } from "../wire/target";
-import { FilterSyntaxError, parseFilter } from "./filter";
+import { FilterSyntaxError, parseFilter } from "../wire/filter";
 
 const MAX_INT32 = 2 ** 31 - 1;
 

@@ -8,7 +8,7 @@ import { Prefix, type AuthorizeSessionRequest, type Credential, type SessionAuth
 import { base58Decode, base58Encode } from "./base58";
 import { BoundaryError, invalidField, invalidFields, notFound } from "./errors";
 import { DEV_USER_ID } from "./fixtures";
-import { matches, parseFilter } from "./filter";
+import { matches, parseFilter } from "../wire/filter";
 import { newId, type Store, type TargetRecord } from "./store";
 import { scopeSummary } from "./view";
 

@@ -1,1 +1,18 @@
-export {};
+/**
+ * pulumi-boundary: manage HashiCorp Boundary Targets with Pulumi.
+ *
+ *   import * as boundary from "pulumi-boundary";
+ *   new boundary.Target("web", { scopeId: "p_1234567890", name: "web", hostSetIds: ["hsst_1234567890"] });
+ */
+export { Target, type TargetArgs } from "./target/resource";
+export {
+  authorizeSession,
+  getTargets,
+  type AuthorizeSessionArgs,
+  type AuthorizeSessionResult,
+  type SessionCredential,
+  type GetTargetsArgs,
+  type TargetSummary,
+} from "./functions";
+export * from "./client";
+export type { Target as ApiTarget, SessionAuthorization } from "../wire/target";

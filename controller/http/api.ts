@@ -12,7 +12,7 @@ import {
   type TargetAction,
 } from "../../wire/target";
 import { BoundaryError, invalidField } from "../errors";
-import { FilterSyntaxError, matches, parseFilter, type FilterExpr } from "../filter";
+import { FilterSyntaxError, matches, parseFilter, type FilterExpr } from "../../wire/filter";
 import type { Sessions } from "../sessions";
 import type { Association, AssociationOp, Store } from "../store";
 import { renderList, renderTarget, targetView } from "../view";

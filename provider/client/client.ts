@@ -1,0 +1,240 @@
+/**
+ * A typed client for Boundary's Target API and the ops health endpoint: undici keep-alive pools,
+ * a zod schema for every response, typed errors, bounded retries. Works against real Boundary
+ * controllers as well as the local one.
+ */
+import * as undici from "undici";
+import type { z } from "zod";
+import {
+  ErrorBody,
+  SessionAuthorization,
+  Target,
+  TargetList,
+  type CreateTargetRequest,
+  type RequestField,
+  type UpdateTargetRequest,
+} from "../../wire/target";
+import { BoundaryClientError, SchemaValidationError, TimeoutError, TransportError, apiError } from "./errors";
+import { resolveSettings, type BoundaryClientOptions, type ClientSettings } from "./settings";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+
+/** A call as the client makes it; tests and benchmarks observe these through `onRequest`. */
+export interface RequestInfo {
+  method: HttpMethod;
+  path: string;
+  attempt: number;
+}
+
+export type TargetIdentity = { targetId: string } | { name: string; scopeId: string } | { name: string; scopeName: string };
+
+/** The longest Retry-After the client will honour; longer ones fail instead of hanging a deploy. */
+const MAX_RETRY_AFTER_MS = 30_000;
+
+export class BoundaryClient {
+  readonly settings: ClientSettings;
+  /** Called before every attempt (for tests and metrics); never given the token. */
+  onRequest?: (info: RequestInfo) => void;
+  private apiPool: undici.Pool | undefined;
+  private opsPool: undici.Pool | undefined;
+
+  constructor(options: BoundaryClientOptions = {}, env: NodeJS.ProcessEnv = process.env) {
+    this.settings = resolveSettings(options, env);
+  }
+
+  // ---- Targets ----
+
+  /** Targets of a project, or with `recursive` of every project below a scope. `{}` means none. */
+  async listTargets(q: { scopeId: string; recursive?: boolean; filter?: string }): Promise<Target[]> {
+    const params = new URLSearchParams({ scope_id: q.scopeId });
+    if (q.recursive) params.set("recursive", "true");
+    if (q.filter) params.set("filter", q.filter);
+    const list = await this.call("GET", `/v1/targets?${params}`, undefined, TargetList);
+    return list.items;
+  }
+
+  createTarget(body: CreateTargetRequest): Promise<Target> {
+    return this.call("POST", "/v1/targets", body, Target);
+  }
+
+  getTarget(id: string): Promise<Target> {
+    return this.call("GET", `/v1/targets/${encodeURIComponent(id)}`, undefined, Target);
+  }
+
+  /** PATCH with an explicit `update_mask`; fields in the mask but absent from `fields` are cleared. */
+  updateTarget(id: string, version: number, mask: readonly string[], fields: Omit<UpdateTargetRequest, "version">): Promise<Target> {
+    const query = mask.length > 0 ? `?update_mask=${encodeURIComponent(mask.join(","))}` : "";
+    return this.call("PATCH", `/v1/targets/${encodeURIComponent(id)}${query}`, { ...fields, version }, Target);
+  }
+
+  /** Deletes a Target. Resolves on 204; a NotFoundError means it was already gone. */
+  async deleteTarget(id: string): Promise<void> {
+    await this.call("DELETE", `/v1/targets/${encodeURIComponent(id)}`, undefined, undefined);
+  }
+
+  addHostSets(id: string, version: number, hostSetIds: readonly string[]): Promise<Target> {
+    return this.action(id, "add-host-sets", { version, host_set_ids: [...hostSetIds] });
+  }
+  removeHostSets(id: string, version: number, hostSetIds: readonly string[]): Promise<Target> {
+    return this.action(id, "remove-host-sets", { version, host_set_ids: [...hostSetIds] });
+  }
+  setHostSets(id: string, version: number, hostSetIds: readonly string[]): Promise<Target> {
+    return this.action(id, "set-host-sets", { version, host_set_ids: [...hostSetIds] });
+  }
+  addCredentialLibraries(id: string, version: number, ids: readonly string[]): Promise<Target> {
+    return this.action(id, "add-credential-libraries", { version, application_credential_library_ids: [...ids] });
+  }
+  removeCredentialLibraries(id: string, version: number, ids: readonly string[]): Promise<Target> {
+    return this.action(id, "remove-credential-libraries", { version, application_credential_library_ids: [...ids] });
+  }
+  setCredentialLibraries(id: string, version: number, ids: readonly string[]): Promise<Target> {
+    return this.action(id, "set-credential-libraries", { version, application_credential_library_ids: [...ids] });
+  }
+
+  /** Authorizes a session: creates a real session on the controller each time it is called. */
+  authorizeSession(target: TargetIdentity, hostId?: string): Promise<SessionAuthorization> {
+    const body: Record<string, string> = {};
+    let segment: string;
+    if ("targetId" in target) {
+      segment = target.targetId;
+    } else {
+      segment = target.name;
+      body.name = target.name;
+      if ("scopeId" in target) body.scope_id = target.scopeId;
+      else body.scope_name = target.scopeName;
+    }
+    if (hostId) body.host_id = hostId;
+    return this.call("POST", `/v1/targets/${encodeURIComponent(segment)}:authorize-session`, body, SessionAuthorization);
+  }
+
+  /** GET /health on the ops listener: 200 healthy, 503 shutting down. Does not throw on 503. */
+  async health(): Promise<{ status: number; healthy: boolean }> {
+    this.opsPool ??= this.pool(this.settings.opsOrigin);
+    const res = await this.send(this.opsPool, "GET", "/health", undefined, false);
+    await res.body.dump();
+    return { status: res.statusCode, healthy: res.statusCode === 200 };
+  }
+
+  /** Closes the keep-alive connections. */
+  async close(): Promise<void> {
+    await Promise.all([this.apiPool?.close(), this.opsPool?.close()]);
+    this.apiPool = this.opsPool = undefined;
+  }
+
+  // ---- transport ----
+
+  private action(id: string, action: string, body: object): Promise<Target> {
+    return this.call("POST", `/v1/targets/${encodeURIComponent(id)}:${action}`, body, Target);
+  }
+
+  private pool(origin: string): undici.Pool {
+    const { caCert, tlsInsecure } = this.settings;
+    return new undici.Pool(origin, {
+      connections: 8,
+      connect: origin.startsWith("https:") ? { ca: caCert, rejectUnauthorized: !tlsInsecure } : undefined,
+    });
+  }
+
+  private async call<S extends z.ZodType | undefined>(
+    method: HttpMethod,
+    path: string,
+    body: unknown,
+    schema: S,
+  ): Promise<S extends z.ZodType ? z.infer<S> : undefined> {
+    this.apiPool ??= this.pool(this.settings.origin);
+    const res = await this.send(this.apiPool, method, this.settings.basePath + path, body, true);
+    const text = await res.body.text();
+    const shownPath = path.split("?")[0]!;
+    if (res.statusCode >= 400) throw errorFrom(method, shownPath, res.statusCode, text);
+    if (!schema) return undefined as never;
+    let json: unknown;
+    try {
+      json = text === "" ? {} : JSON.parse(text);
+    } catch {
+      throw new SchemaValidationError(method, shownPath, [{ path: [], message: "the body is not JSON" }]);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw new SchemaValidationError(method, shownPath, parsed.error.issues);
+    return parsed.data as never;
+  }
+
+  /**
+   * Sends with retries: 429 and 503 for any method (the server did not process the request),
+   * honouring Retry-After; connection failures and timeouts only for idempotent GET and DELETE.
+   */
+  private async send(pool: undici.Pool, method: HttpMethod, path: string, body: unknown, auth: boolean) {
+    const { maxRetries, timeoutMs, token } = this.settings;
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    if (auth && token) headers.authorization = `Bearer ${token}`;
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const shownPath = path.split("?")[0]!;
+    const idempotent = method === "GET" || method === "DELETE";
+    for (let attempt = 0; ; attempt++) {
+      this.onRequest?.({ method, path, attempt });
+      let res: undici.Dispatcher.ResponseData;
+      try {
+        res = await pool.request({ method, path, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) });
+      } catch (err) {
+        const e = transportError(method, shownPath, err, timeoutMs);
+        if (idempotent && attempt < maxRetries) {
+          await sleep(backoff(attempt));
+          continue;
+        }
+        throw e;
+      }
+      if ((res.statusCode === 429 || res.statusCode === 503) && attempt < maxRetries) {
+        const wait = retryAfter(res.headers["retry-after"]) ?? backoff(attempt);
+        if (wait <= MAX_RETRY_AFTER_MS) {
+          await res.body.dump();
+          await sleep(wait);
+          continue;
+        }
+      }
+      return res;
+    }
+  }
+}
+
+function errorFrom(method: string, path: string, status: number, text: string): BoundaryClientError {
+  let kind = "Unknown";
+  let message = text.slice(0, 200) || `HTTP ${status}`;
+  let fields: RequestField[] = [];
+  try {
+    const parsed = ErrorBody.safeParse(JSON.parse(text));
+    if (parsed.success) {
+      kind = parsed.data.kind;
+      message = parsed.data.message;
+      fields = parsed.data.details?.request_fields ?? [];
+    }
+  } catch {
+    // not JSON (a proxy's page, a 429 without body): keep the text
+  }
+  return apiError(method, path, status, kind, message, fields);
+}
+
+function transportError(method: string, path: string, err: unknown, timeoutMs: number): TransportError {
+  const e = err as { name?: string; code?: string; message?: string };
+  if (e?.name === "TimeoutError" || e?.name === "AbortError") {
+    return new TimeoutError(method, path, `no answer within ${timeoutMs} ms (BOUNDARY_CLIENT_TIMEOUT)`, { cause: err });
+  }
+  return new TransportError(method, path, `${e?.code ?? e?.name ?? "error"}: ${e?.message ?? String(err)}`, { cause: err });
+}
+
+/** Retry-After in ms: delta-seconds or an HTTP date. */
+function retryAfter(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/** Jittered exponential backoff: ~200 ms, ~400 ms, ~800 ms … */
+function backoff(attempt: number): number {
+  return Math.round(200 * 2 ** attempt * (0.5 + Math.random()));
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

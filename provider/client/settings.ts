@@ -1,0 +1,91 @@
+/**
+ * Where the client connects and how it behaves: explicit options first, then the environment
+ * variables every Boundary client honours, read when a client is made (never at module load, so
+ * nothing is baked into a serialized provider).
+ */
+import { readFileSync } from "node:fs";
+import { parseDuration } from "../../wire/duration";
+
+export interface BoundaryClientOptions {
+  /** API address, e.g. `http://127.0.0.1:9200`. Default: `BOUNDARY_ADDR`, else `http://127.0.0.1:9200`. */
+  addr?: string;
+  /** Auth token. Default: `BOUNDARY_TOKEN`. Never logged, never in an error. */
+  token?: string;
+  /** Ops address for `health()`. Default: `BOUNDARY_OPS_ADDR`, else the API host on port 9203. */
+  opsAddr?: string;
+  /** Per-request timeout in ms. Default: `BOUNDARY_CLIENT_TIMEOUT` (Go duration), else 60 s. */
+  timeoutMs?: number;
+  /** Retries of 429/503 and of idempotent calls that failed to connect. Default: `BOUNDARY_MAX_RETRIES`, else 2. */
+  maxRetries?: number;
+  /** PEM CA bundle for https. Default: the file named by `BOUNDARY_CACERT`. */
+  caCert?: string;
+  /** Skip TLS verification. Default: `BOUNDARY_TLS_INSECURE` is true. */
+  tlsInsecure?: boolean;
+}
+
+export interface ClientSettings {
+  origin: string;
+  basePath: string;
+  opsOrigin: string;
+  token: string | undefined;
+  timeoutMs: number;
+  maxRetries: number;
+  caCert: string | undefined;
+  tlsInsecure: boolean;
+}
+
+export class ClientSettingsError extends Error {
+  override readonly name = "ClientSettingsError";
+}
+
+function parseAddr(key: string, value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ClientSettingsError(`${key}: ${JSON.stringify(value)} is not a URL such as http://127.0.0.1:9200`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ClientSettingsError(`${key}: ${JSON.stringify(value)} must use http or https`);
+  return url;
+}
+
+export function resolveSettings(options: BoundaryClientOptions = {}, env: NodeJS.ProcessEnv = process.env): ClientSettings {
+  const addrKey = options.addr ? "addr" : "BOUNDARY_ADDR";
+  const api = parseAddr(addrKey, options.addr ?? env.BOUNDARY_ADDR ?? "http://127.0.0.1:9200");
+  const opsValue = options.opsAddr ?? env.BOUNDARY_OPS_ADDR;
+  const ops = opsValue ? parseAddr(options.opsAddr ? "opsAddr" : "BOUNDARY_OPS_ADDR", opsValue) : new URL(`${api.protocol}//${api.hostname.includes(":") ? `[${api.hostname}]` : api.hostname}:9203`);
+
+  let timeoutMs = options.timeoutMs;
+  if (timeoutMs === undefined && env.BOUNDARY_CLIENT_TIMEOUT) {
+    try {
+      timeoutMs = parseDuration("BOUNDARY_CLIENT_TIMEOUT", env.BOUNDARY_CLIENT_TIMEOUT);
+    } catch (err) {
+      throw new ClientSettingsError((err as Error).message);
+    }
+  }
+  let maxRetries = options.maxRetries;
+  if (maxRetries === undefined && env.BOUNDARY_MAX_RETRIES !== undefined && env.BOUNDARY_MAX_RETRIES !== "") {
+    maxRetries = Number(env.BOUNDARY_MAX_RETRIES);
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+      throw new ClientSettingsError(`BOUNDARY_MAX_RETRIES: ${JSON.stringify(env.BOUNDARY_MAX_RETRIES)} must be a whole number >= 0`);
+    }
+  }
+  let caCert = options.caCert;
+  if (caCert === undefined && env.BOUNDARY_CACERT) {
+    try {
+      caCert = readFileSync(env.BOUNDARY_CACERT, "utf8");
+    } catch (err) {
+      throw new ClientSettingsError(`BOUNDARY_CACERT: cannot read ${env.BOUNDARY_CACERT}: ${(err as NodeJS.ErrnoException).code}`);
+    }
+  }
+  return {
+    origin: api.origin,
+    basePath: api.pathname.replace(/\/+$/, ""),
+    opsOrigin: ops.origin,
+    token: options.token ?? (env.BOUNDARY_TOKEN || undefined),
+    timeoutMs: timeoutMs && timeoutMs > 0 ? timeoutMs : 60_000,
+    maxRetries: maxRetries ?? 2,
+    caCert,
+    tlsInsecure: options.tlsInsecure ?? /^(1|true|yes)$/i.test(env.BOUNDARY_TLS_INSECURE ?? ""),
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * Functions for Pulumi programs: `authorizeSession` and `getTargets`. They run in the program
+ * itself (not in the provider host), at every `pulumi preview` and `pulumi up` once their
+ * arguments are known, with the stack's `boundary:addr` / `boundary:token` or the BOUNDARY_*
+ * environment variables.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { SessionAuthorization } from "../wire/target";
+import { BoundaryClient, type BoundaryClientOptions, type TargetIdentity } from "./client";
+import { stateFromTarget, type TargetState } from "./target/state";
+
+export type AuthorizeSessionArgs = TargetIdentity & { hostId?: string };
+
+export interface SessionCredential {
+  credentialLibrary: { id: string; name?: string; description?: string; credentialStoreId?: string; type?: string };
+  secret: { raw: string; decoded?: Record<string, unknown> };
+}
+
+export interface AuthorizeSessionResult {
+  sessionId: pulumi.Output<string>;
+  targetId: pulumi.Output<string>;
+  scopeId: pulumi.Output<string | undefined>;
+  createdTime: pulumi.Output<string | undefined>;
+  userId: pulumi.Output<string | undefined>;
+  hostSetId: pulumi.Output<string | undefined>;
+  hostId: pulumi.Output<string | undefined>;
+  type: pulumi.Output<string | undefined>;
+  /** Where the worker connects, e.g. `tcp://10.0.0.5:22`. */
+  endpoint: pulumi.Output<string | undefined>;
+  /** A bearer credential for the proxy: secret. */
+  authorizationToken: pulumi.Output<string>;
+  /** Brokered credentials: secret. */
+  credentials: pulumi.Output<SessionCredential[]>;
+}
+
+/** Address and token for functions: explicit options, else stack config, else BOUNDARY_* (read when called). */
+function clientFor(options: BoundaryClientOptions | undefined, addr: string | undefined, token: string | undefined): BoundaryClient {
+  return new BoundaryClient({ ...options, addr: options?.addr ?? addr, token: options?.token ?? token });
+}
+
+function stackConfig(): pulumi.Output<[string | undefined, string | undefined]> {
+  const cfg = new pulumi.Config("boundary");
+  return pulumi.all([cfg.get("addr"), cfg.getSecret("token")]);
+}
+
+/**
+ * Authorizes a session on a Target, by id or by name within a scope. Each evaluation creates a
+ * real session on the controller, and it is evaluated at every preview and update: use it where a
+ * program really needs a session (an endpoint to export, a connection check), not as a lookup.
+ * `authorizationToken` and `credentials` are secret outputs.
+ */
+export function authorizeSession(args: pulumi.Input<AuthorizeSessionArgs>, options?: BoundaryClientOptions): AuthorizeSessionResult {
+  const raw: pulumi.Output<SessionAuthorization> = pulumi.all([pulumi.output(args), stackConfig()]).apply(async ([a, [addr, token]]) => {
+    const client = clientFor(options, addr, token);
+    try {
+      const { hostId, ...identity } = a as AuthorizeSessionArgs;
+      return await client.authorizeSession(identity as TargetIdentity, hostId);
+    } finally {
+      await client.close();
+    }
+  });
+  // The stack token may be secret, which would make every field secret; only two fields are.
+  const plain = <T>(f: (r: SessionAuthorization) => T) => pulumi.unsecret(raw.apply((r) => f(r as SessionAuthorization))) as pulumi.Output<T>;
+  return {
+    sessionId: plain((r) => r.session_id),
+    targetId: plain((r) => r.target_id),
+    scopeId: plain((r) => r.scope?.id),
+    createdTime: plain((r) => r.created_time),
+    userId: plain((r) => r.user_id),
+    hostSetId: plain((r) => r.host_set_id),
+    hostId: plain((r) => r.host_id),
+    type: plain((r) => r.type),
+    endpoint: plain((r) => r.endpoint),
+    authorizationToken: pulumi.secret(raw.apply((r) => r.authorization_token)),
+    credentials: pulumi.secret(
+      raw.apply((r) =>
+        (r.credentials ?? []).map((c) => ({
+          credentialLibrary: {
+            id: c.credential_library.id,
+            name: c.credential_library.name,
+            description: c.credential_library.description,
+            credentialStoreId: c.credential_library.credential_store_id,
+            type: c.credential_library.type,
+          },
+          secret: { raw: c.secret.raw, decoded: c.secret.decoded },
+        })),
+      ),
+    ),
+  };
+}
+
+export interface GetTargetsArgs {
+  scopeId: string;
+  recursive?: boolean;
+  /** A Boundary filter expression, e.g. `"/item/name" matches "^web"`. */
+  filter?: string;
+}
+
+export type TargetSummary = Omit<TargetState, "__managed"> & { id: string };
+
+/** Looks Targets up (a data source): one list call, evaluated at every preview and update. */
+export function getTargets(args: pulumi.Input<GetTargetsArgs>, options?: BoundaryClientOptions): pulumi.Output<TargetSummary[]> {
+  const result = pulumi.all([pulumi.output(args), stackConfig()]).apply(async ([a, [addr, token]]) => {
+    const client = clientFor(options, addr, token);
+    try {
+      const items = await client.listTargets(a as GetTargetsArgs);
+      return items.map((t) => {
+        const { __managed, ...state } = stateFromTarget(t, []);
+        return { id: t.id, ...state };
+      });
+    } finally {
+      await client.close();
+    }
+  });
+  return pulumi.unsecret(result) as pulumi.Output<TargetSummary[]>;
+}
