@@ -30,6 +30,8 @@ export interface ControllerOptions {
   fixtures: Fixtures;
   ignoreCreateAssociations?: boolean;
   logger?: Logger;
+  /** Serve an existing store (a restart that keeps its data, as a real controller's database does). */
+  store?: Store;
 }
 
 export interface RunningController {
@@ -47,7 +49,7 @@ const DRAIN_MS = 5000;
 
 export async function startController(options: ControllerOptions): Promise<RunningController> {
   const logger = options.logger ?? silentLogger;
-  const store = new Store(options.fixtures, { ignoreCreateAssociations: options.ignoreCreateAssociations });
+  const store = options.store ?? new Store(options.fixtures, { ignoreCreateAssociations: options.ignoreCreateAssociations });
   const sessions = new Sessions(store);
   const auth = new Authenticator(options.token, options.readOnlyToken);
   const metrics = new Metrics();

@@ -11,17 +11,16 @@ import { Prefix } from "../../wire/target";
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 const MAX_INT32 = 2 ** 31 - 1;
-const ids = (prefix: string, what: string) =>
-  z.array(z.string().startsWith(prefix, `must be a ${what} id starting with ${prefix}`).min(prefix.length + 1, `must be a ${what} id starting with ${prefix}`));
+const ids = (prefix: string, what: string) => z.array(z.string().regex(new RegExp(`^${prefix}[0-9A-Za-z]+$`), `must be a ${what} id starting with ${prefix}`));
 
 export const TargetInputs = z
   .object({
     scopeId: z.string().regex(/^p_[0-9A-Za-z]+$/, "must be a project scope id (p_…): targets live in projects"),
-    name: z
-      .string()
-      .refine((s) => s.trim() !== "", "must not be empty")
-      .refine((s) => s === s.trim(), "must not start or end with white space")
-      .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), "must contain printable characters only"),
+    name: z.string().superRefine((s, ctx) => {
+      const why =
+        s.trim() === "" ? "must not be empty" : s !== s.trim() ? "must not start or end with white space" : /[\u0000-\u001f\u007f]/.test(s) ? "must contain printable characters only" : undefined;
+      if (why) ctx.addIssue({ code: "custom", message: why });
+    }),
     description: z.string().optional(),
     type: z.literal("tcp", { error: 'must be "tcp", the only target type' }).optional(),
     hostSetIds: ids(Prefix.hostSet, "host set").optional(),
@@ -79,22 +78,19 @@ export function checkInputs(news: Record<string, unknown>): { inputs: Record<str
   for (const [k, v] of Object.entries(news)) {
     if (k.startsWith("__") || v === undefined) continue;
     if (v === UNKNOWN) unknownKeys[k as InputField] = true;
-    else if (Array.isArray(v)) known[k] = v.filter((e) => e !== UNKNOWN);
     else known[k] = v;
   }
-  const schema = TargetInputs.partial(unknownKeys as Record<InputField, true>);
-  const parsed = schema.safeParse(known);
+  const parsed = TargetInputs.partial(unknownKeys as Record<InputField, true>).safeParse(known);
   const failures: CheckFailure[] = [];
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      if (issue.code === "unrecognized_keys") {
-        for (const key of issue.keys) failures.push({ property: key, reason: `${key} is not an input of boundary:Target` });
-      } else {
-        const property = propertyPath(issue.path) || "(inputs)";
-        const message = issue.code === "invalid_type" && issue.input === undefined ? "is required" : issue.message;
-        failures.push({ property, reason: `${property} ${message}` });
-      }
+  for (const issue of parsed.success ? [] : parsed.error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) failures.push({ property: key, reason: `${key} is not an input of boundary:Target` });
+      continue;
     }
+    const value = issue.path.reduce<unknown>((v, key) => (v as Record<PropertyKey, unknown> | undefined)?.[key], known);
+    if (value === UNKNOWN) continue; // an element not known yet
+    const property = propertyPath(issue.path) || "(inputs)";
+    failures.push({ property, reason: `${property} ${value === undefined ? "is required" : issue.message}` });
   }
   return { inputs: news, failures };
 }

@@ -1,0 +1,59 @@
+/**
+ * A loopback proxy in front of the real controller that injects what our controller never does by
+ * itself: rate limiting (429/503 with Retry-After), real Boundary's error quirks, hangs, and
+ * malformed bodies. Everything it does not intercept reaches the controller unchanged.
+ */
+import { createServer, request, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface Fault {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Never answer (for timeouts). */
+  hang?: boolean;
+}
+
+export type Interceptor = (req: IncomingMessage, count: number) => Fault | undefined;
+
+export interface FaultProxy {
+  url: string;
+  /** Requests seen, intercepted or not. */
+  seen: { method: string; path: string }[];
+  intercept(fn: Interceptor | undefined): void;
+  close(): Promise<void>;
+}
+
+export async function startFaultProxy(target: string): Promise<FaultProxy> {
+  const upstream = new URL(target);
+  let interceptor: Interceptor | undefined;
+  const seen: { method: string; path: string }[] = [];
+  const server: Server = createServer((req, res) => {
+    seen.push({ method: req.method!, path: req.url! });
+    const fault = interceptor?.(req, seen.length);
+    if (fault?.hang) return;
+    if (fault) {
+      req.resume();
+      res.writeHead(fault.status, fault.headers ?? {});
+      res.end(fault.body ?? "");
+      return;
+    }
+    const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode!, up.headers);
+      up.pipe(res);
+    });
+    out.on("error", () => res.destroy());
+    req.pipe(out);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    intercept: (fn) => (interceptor = fn),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
