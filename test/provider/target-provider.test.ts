@@ -1,0 +1,275 @@
+/**
+ * The Target provider's methods against the real controller, in both create behaviours (ours
+ * applies lists on create; real Boundary v0.4 ignores them), with the API calls counted from the
+ * controller's /metrics.
+ */
+import { ResourceInitError, TargetProvider } from "../../provider/target/provider";
+import type { TargetState } from "../../provider/target/state";
+import { BoundaryClient } from "../../provider/client";
+import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { startFaultProxy } from "../helpers/fault-proxy";
+import { countCalls } from "../helpers/metrics";
+
+const PROVIDER_TEXT = "exports.handler = () => ({});"; // stands for the serialized provider
+
+describe.each([
+  ["our controller (lists applied on create)", false],
+  ["Boundary v0.4 behaviour (lists ignored on create)", true],
+])("%s", (_name, ignoreCreateAssociations) => {
+  let c: TestController;
+  let provider: TargetProvider;
+  let raw: BoundaryClient;
+  let n = 0;
+  const program = (extra: Record<string, unknown> = {}) => ({
+    scopeId: PROJECT,
+    name: `p-${ignoreCreateAssociations ? "legacy" : "ours"}-${++n}`,
+    hostSetIds: ["hsst_1234567891", "hsst_1234567890"],
+    applicationCredentialLibraryIds: ["clvlt_1234567890"],
+    description: "managed by pulumi",
+    ...extra,
+  });
+  const calls = <T>(fn: () => Promise<T>) => countCalls(c.opsUrl, fn);
+
+  beforeAll(async () => {
+    c = await startTestController({ ignoreCreateAssociations });
+    provider = new TargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN });
+    provider.warn = jest.fn();
+    raw = new BoundaryClient({ addr: c.apiUrl, token: ADMIN_TOKEN }, {});
+  });
+  afterAll(async () => {
+    await provider.client.close();
+    await raw.close();
+    await c.shutdown();
+  });
+
+  test("create: POST, plus one set-* per list the POST did not apply, versions threaded", async () => {
+    const inputs = program();
+    const { result, calls: made } = await calls(() => provider.create(inputs));
+    const expected: Record<string, number> = { "POST /v1/targets": 1 };
+    if (ignoreCreateAssociations) {
+      expected["POST /v1/targets/{id}:set-host-sets"] = 1;
+      expected["POST /v1/targets/{id}:set-credential-libraries"] = 1;
+    }
+    expect(made).toEqual(expected);
+    expect(result.id).toMatch(/^ttcp_/);
+    expect(result.outs).toMatchObject({
+      scopeId: PROJECT,
+      name: inputs.name,
+      description: "managed by pulumi",
+      type: "tcp",
+      hostSetIds: ["hsst_1234567890", "hsst_1234567891"],
+      applicationCredentialLibraryIds: ["clvlt_1234567890"],
+      sessionMaxSeconds: 28800,
+      sessionConnectionLimit: -1,
+      version: ignoreCreateAssociations ? 3 : 1,
+      scope: { id: PROJECT, type: "project" },
+      hostSets: [{ id: "hsst_1234567890", hostCatalogId: "hcst_1234567890" }, { id: "hsst_1234567891", hostCatalogId: "hcst_1234567890" }],
+      applicationCredentialLibraries: [{ id: "clvlt_1234567890", credentialStoreId: "csvlt_1234567890" }],
+      __managed: ["scopeId", "name", "description", "hostSetIds", "applicationCredentialLibraryIds"],
+    });
+    expect(result.outs.authorizedActions).toContain("authorize-session");
+    expect((await raw.getTarget(result.id)).version).toBe(result.outs.version);
+  });
+
+  test("read is one GET returning state and the managed inputs; an unchanged target needs no call", async () => {
+    const inputs = program();
+    const created = await provider.create(inputs);
+    const { result: read, calls: readCalls } = await calls(() => provider.read(created.id, created.outs));
+    expect(readCalls).toEqual({ "GET /v1/targets/{id}": 1 });
+    expect(read.props).toEqual(created.outs);
+    expect(read.inputs).toEqual({
+      scopeId: PROJECT,
+      name: inputs.name,
+      description: inputs.description,
+      hostSetIds: ["hsst_1234567890", "hsst_1234567891"],
+      applicationCredentialLibraryIds: ["clvlt_1234567890"],
+    });
+    const { result: diff, calls: diffCalls } = await calls(() => provider.diff(created.id, read.props, inputs as any));
+    expect(diff).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(diffCalls).toEqual({});
+  });
+
+  test.each([
+    ["a scalar", { description: "changed" }, { "PATCH /v1/targets/{id}": 1 }],
+    ["the host sets only", { hostSetIds: ["hsst_1234567890"] }, { "POST /v1/targets/{id}:set-host-sets": 1 }],
+    ["a scalar and both lists", { sessionMaxSeconds: 60, hostSetIds: [], applicationCredentialLibraryIds: ["clvlt_1234567891"] }, {
+      "PATCH /v1/targets/{id}": 1,
+      "POST /v1/targets/{id}:set-host-sets": 1,
+      "POST /v1/targets/{id}:set-credential-libraries": 1,
+    }],
+  ])("update of %s makes only those calls, threading the version", async (_what, change, expected) => {
+    const inputs = program();
+    const created = await provider.create(inputs);
+    const news = { ...inputs, ...change };
+    expect((await provider.diff(created.id, created.outs as TargetState, news as any)).changes).toBe(true);
+    const { result, calls: made } = await calls(() => provider.update(created.id, created.outs as TargetState, news as any));
+    expect(made).toEqual(expected);
+    expect(result.outs).toMatchObject(change);
+    const server = await raw.getTarget(created.id);
+    expect(server.version).toBe((created.outs.version as number) + Object.keys(expected).length);
+    expect(result.outs!.version).toBe(server.version);
+  });
+
+  test("removing a field from the program resets it to the controller's default", async () => {
+    const inputs = program({ sessionMaxSeconds: 60, defaultPort: 22 });
+    const created = await provider.create(inputs);
+    const { description, sessionMaxSeconds, defaultPort, applicationCredentialLibraryIds, ...rest } = inputs;
+    const { result, calls: made } = await calls(() => provider.update(created.id, created.outs as TargetState, rest as any));
+    expect(made).toEqual({ "PATCH /v1/targets/{id}": 1, "POST /v1/targets/{id}:set-credential-libraries": 1 });
+    const server = await raw.getTarget(created.id);
+    expect(server.description).toBeUndefined();
+    expect(server.session_max_seconds).toBe(28800);
+    expect(server.attributes).toEqual({});
+    expect(server.application_credential_library_ids).toBeUndefined();
+    expect(result.outs!.__managed).toEqual(["scopeId", "name", "hostSetIds"]);
+  });
+
+  test("a field the program never set is left alone, even when the server's value changes", async () => {
+    const inputs = program();
+    const created = await provider.create(inputs);
+    await raw.updateTarget(created.id, created.outs.version, ["worker_filter"], { worker_filter: '"dev" in "/tags/type"' });
+    const refreshed = await provider.read(created.id, created.outs);
+    expect(refreshed.props.workerFilter).toBe('"dev" in "/tags/type"');
+    expect((await provider.diff(created.id, refreshed.props, inputs as any)).changes).toBe(false);
+  });
+
+  test("drift on a managed field shows after a refresh, field by field", async () => {
+    const inputs = program();
+    const created = await provider.create(inputs);
+    await raw.updateTarget(created.id, created.outs.version, ["description"], { description: "edited in the UI" });
+    const refreshed = await provider.read(created.id, created.outs);
+    expect(refreshed.inputs.description).toBe("edited in the UI");
+    expect(await provider.diff(created.id, refreshed.props, inputs as any)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+
+  test("a version conflict mid-update: re-read, warn naming what changed outside, retry once, keep unmanaged fields", async () => {
+    const inputs = program();
+    const created = await provider.create(inputs);
+    // someone edits the target outside Pulumi: a field the program does not manage
+    await raw.updateTarget(created.id, created.outs.version, ["worker_filter"], { worker_filter: '"dev" in "/tags/type"' });
+    const warn = jest.fn();
+    provider.warn = warn;
+    const news = { ...inputs, description: "new", hostSetIds: ["hsst_1234567890"] };
+    const { result, calls: made } = await calls(() => provider.update(created.id, created.outs as TargetState, news as any));
+    expect(made).toEqual({
+      "PATCH /v1/targets/{id}": 2, // the stale one (409) and the retry
+      "GET /v1/targets/{id}": 1,
+      "POST /v1/targets/{id}:set-host-sets": 1,
+    });
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0][0]).toBe(
+      `target ${created.id} was changed outside Pulumi (version ${created.outs.version} → ${created.outs.version + 1}; changed: workerFilter); retrying once from the current version.`,
+    );
+    const server = await raw.getTarget(created.id);
+    expect(server).toMatchObject({ description: "new", host_set_ids: ["hsst_1234567890"], worker_filter: '"dev" in "/tags/type"' });
+    expect(result.outs!.version).toBe(server.version);
+  });
+
+  test("a target deleted outside Pulumi disappears on read, and its delete succeeds", async () => {
+    const created = await provider.create(program());
+    await raw.deleteTarget(created.id);
+    expect(await provider.read(created.id, created.outs)).toEqual({ id: "" });
+    await expect(provider.delete(created.id)).resolves.toBeUndefined();
+  });
+
+  test("delete is one DELETE", async () => {
+    const created = await provider.create(program());
+    const { calls: made } = await calls(() => provider.delete(created.id));
+    expect(made).toEqual({ "DELETE /v1/targets/{id}": 1 });
+  });
+
+  test("bad input the server rejects creates nothing", async () => {
+    const before = (await raw.listTargets({ scopeId: PROJECT })).length;
+    await expect(provider.create({ scopeId: PROJECT, name: "bad-filter", workerFilter: "((" } as any)).rejects.toThrow(/worker_filter/);
+    expect((await raw.listTargets({ scopeId: PROJECT })).length).toBe(before);
+  });
+});
+
+describe("a failure after create leaves no orphan", () => {
+  test("the Target is recorded as a partial failure; a later up finishes it and destroy removes it", async () => {
+    const c = await startTestController({ ignoreCreateAssociations: true });
+    const provider = new TargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN });
+    const raw = new BoundaryClient({ addr: c.apiUrl, token: ADMIN_TOKEN }, {});
+    try {
+      // the POST succeeds (v0.4 ignores the lists), then :set-host-sets fails on an unknown host set
+      const inputs = { scopeId: PROJECT, name: "half-made", hostSetIds: ["hsst_zzzzzzzzzz"], __provider: PROVIDER_TEXT };
+      let err: any;
+      try {
+        await provider.create(inputs as any);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ResourceInitError);
+      const [target] = await raw.listTargets({ scopeId: PROJECT, filter: '"/item/name" == "half-made"' });
+      expect(err.id).toBe(target!.id);
+      expect(err.properties).toMatchObject({ name: "half-made", hostSetIds: [], version: 1, __provider: PROVIDER_TEXT, __managed: ["scopeId", "name", "hostSetIds"] });
+      expect(Object.values(err.properties).includes(undefined)).toBe(false);
+      expect(err.reasons).toEqual([
+        `target ${target!.id} was created, but setting host sets failed: POST /v1/targets/${target!.id}:set-host-sets: 400 InvalidArgument: Error in provided request. (host_set_ids: Host set hsst_zzzzzzzzzz was not found.). It is recorded in the stack; the next \`pulumi up\` finishes it, \`pulumi destroy\` removes it.`,
+      ]);
+
+      // the next `pulumi up`, with the program fixed: diff against the recorded state, then update
+      const fixed = { ...inputs, hostSetIds: ["hsst_1234567890"] };
+      expect((await provider.diff(err.id, err.properties, fixed as any)).changes).toBe(true);
+      const updated = await provider.update(err.id, err.properties, fixed as any);
+      expect(updated.outs).toMatchObject({ hostSetIds: ["hsst_1234567890"], version: 2 });
+
+      // and `pulumi destroy` of a recorded one
+      await provider.delete(err.id);
+      expect(await raw.listTargets({ scopeId: PROJECT })).toEqual([]);
+    } finally {
+      await provider.client.close();
+      await raw.close();
+      await c.shutdown();
+    }
+  });
+
+  test("a failure in the middle of an update records what the controller now holds", async () => {
+    const c = await startTestController();
+    const provider = new TargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN });
+    try {
+      const created = await provider.create({ scopeId: PROJECT, name: "mid-update" } as any);
+      const news = { scopeId: PROJECT, name: "mid-update", description: "applied", hostSetIds: ["hsst_zzzzzzzzzz"], __provider: PROVIDER_TEXT };
+      const err: any = await provider.update(created.id, created.outs as TargetState, news as any).catch((e) => e);
+      expect(err).toBeInstanceOf(ResourceInitError);
+      expect(err.properties).toMatchObject({ description: "applied", hostSetIds: [], version: 2, __provider: PROVIDER_TEXT });
+      expect(err.reasons[0]).toMatch(/^updating target ttcp_\w+: setting host sets failed: /);
+    } finally {
+      await provider.client.close();
+      await c.shutdown();
+    }
+  });
+});
+
+test("429 with Retry-After during create: retried, exactly one target", async () => {
+  const c = await startTestController();
+  const proxy = await startFaultProxy(c.apiUrl);
+  let limited = 0;
+  proxy.intercept((req) => (req.method === "POST" && limited++ === 0 ? { status: 429, headers: { "retry-after": "1" } } : undefined));
+  const provider = new TargetProvider({ addr: proxy.url, token: ADMIN_TOKEN });
+  try {
+    const created = await provider.create({ scopeId: PROJECT, name: "rate-limited", hostSetIds: ["hsst_1234567890"] } as any);
+    expect(created.outs.hostSetIds).toEqual(["hsst_1234567890"]);
+    expect(c.store.size).toBe(1);
+    expect(limited).toBe(2);
+  } finally {
+    await provider.client.close();
+    await proxy.close();
+    await c.shutdown();
+  }
+});
+
+test("configure takes boundary:addr and boundary:token from stack config", async () => {
+  const c = await startTestController();
+  const provider = new TargetProvider();
+  const config: Record<string, string> = { "boundary:addr": c.apiUrl, "boundary:token": ADMIN_TOKEN };
+  await provider.configure({ config: { get: (k: string) => config[k], require: (k: string) => config[k]! } } as any);
+  try {
+    const created = await provider.create({ scopeId: PROJECT, name: "configured" } as any);
+    expect(created.id).toMatch(/^ttcp_/);
+    expect(JSON.stringify(created)).not.toContain(ADMIN_TOKEN);
+  } finally {
+    await provider.client.close();
+    await c.shutdown();
+  }
+});
