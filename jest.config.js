@@ -5,5 +5,6 @@ module.exports = {
   testMatch: ["**/*.test.ts"],
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
   reporters: ["default", "<rootDir>/test/summary-reporter.js"],
+  globalSetup: "<rootDir>/test/global-setup.ts",
   testTimeout: 30000,
 };

@@ -1,0 +1,96 @@
+/**
+ * Drives Pulumi's real dynamic-provider host as the engine does: spawned from a program directory,
+ * its port read from the first stdout line, then gRPC calls with the SDK's own grpc-js and protos.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import * as path from "node:path";
+
+export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+export const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
+
+/** The directory of the temp program that installed the packed tarball (see global-setup.ts). */
+export function packedProgram(): string {
+  const dir = process.env.PB_PACKED_PROGRAM;
+  if (!dir) throw new Error("PB_PACKED_PROGRAM is not set: run the tests through jest's globalSetup");
+  return dir;
+}
+
+/** Loads a module the way the program sees it (its own node_modules). */
+export function programRequire(program: string, id: string): any {
+  return require(require.resolve(id, { paths: [program] }));
+}
+
+/**
+ * Runs a Pulumi program under the SDK's mocks in the packed program, declaring one Target, and
+ * returns the `__provider` text the SDK serialized for it: exactly what goes into state.
+ */
+export function serializedProvider(program: string): string {
+  const script = path.join(program, "serialize.js");
+  writeFileSync(
+    script,
+    `const pulumi = require("@pulumi/pulumi");
+pulumi.runtime.setMocks({
+  newResource: (args) => { if (args.inputs.__provider) process.stdout.write(args.inputs.__provider); return { id: "x", state: args.inputs }; },
+  call: () => ({}),
+}, "host-test", "dev", false);
+const boundary = require("pulumi-boundary");
+new boundary.Target("t", { scopeId: "p_1234567890", name: "t" });
+`,
+  );
+  return execFileSync(process.execPath, [script], { cwd: program, encoding: "utf8", env: { ...process.env, BOUNDARY_TOKEN: "" } });
+}
+
+export interface Host {
+  call<T = any>(method: string, request: unknown): Promise<T>;
+  /** Everything the host printed (the engine shows it as diagnostics). */
+  output(): string;
+  proto: any;
+  struct: any;
+  toStruct(o: object): any;
+  stop(): Promise<void>;
+}
+
+export async function startHost(program: string, env: Record<string, string> = {}): Promise<Host> {
+  const entry = require.resolve("@pulumi/pulumi/cmd/dynamic-provider", { paths: [program] });
+  const child: ChildProcess = spawn(process.execPath, [entry, "127.0.0.1:1"], {
+    cwd: program,
+    env: { ...process.env, PULUMI_NODEJS_PROJECT: "host-test", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stderr!.on("data", (d) => (out += d));
+  const port = await new Promise<string>((resolve, reject) => {
+    let first = "";
+    const onData = (d: Buffer) => {
+      first += d;
+      const nl = first.indexOf("\n");
+      if (nl >= 0) {
+        child.stdout!.off("data", onData);
+        out += first.slice(nl + 1);
+        child.stdout!.on("data", (more) => (out += more));
+        resolve(first.slice(0, nl).trim());
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`host exited ${code}: ${out}`)));
+  });
+  const grpc = programRequire(program, "@grpc/grpc-js");
+  const services = programRequire(program, "@pulumi/pulumi/proto/provider_grpc_pb");
+  const proto = programRequire(program, "@pulumi/pulumi/proto/provider_pb");
+  const struct = programRequire(program, "google-protobuf/google/protobuf/struct_pb");
+  const client = new services.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  return {
+    proto,
+    struct,
+    toStruct: (o) => struct.Struct.fromJavaScript(o),
+    output: () => out,
+    call: (method, request) =>
+      new Promise((resolve, reject) => client[method](request, (err: unknown, res: unknown) => (err ? reject(err) : resolve(res as any)))),
+    stop: async () => {
+      client.close();
+      child.kill();
+      await new Promise((r) => child.once("exit", r));
+    },
+  };
+}
