@@ -6,5 +6,10 @@ module.exports = {
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
   reporters: ["default", "<rootDir>/test/summary-reporter.js"],
   globalSetup: "<rootDir>/test/global-setup.ts",
+  // examples import the package by name, as users do; in tests that name means the sources
+  moduleNameMapper: {
+    "^pulumi-boundary$": "<rootDir>/provider/index.ts",
+    "^pulumi-boundary/dynamic$": "<rootDir>/provider/target/dynamic.ts",
+  },
   testTimeout: 30000,
 };

@@ -29,7 +29,21 @@ async function main(argv: string[]): Promise<number> {
     throw err;
   }
   const logger = createLogger(config.logFormat);
-  let controller: RunningController;
+  // Handlers first: a signal that arrives while starting (or right after the banner) must not
+  // meet Node's default action, which would kill the process without a graceful shutdown.
+  let controller: RunningController | undefined;
+  let signals = 0;
+  const onSignal = (signal: string) => {
+    signals++;
+    if (signals > 1 || !controller) {
+      logger.info(signals > 1 ? "second signal: exiting now" : "signal before start: exiting", { signal });
+      process.exit(signals > 1 ? 1 : 0);
+    }
+    logger.info("received signal", { signal });
+    controller.shutdown().then(() => process.exit(0));
+  };
+  process.on("SIGINT", () => onSignal("SIGINT"));
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
   try {
     controller = await startController({ ...config, logger });
   } catch (err) {
@@ -37,19 +51,6 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   printBanner(config, controller);
-
-  let signals = 0;
-  const onSignal = (signal: string) => {
-    signals++;
-    if (signals > 1) {
-      logger.info("second signal: exiting now", { signal });
-      process.exit(1);
-    }
-    logger.info("received signal", { signal });
-    controller.shutdown().then(() => process.exit(0));
-  };
-  process.on("SIGINT", () => onSignal("SIGINT"));
-  process.on("SIGTERM", () => onSignal("SIGTERM"));
   return -1; // keep running
 }
 

@@ -55,6 +55,10 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const metrics = new Metrics();
   const health: HealthState = { shuttingDown: false };
   let closing = false;
+  // A request that finishes while the listener closes must not keep its connection alive.
+  const closeIfStopping = (res: ServerResponse) => {
+    if (closing) res.setHeader("connection", "close");
+  };
 
   const handleApi = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
@@ -64,7 +68,6 @@ export async function startController(options: ControllerOptions): Promise<Runni
     const pathname = q < 0 ? target : target.slice(0, q);
     let template = "unmatched";
     let status: number;
-    if (closing) res.setHeader("connection", "close");
     try {
       const r = route(method, pathname);
       template = r.template;
@@ -72,6 +75,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       const query = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
       const reply = await r.handler({ req, query, principal, id: r.id, store, sessions });
       status = reply.status;
+      closeIfStopping(res);
       if (reply.body === undefined && reply.json === undefined) {
         res.writeHead(status, { "cache-control": "no-store" });
         res.end();
@@ -80,6 +84,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       }
     } catch (err) {
       if (toBoundaryError(err).kind === "Internal") logger.error("request failed", { method, path: pathname, error: String(err) });
+      closeIfStopping(res);
       status = sendError(res, err);
     }
     const ms = performance.now() - started;

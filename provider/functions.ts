@@ -11,6 +11,13 @@ import { stateFromTarget, type TargetState } from "./target/state";
 
 export type AuthorizeSessionArgs = TargetIdentity & { hostId?: string };
 
+type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+/** The target by id, or by name with a scope id or scope name; each field may be an Output. */
+export type AuthorizeSessionInputs =
+  | Inputs<{ targetId: string; hostId?: string }>
+  | Inputs<{ name: string; scopeId: string; hostId?: string }>
+  | Inputs<{ name: string; scopeName: string; hostId?: string }>;
+
 export interface SessionCredential {
   credentialLibrary: { id: string; name?: string; description?: string; credentialStoreId?: string; type?: string };
   secret: { raw: string; decoded?: Record<string, unknown> };
@@ -49,7 +56,7 @@ function stackConfig(): pulumi.Output<[string | undefined, string | undefined]> 
  * program really needs a session (an endpoint to export, a connection check), not as a lookup.
  * `authorizationToken` and `credentials` are secret outputs.
  */
-export function authorizeSession(args: pulumi.Input<AuthorizeSessionArgs>, options?: BoundaryClientOptions): AuthorizeSessionResult {
+export function authorizeSession(args: AuthorizeSessionInputs | pulumi.Input<AuthorizeSessionArgs>, options?: BoundaryClientOptions): AuthorizeSessionResult {
   const raw: pulumi.Output<SessionAuthorization> = pulumi.all([pulumi.output(args), stackConfig()]).apply(async ([a, [addr, token]]) => {
     const client = clientFor(options, addr, token);
     try {
@@ -99,7 +106,7 @@ export interface GetTargetsArgs {
 export type TargetSummary = Omit<TargetState, "__managed"> & { id: string };
 
 /** Looks Targets up (a data source): one list call, evaluated at every preview and update. */
-export function getTargets(args: pulumi.Input<GetTargetsArgs>, options?: BoundaryClientOptions): pulumi.Output<TargetSummary[]> {
+export function getTargets(args: Inputs<GetTargetsArgs> | pulumi.Input<GetTargetsArgs>, options?: BoundaryClientOptions): pulumi.Output<TargetSummary[]> {
   const result = pulumi.all([pulumi.output(args), stackConfig()]).apply(async ([a, [addr, token]]) => {
     const client = clientFor(options, addr, token);
     try {

@@ -9,6 +9,7 @@ export {
   authorizeSession,
   getTargets,
   type AuthorizeSessionArgs,
+  type AuthorizeSessionInputs,
   type AuthorizeSessionResult,
   type SessionCredential,
   type GetTargetsArgs,

@@ -5,6 +5,7 @@
  */
 import { ResourceInitError, TargetProvider } from "../../provider/target/provider";
 import type { TargetState } from "../../provider/target/state";
+import type { TargetInputs } from "../../provider/target/inputs";
 import { BoundaryClient } from "../../provider/client";
 import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { startFaultProxy } from "../helpers/fault-proxy";
@@ -20,7 +21,7 @@ describe.each([
   let provider: TargetProvider;
   let raw: BoundaryClient;
   let n = 0;
-  const program = (extra: Record<string, unknown> = {}) => ({
+  const program = (extra: Partial<TargetInputs> = {}): TargetInputs => ({
     scopeId: PROJECT,
     name: `p-${ignoreCreateAssociations ? "legacy" : "ours"}-${++n}`,
     hostSetIds: ["hsst_1234567891", "hsst_1234567890"],
