@@ -1,12 +1,21 @@
 /** `npm run bench`: every benchmark, each compared with a baseline measured in the same run. */
 import { benchController, storeMemory } from "./controller";
+import { benchCalls, benchLatency, providerBytes } from "./provider";
 import { printTable } from "./table";
 
 async function main() {
-  console.log("Controller throughput (autocannon, 16 connections; ratio = controller / bare node:http)\n");
+  console.log("Controller throughput (autocannon, 16 connections; ratio = controller / bare node:http; goal for GET ≥ 70%)\n");
   printTable(["case, requests/s", "bare node:http", "controller", "ratio"], await benchController());
   const bytes = storeMemory();
   console.log(`\nheap for 100,000 targets: ${(bytes / 1024 / 1024).toFixed(1)} MiB (${(bytes / 100_000).toFixed(0)} bytes each)`);
+
+  console.log("\nProvider API calls per operation (from the controller's /metrics)\n");
+  printTable(["operation", "minimum", "measured"], await benchCalls());
+
+  console.log("\nProvider latency against the raw client making the same calls (ms, mean of 300; goal ratio ≤ 1.15)\n");
+  printTable(["operation", "raw client", "provider", "ratio"], await benchLatency());
+
+  console.log(`\n__provider (the serialized provider in every Target's state): ${await providerBytes()} bytes (goal ≤ 4096)`);
 }
 
 main().catch((err) => {

@@ -8,8 +8,8 @@ import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import type { Fixtures } from "./fixtures";
 import { Authenticator } from "./http/auth";
-import { route } from "./http/api";
-import { sendError, sendJson, toBoundaryError } from "./http/errors";
+import { route, type Reply } from "./http/api";
+import { errorReply, send, toBoundaryError } from "./http/errors";
 import { Metrics, opsHandler, type HealthState } from "./http/ops";
 import { silentLogger, type Logger } from "./log";
 import { Sessions } from "./sessions";
@@ -55,10 +55,6 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const metrics = new Metrics();
   const health: HealthState = { shuttingDown: false };
   let closing = false;
-  // A request that finishes while the listener closes must not keep its connection alive.
-  const closeIfStopping = (res: ServerResponse) => {
-    if (closing) res.setHeader("connection", "close");
-  };
 
   const handleApi = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
@@ -67,29 +63,25 @@ export async function startController(options: ControllerOptions): Promise<Runni
     const q = target.indexOf("?");
     const pathname = q < 0 ? target : target.slice(0, q);
     let template = "unmatched";
-    let status: number;
+    let reply: Reply;
     try {
       const r = route(method, pathname);
       template = r.template;
       const principal = auth.authenticate(req);
       const query = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
-      const reply = await r.handler({ req, query, principal, id: r.id, store, sessions });
-      status = reply.status;
-      closeIfStopping(res);
-      if (reply.body === undefined && reply.json === undefined) {
-        res.writeHead(status, { "cache-control": "no-store" });
-        res.end();
-      } else {
-        sendJson(res, status, reply.body, reply.json);
-      }
+      reply = await r.handler({ req, query, principal, id: r.id, store, sessions });
     } catch (err) {
-      if (toBoundaryError(err).kind === "Internal") logger.error("request failed", { method, path: pathname, error: String(err) });
-      closeIfStopping(res);
-      status = sendError(res, err);
+      const e = toBoundaryError(err);
+      if (e.kind === "Internal") logger.error("request failed", { method, path: pathname, error: String(err) });
+      reply = errorReply(e);
     }
+    // counted before the answer leaves, so a client that reads /metrics next sees its own call
+    metrics.requests.inc({ method, route: template, code: String(reply.status) });
+    // a request that finishes while the listener closes must not keep its connection alive
+    if (closing) res.setHeader("connection", "close");
+    send(res, reply);
     const ms = performance.now() - started;
-    metrics.requests.inc({ method, route: template, code: String(status) });
-    logger.info("request", { method, path: pathname, status, ms: Number(ms.toFixed(2)) });
+    logger.info("request", { method, path: pathname, status: reply.status, ms: Number(ms.toFixed(2)) });
   };
 
   const api = createServer((req, res) => void handleApi(req, res));

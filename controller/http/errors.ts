@@ -1,5 +1,5 @@
 /**
- * The error catalogue: Boundary kind → HTTP status, and the one path that writes an error body.
+ * The error catalogue: Boundary kind → HTTP status, and the one function that writes replies.
  * Anything that is not a BoundaryError is a bug of ours and the only thing that may answer 500.
  */
 import type { ServerResponse } from "node:http";
@@ -26,16 +26,20 @@ export function toBoundaryError(err: unknown): BoundaryError {
   return new BoundaryError("Internal", "Internal error.");
 }
 
-export function sendError(res: ServerResponse, err: unknown): number {
-  const e = toBoundaryError(err);
-  const status = statusOf(e.kind);
-  sendJson(res, status, e.toBody());
-  return status;
+/** The reply for an error: Boundary's body with the status of its kind. */
+export function errorReply(e: BoundaryError): { status: number; body: unknown } {
+  return { status: statusOf(e.kind), body: e.toBody() };
 }
 
-/** Sends `body` as JSON, or `bytes` already rendered. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, bytes: Buffer = Buffer.from(JSON.stringify(body))): void {
-  res.writeHead(status, {
+/** Writes a reply: `json` bytes already rendered, `body` as JSON, or neither for an empty body. */
+export function send(res: ServerResponse, reply: { status: number; body?: unknown; json?: Buffer }): void {
+  const bytes = reply.json ?? (reply.body === undefined ? undefined : Buffer.from(JSON.stringify(reply.body)));
+  if (bytes === undefined) {
+    res.writeHead(reply.status, { "cache-control": "no-store" });
+    res.end();
+    return;
+  }
+  res.writeHead(reply.status, {
     "content-type": "application/json",
     "content-length": bytes.length,
     "cache-control": "no-store",

@@ -1,0 +1,119 @@
+/**
+ * Provider costs, each against a baseline measured in the same run:
+ * - API calls per operation, read from the controller's /metrics, against the minimum;
+ * - create/update latency of the provider against the raw client making the same calls (goal ≤ 1.15);
+ * - the size of the serialized provider that every Target's state carries.
+ */
+import { performance } from "node:perf_hooks";
+import * as pulumi from "@pulumi/pulumi";
+import { defaultFixtures, startController, type RunningController } from "../controller";
+import { BoundaryClient } from "../provider/client";
+import { TargetProvider } from "../provider/target/provider";
+import { TargetProviderProxy } from "../provider/target/resource";
+import type { TargetState } from "../provider/target/state";
+
+const TOKEN = "at_1234567890_s1bench";
+const PROJECT = "p_1234567890";
+
+async function controller(ignoreCreateAssociations: boolean): Promise<RunningController> {
+  return startController({
+    api: { host: "127.0.0.1", port: 0 },
+    ops: { host: "127.0.0.1", port: 0 },
+    token: TOKEN,
+    gracefulShutdownWaitMs: 0,
+    fixtures: defaultFixtures(),
+    ignoreCreateAssociations,
+  });
+}
+
+async function apiCalls(opsUrl: string): Promise<number> {
+  const text = await (await fetch(`${opsUrl}/metrics`)).text();
+  let n = 0;
+  for (const m of text.matchAll(/^boundary_http_requests_total\{.*\} (\d+)$/gm)) n += Number(m[1]);
+  return n;
+}
+
+async function counted(c: RunningController, fn: () => Promise<unknown>): Promise<number> {
+  const before = await apiCalls(c.opsUrl);
+  await fn();
+  return (await apiCalls(c.opsUrl)) - before;
+}
+
+let seq = 0;
+const inputs = (extra: object = {}) => ({
+  scopeId: PROJECT,
+  name: `bench-${++seq}`,
+  hostSetIds: ["hsst_1234567890"],
+  applicationCredentialLibraryIds: ["clvlt_1234567890"],
+  ...extra,
+});
+
+export async function benchCalls(): Promise<string[][]> {
+  const rows: string[][] = [];
+  for (const legacy of [false, true]) {
+    const c = await controller(legacy);
+    const p = new TargetProvider({ addr: c.apiUrl, token: TOKEN });
+    const where = legacy ? "v0.4 create" : "ours";
+    const i = inputs();
+    let created: { id: string; outs: TargetState } | undefined;
+    const create = await counted(c, async () => (created = (await p.create(i as never)) as never));
+    const { id, outs } = created!;
+    rows.push([`create (${where})`, legacy ? "3" : "1", String(create)]);
+    if (!legacy) {
+      rows.push(["read", "1", String(await counted(c, () => p.read(id, outs)))]);
+      rows.push(["unchanged (diff)", "0", String(await counted(c, () => p.diff(id, outs, i as never)))]);
+      let after: TargetState = outs;
+      rows.push(["update a scalar", "1", String(await counted(c, async () => (after = (await p.update(id, outs, { ...i, description: "x" } as never)).outs as TargetState)))]);
+      rows.push(["update one list", "1", String(await counted(c, async () => (after = (await p.update(id, after, { ...i, description: "x", hostSetIds: [] } as never)).outs as TargetState)))]);
+      rows.push(["delete", "1", String(await counted(c, () => p.delete(id)))]);
+    }
+    await p.client.close();
+    await c.shutdown();
+  }
+  return rows;
+}
+
+/** Mean ms of `fn` over `n` runs, interleaved with the baseline so both see the same machine. */
+export async function benchLatency(n = 300): Promise<string[][]> {
+  const c = await controller(false);
+  const p = new TargetProvider({ addr: c.apiUrl, token: TOKEN });
+  const raw = new BoundaryClient({ addr: c.apiUrl, token: TOKEN }, {});
+  const time = async (fn: () => Promise<unknown>) => {
+    const t = performance.now();
+    await fn();
+    return performance.now() - t;
+  };
+  const sums = { provCreate: 0, rawCreate: 0, provUpdate: 0, rawUpdate: 0 };
+  for (let k = 0; k < n + 20; k++) {
+    const warm = k >= 20;
+    const a = inputs();
+    let created: { id: string; outs: TargetState } | undefined;
+    const pc = await time(async () => (created = (await p.create(a as never)) as never));
+    const b = inputs();
+    let rawId = "";
+    const rc = await time(async () => {
+      rawId = (await raw.createTarget({ scope_id: PROJECT, name: b.name, type: "tcp", host_set_ids: b.hostSetIds, application_credential_library_ids: b.applicationCredentialLibraryIds })).id;
+    });
+    const pu = await time(() => p.update(created!.id, created!.outs, { ...a, description: "changed", hostSetIds: [] } as never));
+    const ru = await time(async () => {
+      const t = await raw.updateTarget(rawId, 1, ["description"], { description: "changed" });
+      await raw.setHostSets(rawId, t.version, []);
+    });
+    if (warm) {
+      sums.provCreate += pc;
+      sums.rawCreate += rc;
+      sums.provUpdate += pu;
+      sums.rawUpdate += ru;
+    }
+  }
+  await Promise.all([p.client.close(), raw.close()]);
+  await c.shutdown();
+  const row = (name: string, prov: number, base: number) => [name, (base / n).toFixed(3), (prov / n).toFixed(3), (prov / base).toFixed(2)];
+  return [row("create (1 call)", sums.provCreate, sums.rawCreate), row("update (PATCH + set-host-sets)", sums.provUpdate, sums.rawUpdate)];
+}
+
+export async function providerBytes(): Promise<number> {
+  const proxy = new TargetProviderProxy();
+  const f = await pulumi.runtime.serializeFunction(() => proxy, { allowSecrets: true });
+  return Buffer.byteLength(f.text);
+}
