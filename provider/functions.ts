@@ -5,7 +5,7 @@
  * environment variables.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { SessionAuthorization } from "../wire/target";
+import type { SessionAuthorization, Target } from "../wire/target";
 import { BoundaryClient, type BoundaryClientOptions, type TargetIdentity } from "./client";
 import { stateFromTarget, type TargetState } from "./target/state";
 
@@ -67,33 +67,68 @@ export function authorizeSession(args: AuthorizeSessionInputs | pulumi.Input<Aut
     }
   });
   // The stack token may be secret, which would make every field secret; only two fields are.
-  const plain = <T>(f: (r: SessionAuthorization) => T) => pulumi.unsecret(raw.apply((r) => f(r as SessionAuthorization))) as pulumi.Output<T>;
+  const view = raw.apply((r) => sessionView(r as SessionAuthorization));
+  const plain = <K extends keyof SessionView>(k: K) => pulumi.unsecret(view.apply((v) => v[k])) as pulumi.Output<SessionView[K]>;
   return {
-    sessionId: plain((r) => r.session_id),
-    targetId: plain((r) => r.target_id),
-    scopeId: plain((r) => r.scope?.id),
-    createdTime: plain((r) => r.created_time),
-    userId: plain((r) => r.user_id),
-    hostSetId: plain((r) => r.host_set_id),
-    hostId: plain((r) => r.host_id),
-    type: plain((r) => r.type),
-    endpoint: plain((r) => r.endpoint),
-    authorizationToken: pulumi.secret(raw.apply((r) => r.authorization_token)),
-    credentials: pulumi.secret(
-      raw.apply((r) =>
-        (r.credentials ?? []).map((c) => ({
-          credentialLibrary: {
-            id: c.credential_library.id,
-            name: c.credential_library.name,
-            description: c.credential_library.description,
-            credentialStoreId: c.credential_library.credential_store_id,
-            type: c.credential_library.type,
-          },
-          secret: { raw: c.secret.raw, decoded: c.secret.decoded },
-        })),
-      ),
-    ),
+    sessionId: plain("sessionId"),
+    targetId: plain("targetId"),
+    scopeId: plain("scopeId"),
+    createdTime: plain("createdTime"),
+    userId: plain("userId"),
+    hostSetId: plain("hostSetId"),
+    hostId: plain("hostId"),
+    type: plain("type"),
+    endpoint: plain("endpoint"),
+    authorizationToken: pulumi.secret(view.apply((v) => v.authorizationToken)),
+    credentials: pulumi.secret(view.apply((v) => v.credentials)),
   };
+}
+
+/** A session authorization as programs see it (camelCase). `authorizationToken` and `credentials` are secrets. */
+export interface SessionView {
+  sessionId: string;
+  targetId: string;
+  scopeId?: string;
+  createdTime?: string;
+  userId?: string;
+  hostSetId?: string;
+  hostId?: string;
+  type?: string;
+  endpoint?: string;
+  authorizationToken: string;
+  credentials: SessionCredential[];
+}
+
+/** The one mapper from the API's session authorization to what programs (and the plugin) return. */
+export function sessionView(r: SessionAuthorization): SessionView {
+  return {
+    sessionId: r.session_id,
+    targetId: r.target_id,
+    scopeId: r.scope?.id,
+    createdTime: r.created_time,
+    userId: r.user_id,
+    hostSetId: r.host_set_id,
+    hostId: r.host_id,
+    type: r.type,
+    endpoint: r.endpoint,
+    authorizationToken: r.authorization_token,
+    credentials: (r.credentials ?? []).map((c) => ({
+      credentialLibrary: {
+        id: c.credential_library.id,
+        name: c.credential_library.name,
+        description: c.credential_library.description,
+        credentialStoreId: c.credential_library.credential_store_id,
+        type: c.credential_library.type,
+      },
+      secret: { raw: c.secret.raw, decoded: c.secret.decoded },
+    })),
+  };
+}
+
+/** A listed Target as programs (and the plugin's getTargets) see it: the resource's state shape plus its id. */
+export function targetSummary(t: Target): TargetSummary {
+  const { __managed, ...state } = stateFromTarget(t, []);
+  return { id: t.id, ...state };
 }
 
 export interface GetTargetsArgs {
@@ -110,11 +145,7 @@ export function getTargets(args: Inputs<GetTargetsArgs> | pulumi.Input<GetTarget
   const result = pulumi.all([pulumi.output(args), stackConfig()]).apply(async ([a, [addr, token]]) => {
     const client = clientFor(options, addr, token);
     try {
-      const items = await client.listTargets(a as GetTargetsArgs);
-      return items.map((t) => {
-        const { __managed, ...state } = stateFromTarget(t, []);
-        return { id: t.id, ...state };
-      });
+      return (await client.listTargets(a as GetTargetsArgs)).map(targetSummary);
     } finally {
       await client.close();
     }

@@ -17,3 +17,9 @@ export {
 } from "./functions";
 export * from "./client";
 export type { Target as ApiTarget, SessionAuthorization } from "../wire/target";
+
+// Run by Pulumi as a plugin (PulumiPlugin.yaml): serve boundary:index:Target over the provider protocol.
+import { runningAsPlugin } from "./plugin/main";
+if (runningAsPlugin()) {
+  require("./plugin/server").serve();
+}

@@ -51,9 +51,21 @@ export interface Host {
   stop(): Promise<void>;
 }
 
-export async function startHost(program: string, env: Record<string, string> = {}): Promise<Host> {
-  const entry = require.resolve("@pulumi/pulumi/cmd/dynamic-provider", { paths: [program] });
-  const child: ChildProcess = spawn(process.execPath, [entry, "127.0.0.1:1"], {
+/** Pulumi's dynamic-provider host, as the engine starts it for dynamic resources. */
+export function startHost(program: string, env: Record<string, string> = {}): Promise<Host> {
+  return startProviderProcess(program, [require.resolve("@pulumi/pulumi/cmd/dynamic-provider", { paths: [program] }), "127.0.0.1:1"], env);
+}
+
+/** The package as a plugin, as the Node language host runs a PulumiPlugin.yaml directory. */
+export function startPlugin(program: string, env: Record<string, string> = {}): Promise<Host> {
+  const runPlugin = require.resolve("@pulumi/pulumi/cmd/run-plugin", { paths: [program] });
+  const pluginDir = path.join(program, "node_modules", "pulumi-boundary");
+  return startProviderProcess(program, [runPlugin, pluginDir, "127.0.0.1:1"], env);
+}
+
+/** Spawns a provider process in `program` (its cwd), reads its port, and connects the SDK's gRPC client. */
+async function startProviderProcess(program: string, args: string[], env: Record<string, string>): Promise<Host> {
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: program,
     env: { ...process.env, PULUMI_NODEJS_PROJECT: "host-test", ...env },
     stdio: ["ignore", "pipe", "pipe"],
