@@ -19,13 +19,6 @@ import { resolveSettings, type BoundaryClientOptions, type ClientSettings } from
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
-/** A call as the client makes it; tests and benchmarks observe these through `onRequest`. */
-export interface RequestInfo {
-  method: HttpMethod;
-  path: string;
-  attempt: number;
-}
-
 export type TargetIdentity = { targetId: string } | { name: string; scopeId: string } | { name: string; scopeName: string };
 
 /** The longest Retry-After the client will honour; longer ones fail instead of hanging a deploy. */
@@ -33,8 +26,6 @@ const MAX_RETRY_AFTER_MS = 30_000;
 
 export class BoundaryClient {
   readonly settings: ClientSettings;
-  /** Called before every attempt (for tests and metrics); never given the token. */
-  onRequest?: (info: RequestInfo) => void;
   private apiPool: undici.Pool | undefined;
   private opsPool: undici.Pool | undefined;
 
@@ -171,7 +162,6 @@ export class BoundaryClient {
     const shownPath = path.split("?")[0]!;
     const idempotent = method === "GET" || method === "DELETE";
     for (let attempt = 0; ; attempt++) {
-      this.onRequest?.({ method, path, attempt });
       let res: undici.Dispatcher.ResponseData;
       try {
         res = await pool.request({ method, path, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) });

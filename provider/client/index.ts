@@ -1,5 +1,5 @@
 /** The typed Boundary API client. */
-export { BoundaryClient, type RequestInfo, type TargetIdentity, type HttpMethod } from "./client";
+export { BoundaryClient, type TargetIdentity, type HttpMethod } from "./client";
 export { resolveSettings, ClientSettingsError, type BoundaryClientOptions, type ClientSettings } from "./settings";
 export {
   BoundaryClientError,

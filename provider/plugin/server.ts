@@ -6,14 +6,12 @@
  */
 import * as path from "node:path";
 import { sessionView, targetSummary } from "../functions";
-import { INPUT_FIELDS } from "../target/inputs";
 import { diffTarget } from "../target/plan";
 import { ResourceInitError, TargetProvider } from "../target/provider";
 import type { TargetState } from "../target/state";
 import { packageSchema } from "./schema";
 import { isSecret, unwrapSecrets, wrapSecret } from "./secrets";
 
-export const TARGET_TYPE = "boundary:index:Target";
 /** This package's version, from its package.json (found upwards, so sources and dist/ agree). */
 function packageVersion(): string {
   const fs = require("node:fs") as typeof import("node:fs");
@@ -274,6 +272,3 @@ export async function serve(): Promise<{ port: number; stop: () => void }> {
   process.stdout.write(`${port}\n`);
   return { port, stop: () => server.forceShutdown() };
 }
-
-/** @internal Inputs the plugin's Check accepts (the schema test compares them). */
-export const ACCEPTED_INPUTS = INPUT_FIELDS;

@@ -8,7 +8,8 @@
  * delete means the Target still exists; read answers an empty id when the Target is gone.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { BoundaryClient, NotFoundError, VersionConflictError, type BoundaryClientOptions } from "../client";
+import type { Target } from "../../wire/target";
+import { BoundaryClient, NotFoundError, TransportError, VersionConflictError, type BoundaryClientOptions } from "../client";
 import { PlanError, applyPlan } from "./apply";
 import { INPUT_FIELDS, checkInputs, type TargetInputs } from "./inputs";
 import { createRequest, diffTarget, planUpdate, sameValue, type Call } from "./plan";
@@ -67,7 +68,19 @@ export class TargetProvider implements pulumi.dynamic.ResourceProvider {
 
   async create(inputs: TargetInputs & { __provider?: string }): Promise<pulumi.dynamic.CreateResult> {
     const managed = managedFields(inputs);
-    const created = await this.client.createTarget(createRequest(inputs));
+    const started = Date.now();
+    let created: Target;
+    try {
+      created = await this.client.createTarget(createRequest(inputs));
+    } catch (err) {
+      // The connection failed: the controller may have created the Target before the answer was
+      // lost. Names are unique per project, so look for it rather than leave an orphan behind.
+      if (!(err instanceof TransportError)) throw err;
+      const found = await this.findJustCreated(inputs, started);
+      if (!found) throw err;
+      this.warn(`creating target ${JSON.stringify(inputs.name)}: ${err.message}; it was created as ${found.id} and is recorded in the stack.`);
+      created = found;
+    }
     let state = stateFromTarget(created, managed);
     // Lists the POST did not apply (real Boundary v0.4 ignores them on create) are set now.
     try {
@@ -82,6 +95,15 @@ export class TargetProvider implements pulumi.dynamic.ResourceProvider {
       ]);
     }
     return { id: created.id, outs: state };
+  }
+
+  /** A Target with this name in this project, created since `since` (minus clock skew), or undefined. */
+  private async findJustCreated(inputs: TargetInputs, since: number): Promise<Target | undefined> {
+    const SKEW_MS = 5 * 60_000;
+    const [match] = (await this.client.listTargets({ scopeId: inputs.scopeId, filter: `"/item/name" == ${JSON.stringify(inputs.name)}` })).filter(
+      (t) => t.name === inputs.name && t.created_time !== undefined && Date.parse(t.created_time) >= since - SKEW_MS,
+    );
+    return match;
   }
 
   async read(id: string, props: Partial<TargetState> & { __provider?: string }): Promise<pulumi.dynamic.ReadResult> {

@@ -12,6 +12,8 @@ export interface Fault {
   body?: string;
   /** Never answer (for timeouts). */
   hang?: boolean;
+  /** Let the controller process the request, then cut the connection before the answer arrives. */
+  dropAnswer?: boolean;
 }
 
 export type Interceptor = (req: IncomingMessage, count: number) => Fault | undefined;
@@ -32,13 +34,18 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     seen.push({ method: req.method!, path: req.url! });
     const fault = interceptor?.(req, seen.length);
     if (fault?.hang) return;
-    if (fault) {
+    if (fault && !fault.dropAnswer) {
       req.resume();
       res.writeHead(fault.status, fault.headers ?? {});
       res.end(fault.body ?? "");
       return;
     }
     const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+      if (fault?.dropAnswer) {
+        up.resume();
+        res.socket?.destroy();
+        return;
+      }
       res.writeHead(up.statusCode!, up.headers);
       up.pipe(res);
     });

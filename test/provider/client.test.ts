@@ -75,6 +75,15 @@ describe("every endpoint", () => {
     expect((await client.authorizeSession({ name: "client-session", scopeName: "Generated project scope" })).target_id).toBe(t.id);
     expect(await client.health()).toEqual({ status: 200, healthy: true });
   });
+
+  test("health reports 503 once the controller is shutting down", async () => {
+    const d = await startTestController({ gracefulShutdownWaitMs: 500 });
+    const ops = new BoundaryClient({ addr: d.apiUrl, opsAddr: d.opsUrl }, {});
+    const stopping = d.shutdown();
+    expect(await ops.health()).toEqual({ status: 503, healthy: false });
+    await ops.close();
+    await stopping;
+  });
 });
 
 describe("typed errors", () => {

@@ -274,3 +274,41 @@ test("configure takes boundary:addr and boundary:token from stack config", async
     await c.shutdown();
   }
 });
+
+describe("a create whose answer is lost", () => {
+  test("the Target the controller made is found by its name and recorded, not orphaned", async () => {
+    const c = await startTestController();
+    const proxy = await startFaultProxy(c.apiUrl);
+    proxy.intercept((req) => (req.method === "POST" && req.url === "/v1/targets" ? { status: 0, dropAnswer: true } : undefined));
+    const provider = new TargetProvider({ addr: proxy.url, token: ADMIN_TOKEN });
+    const warn = jest.fn();
+    provider.warn = warn;
+    try {
+      const created = await provider.create({ scopeId: PROJECT, name: "answer-lost", hostSetIds: ["hsst_1234567890"] } as any);
+      expect(c.store.size).toBe(1);
+      expect(created.id).toBe(c.store.listTargets(PROJECT, false)[0]!.id);
+      expect(created.outs).toMatchObject({ name: "answer-lost", hostSetIds: ["hsst_1234567890"] });
+      expect(warn.mock.calls[0][0]).toMatch(new RegExp(`^creating target "answer-lost": POST /v1/targets: .*; it was created as ${created.id} and is recorded in the stack.$`));
+    } finally {
+      await provider.client.close();
+      await proxy.close();
+      await c.shutdown();
+    }
+  });
+
+  test("when the controller made nothing, the error stands and nothing is adopted", async () => {
+    const c = await startTestController();
+    c.store.createTarget({ scope_id: PROJECT, name: "other-project-target", type: "tcp" });
+    const proxy = await startFaultProxy(c.apiUrl);
+    proxy.intercept((req) => (req.method === "POST" ? { status: 0, hang: true } : undefined));
+    const provider = new TargetProvider({ addr: proxy.url, token: ADMIN_TOKEN, timeoutMs: 200, maxRetries: 0 });
+    try {
+      await expect(provider.create({ scopeId: PROJECT, name: "never-made" } as any)).rejects.toThrow("POST /v1/targets: no answer within 200 ms");
+      expect(c.store.size).toBe(1);
+    } finally {
+      await provider.client.close();
+      await proxy.close();
+      await c.shutdown();
+    }
+  });
+});
