@@ -137,10 +137,9 @@ function association(what: Association, op: AssociationOp): Handler {
   return async (ctx) => {
     authorize(ctx.principal, action);
     const raw = await readJson(ctx.req);
-    const { version, ids, id } =
-      what === "host_sets"
-        ? (({ version, host_set_ids, id }) => ({ version, ids: host_set_ids, id }))(parseBody(HostSetsRequest, raw))
-        : (({ version, application_credential_library_ids, id }) => ({ version, ids: application_credential_library_ids, id }))(parseBody(CredentialLibrariesRequest, raw));
+    let version, ids, id;
+    if (what === "host_sets") ({ version, host_set_ids: ids, id } = parseBody(HostSetsRequest, raw));
+    else ({ version, application_credential_library_ids: ids, id } = parseBody(CredentialLibrariesRequest, raw));
     if (id !== undefined && id !== ctx.id) throw invalidField("id", "This must equal the id in the path.");
     return view(ctx, ctx.store.changeAssociation(ctx.id, what, op, version, ids));
   };

@@ -117,10 +117,9 @@ export class BoundaryProviderService {
   }
 
   async check(req: any) {
-    const { failures } = await this.provider.check(this.fromStruct(req.getOlds()), this.fromStruct(req.getNews()));
-    const news = this.fromStruct(req.getNews());
+    const { inputs, failures } = await this.provider.check(this.fromStruct(req.getOlds()), this.fromStruct(req.getNews()));
     const r = new this.s.proto.CheckResponse();
-    r.setInputs(this.toStruct(news));
+    r.setInputs(this.toStruct(inputs));
     r.setFailuresList((failures ?? []).map((f) => this.failure(f.property, f.reason)));
     return r;
   }
