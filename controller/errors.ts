@@ -4,6 +4,7 @@
  */
 import type { ErrorBody, RequestField } from "../wire/target";
 
+/** gRPC code names as Boundary uses them, plus two of ours for HTTP-only failures (405, 413). */
 export type ErrorKind =
   | "InvalidArgument"
   | "FailedPrecondition"
