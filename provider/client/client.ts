@@ -101,7 +101,8 @@ export class BoundaryClient {
   /** GET /health on the ops listener: 200 healthy, 503 shutting down. Does not throw on 503. */
   async health(): Promise<{ status: number; healthy: boolean }> {
     this.opsPool ??= this.pool(this.settings.opsOrigin);
-    const res = await this.send(this.opsPool, "GET", "/health", undefined, false);
+    // 503 is the answer here (shutting down), not a reason to retry; and /health takes no token
+    const res = await this.send(this.opsPool, "GET", "/health", undefined, { auth: false, retry: false });
     await res.body.dump();
     return { status: res.statusCode, healthy: res.statusCode === 200 };
   }
@@ -133,7 +134,7 @@ export class BoundaryClient {
     schema: S,
   ): Promise<S extends z.ZodType ? z.infer<S> : undefined> {
     this.apiPool ??= this.pool(this.settings.origin);
-    const res = await this.send(this.apiPool, method, this.settings.basePath + path, body, true);
+    const res = await this.send(this.apiPool, method, this.settings.basePath + path, body, { auth: true, retry: true });
     const text = await res.body.text();
     const shownPath = path.split("?")[0]!;
     if (res.statusCode >= 400) throw errorFrom(method, shownPath, res.statusCode, text);
@@ -153,11 +154,12 @@ export class BoundaryClient {
    * Sends with retries: 429 and 503 for any method (the server did not process the request),
    * honouring Retry-After; connection failures and timeouts only for idempotent GET and DELETE.
    */
-  private async send(pool: undici.Pool, method: HttpMethod, path: string, body: unknown, auth: boolean) {
-    const { maxRetries, timeoutMs, token } = this.settings;
+  private async send(pool: undici.Pool, method: HttpMethod, path: string, body: unknown, opts: { auth: boolean; retry: boolean }) {
+    const { timeoutMs, token } = this.settings;
+    const maxRetries = opts.retry ? this.settings.maxRetries : 0;
     const headers: Record<string, string> = { accept: "application/json" };
     if (body !== undefined) headers["content-type"] = "application/json";
-    if (auth && token) headers.authorization = `Bearer ${token}`;
+    if (opts.auth && token) headers.authorization = `Bearer ${token}`;
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const shownPath = path.split("?")[0]!;
     const idempotent = method === "GET" || method === "DELETE";

@@ -76,13 +76,19 @@ describe("every endpoint", () => {
     expect(await client.health()).toEqual({ status: 200, healthy: true });
   });
 
-  test("health reports 503 once the controller is shutting down", async () => {
-    const d = await startTestController({ gracefulShutdownWaitMs: 500 });
-    const ops = new BoundaryClient({ addr: d.apiUrl, opsAddr: d.opsUrl }, {});
+  test("health reports 503 at once when the controller is shutting down: an answer, not a reason to retry", async () => {
+    const d = await startTestController({ gracefulShutdownWaitMs: 1000 });
+    const opsProxy = await startFaultProxy(d.opsUrl);
+    const ops = new BoundaryClient({ addr: d.apiUrl, opsAddr: opsProxy.url }, {});
     const stopping = d.shutdown();
-    expect(await ops.health()).toEqual({ status: 503, healthy: false });
-    await ops.close();
-    await stopping;
+    try {
+      expect(await ops.health()).toEqual({ status: 503, healthy: false });
+      expect(opsProxy.seen).toEqual([{ method: "GET", path: "/health" }]);
+    } finally {
+      await ops.close();
+      await opsProxy.close();
+      await stopping;
+    }
   });
 });
 
