@@ -79,22 +79,17 @@ export function parseFilter(src: string): FilterExpr {
     throw new FilterSyntaxError(t ? `expected ${what}, found ${JSON.stringify(t.text)}` : `expected ${what}, found end of filter`, t?.pos ?? end);
   };
 
-  const parseOr = (): FilterExpr => {
-    let left = parseAnd();
-    while (isWord(peek(), "or")) {
+  // left-associative chains: `a or b or c`, with `and` binding tighter than `or`
+  const chain = (word: "and" | "or", next: () => FilterExpr) => (): FilterExpr => {
+    let left = next();
+    while (isWord(peek(), word)) {
       p++;
-      left = { kind: "or", left, right: parseAnd() };
+      left = { kind: word, left, right: next() };
     }
     return left;
   };
-  const parseAnd = (): FilterExpr => {
-    let left = parseNot();
-    while (isWord(peek(), "and")) {
-      p++;
-      left = { kind: "and", left, right: parseNot() };
-    }
-    return left;
-  };
+  const parseAnd = chain("and", () => parseNot());
+  const parseOr = chain("or", parseAnd);
   const parseNot = (): FilterExpr => {
     if (isWord(peek(), "not")) {
       p++;
