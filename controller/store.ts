@@ -119,9 +119,13 @@ export class Store {
     return t;
   }
 
-  createTarget(req: CreateTargetRequest): TargetRecord {
-    const errors: RequestField[] = [];
-    const push = (f: RequestField | undefined) => f && errors.push(f);
+  /**
+   * `decodeErrors` are the fields the HTTP layer could not decode (wrong JSON types, unknown or
+   * read-only keys): they join this method's own rule errors in one 400, and their keys are not
+   * checked again (a key sent with the wrong type is not also "required").
+   */
+  createTarget(req: CreateTargetRequest, decodeErrors: RequestField[] = []): TargetRecord {
+    const { errors, push } = collect(decodeErrors);
     if (req.version !== undefined && req.version !== 0) push({ name: "version", description: "This is a read only field." });
     if (!req.scope_id) push({ name: "scope_id", description: "This field is required." });
     else if (this.scopes.has(req.scope_id) && this.scopes.get(req.scope_id)!.type !== "project") {
@@ -137,7 +141,7 @@ export class Store {
     const apply = !this.ignoreCreateAssociations;
     const hostSets = rules.normalizeIds("host_set_ids", Prefix.hostSet, apply ? req.host_set_ids : []);
     const libraries = rules.normalizeIds("application_credential_library_ids", Prefix.credentialLibrary, apply ? req.application_credential_library_ids : []);
-    errors.push(...hostSets.errors, ...libraries.errors);
+    [...hostSets.errors, ...libraries.errors].forEach(push);
     if (errors.length > 0) throw invalidFields(errors);
     const scopeId = req.scope_id!;
     if (!this.scopes.has(scopeId)) throw notFound(`Scope ${JSON.stringify(scopeId)} not found.`);
@@ -172,10 +176,10 @@ export class Store {
    * PATCH: `mask` is the `update_mask` paths, or undefined to derive them from the body's keys.
    * Masked fields that are null or absent are cleared or reset to their defaults.
    */
-  updateTarget(id: string, req: UpdateTargetRequest, mask: string[] | undefined): TargetRecord {
+  updateTarget(id: string, req: UpdateTargetRequest, mask: string[] | undefined, decodeErrors: RequestField[] = []): TargetRecord {
     const current = this.getTarget(id);
-    const errors: RequestField[] = [];
-    if (req.version === undefined || req.version === null) errors.push({ name: "version", description: "This field is required: it must be the target's current version." });
+    const { errors, push } = collect(decodeErrors);
+    if (req.version === undefined || req.version === null) push({ name: "version", description: "This field is required: it must be the target's current version." });
     for (const field of FIXED_ON_UPDATE) {
       const sent = req[field];
       if (sent === undefined) continue;
@@ -183,7 +187,7 @@ export class Store {
       const same = Array.isArray(now) ? rules.sameIds(now, [...new Set(sent as string[] | null ?? [])].sort()) : sent === now;
       if (!same) {
         const how = field === "host_set_ids" ? "use the :set-host-sets action" : field === "application_credential_library_ids" ? "use the :set-credential-libraries action" : "replace the target instead";
-        errors.push({ name: field, description: `This field cannot be changed by an update; ${how}.` });
+        push({ name: field, description: `This field cannot be changed by an update; ${how}.` });
       }
     }
     const paths = new Set<UpdatablePath>();
@@ -195,39 +199,38 @@ export class Store {
         errors.push({ name: "update_mask", description: `Unknown field ${JSON.stringify(path)} in the update mask.` });
       }
     }
-    if (errors.length > 0) throw invalidFields(errors);
-    if (paths.size === 0) throw invalidField("update_mask", "No valid fields included in the update mask.");
+    if (paths.size === 0 && errors.length === 0) throw invalidField("update_mask", "No valid fields included in the update mask.");
 
     const next: TargetRecord = { ...current };
     if (paths.has("name")) {
       const f = rules.checkName(req.name);
-      if (f) errors.push(f);
+      if (f) push(f);
       else next.name = req.name!;
     }
     if (paths.has("description")) {
       const f = rules.checkDescription(req.description);
-      if (f) errors.push(f);
+      push(f);
       setOptional(next, "description", req.description);
     }
     if (paths.has("worker_filter")) {
       const f = rules.checkWorkerFilter(req.worker_filter);
-      if (f) errors.push(f);
+      push(f);
       setOptional(next, "worker_filter", req.worker_filter);
     }
     if (paths.has("session_max_seconds")) {
       const f = rules.checkSessionMaxSeconds(req.session_max_seconds);
-      if (f) errors.push(f);
+      push(f);
       next.session_max_seconds = req.session_max_seconds ?? TARGET_DEFAULTS.session_max_seconds;
     }
     if (paths.has("session_connection_limit")) {
       const f = rules.checkSessionConnectionLimit(req.session_connection_limit);
-      if (f) errors.push(f);
+      push(f);
       next.session_connection_limit = req.session_connection_limit ?? TARGET_DEFAULTS.session_connection_limit;
     }
     if (paths.has("attributes.default_port")) {
       const port = req.attributes?.default_port;
       const f = rules.checkDefaultPort(port);
-      if (f) errors.push(f);
+      push(f);
       if (typeof port === "number") next.default_port = port;
       else delete next.default_port;
     }
@@ -324,6 +327,19 @@ export class Store {
       if (item.scope_id !== scopeId) throw invalidField(field, `${noun} ${id} belongs to scope ${item.scope_id}, not to the target's scope ${scopeId}.`);
     }
   }
+}
+
+/**
+ * Collects field errors, starting from the ones found while decoding the request. A key that
+ * failed to decode is not judged again by a rule (it was sent, just with the wrong type).
+ */
+function collect(decodeErrors: RequestField[]) {
+  const errors: RequestField[] = [...decodeErrors];
+  const badKeys = new Set(decodeErrors.map((f) => f.name.split(".")[0]));
+  const push = (f: RequestField | undefined) => {
+    if (f && !badKeys.has(f.name.split(".")[0])) errors.push(f);
+  };
+  return { errors, push };
 }
 
 function nameKey(scopeId: string, name: string): string {

@@ -17,7 +17,7 @@ import type { Sessions } from "../sessions";
 import type { Association, AssociationOp, Store } from "../store";
 import { renderList, renderTarget, targetView } from "../view";
 import { authorize, type Principal } from "./auth";
-import { TARGET_READ_ONLY, parseBody, readJson } from "./body";
+import { TARGET_READ_ONLY, decodeBody, parseBody, readJson } from "./body";
 
 export interface Reply {
   status: number;
@@ -109,8 +109,8 @@ function listTargets(ctx: Context): Reply {
 
 async function createTarget(ctx: Context): Promise<Reply> {
   authorize(ctx.principal, "create");
-  const body = parseBody(CreateTargetRequest, await readJson(ctx.req), TARGET_READ_ONLY);
-  return view(ctx, ctx.store.createTarget(body));
+  const { data, fields } = decodeBody(CreateTargetRequest, await readJson(ctx.req), TARGET_READ_ONLY);
+  return view(ctx, ctx.store.createTarget(data, fields));
 }
 
 const ITEM: Record<string, Handler> = {
@@ -120,10 +120,10 @@ const ITEM: Record<string, Handler> = {
   },
   PATCH: async (ctx) => {
     authorize(ctx.principal, "update");
-    const body = parseBody(UpdateTargetRequest, await readJson(ctx.req), TARGET_READ_ONLY);
+    const { data, fields } = decodeBody(UpdateTargetRequest, await readJson(ctx.req), TARGET_READ_ONLY);
     const maskParam = ctx.query.get("update_mask");
     const mask = maskParam === null ? undefined : maskParam.split(",").map((p) => p.trim()).filter(Boolean);
-    return view(ctx, ctx.store.updateTarget(ctx.id, body, mask));
+    return view(ctx, ctx.store.updateTarget(ctx.id, data, mask, fields));
   },
   DELETE: (ctx) => {
     authorize(ctx.principal, "delete");

@@ -41,12 +41,15 @@ function tooLarge(): BoundaryError {
   return new BoundaryError("PayloadTooLarge", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
 }
 
-/**
- * Parses `body` with a strict wire schema, naming every offending field in one 400. Keys in
- * `readOnly` (a Target's output-only fields, for create and update) get Boundary's own message.
- */
+/** A Target's output-only fields: sending one gets Boundary's "read only field" message. */
 export const TARGET_READ_ONLY: readonly string[] = READ_ONLY_FIELDS;
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown, readOnly: readonly string[] = []): z.infer<S> {
+
+/**
+ * Decodes `body` with a strict wire schema without stopping at the first bad key: returns the
+ * fields that decoded (`data`) and every offending one (`fields`), so the store can add its own rule
+ * errors and answer one 400 that names them all. Keys in `readOnly` get Boundary's own message.
+ */
+export function decodeBody<S extends z.ZodType>(schema: S, body: unknown, readOnly: readonly string[] = []): { data: z.infer<S>; fields: RequestField[] } {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw new BoundaryError("InvalidArgument", "The request body must be a JSON object.");
   }
@@ -54,18 +57,28 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown, readOnl
   for (const key of readOnly) {
     if (Object.hasOwn(body, key)) fields.push({ name: key, description: "This is a read only field." });
   }
-  const rest = Object.fromEntries(Object.entries(body).filter(([k]) => !readOnly.includes(k)));
+  const rest: Record<string, unknown> = Object.fromEntries(Object.entries(body).filter(([k]) => !readOnly.includes(k)));
   const parsed = schema.safeParse(rest);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const path = issue.path.join(".");
-      if (issue.code === "unrecognized_keys") {
-        for (const key of issue.keys) fields.push({ name: path ? `${path}.${key}` : key, description: "Unknown field." });
-      } else {
-        fields.push({ name: path || "(body)", description: issue.message });
-      }
+  if (parsed.success) return { data: parsed.data as z.infer<S>, fields };
+  for (const issue of parsed.error.issues) {
+    const path = issue.path.join(".");
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) fields.push({ name: path ? `${path}.${key}` : key, description: "Unknown field." });
+      for (const key of issue.keys) if (!path) delete rest[key];
+      if (path) delete rest[String(issue.path[0])];
+    } else {
+      fields.push({ name: path || "(body)", description: issue.message });
+      delete rest[String(issue.path[0])];
     }
   }
+  // what is left decodes by construction; if not, the first pass's fields already say why
+  const again = schema.safeParse(rest);
+  return { data: (again.success ? again.data : {}) as z.infer<S>, fields };
+}
+
+/** Like decodeBody, but any offending field is a 400 at once (bodies with no further rules). */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const { data, fields } = decodeBody(schema, body);
   if (fields.length > 0) throw invalidFields(fields);
-  return parsed.data as z.infer<S>;
+  return data;
 }

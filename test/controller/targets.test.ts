@@ -95,6 +95,24 @@ describe("create", () => {
     expect(after.body.items).toEqual(before.body.items);
   });
 
+  test("one 400 names every offending field at once: decode errors and rule errors together", async () => {
+    const res = await c.call("POST", "/v1/targets", { id: "ttcp_1234567890", scope_id: 7, name: "", type: "ssh", colour: 1, session_max_seconds: 0 });
+    expect(res.status).toBe(400);
+    expect(res.body.details.request_fields).toEqual([
+      { name: "id", description: "This is a read only field." },
+      { name: "scope_id", description: "Invalid input: expected string, received number" },
+      { name: "colour", description: "Unknown field." },
+      { name: "name", description: "This field is required." },
+      { name: "type", description: 'Unknown type "ssh": the only target type is "tcp".' },
+      { name: "session_max_seconds", description: "This must be greater than zero and at most 2147483647." },
+    ]);
+    const t = await c.create();
+    const patch = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 1, name: 5, session_connection_limit: 0, description: "ok" });
+    expect(patch.status).toBe(400);
+    expect(fieldsOf(patch.body)).toEqual(["name", "session_connection_limit"]);
+    expect((await c.call("GET", `/v1/targets/${t.id}`)).body).toEqual(t);
+  });
+
   test("an unknown project is 404", async () => {
     const res = await c.call("POST", "/v1/targets", { scope_id: "p_zzzzzzzzzz", name: "a", type: "tcp" });
     expect(res.status).toBe(404);
