@@ -60,6 +60,7 @@ export class Sessions {
     const { hostSetId, host } = this.pickHost(target, req.host_id);
 
     const now = new Date();
+    this.prune(now);
     const endpoint = `tcp://${host.address}${target.default_port ? `:${target.default_port}` : ""}`;
     const session: Session = {
       id: newId(Prefix.session),
@@ -96,6 +97,11 @@ export class Sessions {
     const credentials = this.credentials(target);
     if (credentials.length > 0) out.credentials = credentials;
     return out;
+  }
+
+  /** Forgets sessions past their expiry, so a long-running controller does not grow without bound. */
+  private prune(now: Date): void {
+    for (const [id, s] of this.sessions) if (s.expiresAt <= now) this.sessions.delete(id);
   }
 
   private resolveTarget(pathId: string, req: AuthorizeSessionRequest): TargetRecord {

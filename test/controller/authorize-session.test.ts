@@ -37,6 +37,15 @@ test("by id: endpoint with default_port, credentials raw+decoded, and a remember
   expect(session.expiresAt.getTime() - Date.parse(s.created_time)).toBe(60_000);
 });
 
+test("expired sessions are forgotten", async () => {
+  const t = await c.create({ host_set_ids: ["hsst_1234567890"] });
+  const first = (await authorize(t.id)).body.session_id;
+  c.sessions.sessions.get(first)!.expiresAt = new Date(Date.now() - 1);
+  const second = (await authorize(t.id)).body.session_id;
+  expect(c.sessions.sessions.has(first)).toBe(false);
+  expect(c.sessions.sessions.has(second)).toBe(true);
+});
+
 test("the authorization token is base58, carries the session data, and is tamper-evident", async () => {
   const t = await c.create({ host_set_ids: ["hsst_1234567890"], application_credential_library_ids: ["clvlt_1234567890"] });
   const { authorization_token: token, session_id } = (await authorize(t.id)).body;
