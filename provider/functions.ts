@@ -23,22 +23,8 @@ export interface SessionCredential {
   secret: { raw: string; decoded?: Record<string, unknown> };
 }
 
-export interface AuthorizeSessionResult {
-  sessionId: pulumi.Output<string>;
-  targetId: pulumi.Output<string>;
-  scopeId: pulumi.Output<string | undefined>;
-  createdTime: pulumi.Output<string | undefined>;
-  userId: pulumi.Output<string | undefined>;
-  hostSetId: pulumi.Output<string | undefined>;
-  hostId: pulumi.Output<string | undefined>;
-  type: pulumi.Output<string | undefined>;
-  /** Where the worker connects, e.g. `tcp://10.0.0.5:22`. */
-  endpoint: pulumi.Output<string | undefined>;
-  /** A bearer credential for the proxy: secret. */
-  authorizationToken: pulumi.Output<string>;
-  /** Brokered credentials: secret. */
-  credentials: pulumi.Output<SessionCredential[]>;
-}
+/** What `authorizeSession` returns: each field of the session as an Output (two of them secret). */
+export type AuthorizeSessionResult = { [K in keyof SessionView]-?: pulumi.Output<SessionView[K]> };
 
 /** Address and token for functions: explicit options, else stack config, else BOUNDARY_* (read when called). */
 function clientFor(options: BoundaryClientOptions | undefined, addr: string | undefined, token: string | undefined): BoundaryClient {
@@ -84,7 +70,7 @@ export function authorizeSession(args: AuthorizeSessionInputs | pulumi.Input<Aut
   };
 }
 
-/** A session authorization as programs see it (camelCase). `authorizationToken` and `credentials` are secrets. */
+/** A session authorization as programs see it (camelCase). */
 export interface SessionView {
   sessionId: string;
   targetId: string;
@@ -94,8 +80,11 @@ export interface SessionView {
   hostSetId?: string;
   hostId?: string;
   type?: string;
+  /** Where the worker connects, e.g. `tcp://10.0.0.5:22`. */
   endpoint?: string;
+  /** A bearer credential for the proxy: a secret output. */
   authorizationToken: string;
+  /** Brokered credentials: a secret output. */
   credentials: SessionCredential[];
 }
 

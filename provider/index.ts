@@ -12,6 +12,7 @@ export {
   type AuthorizeSessionInputs,
   type AuthorizeSessionResult,
   type SessionCredential,
+  type SessionView,
   type GetTargetsArgs,
   type TargetSummary,
 } from "./functions";
