@@ -85,7 +85,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
   };
 
   const api = createServer((req, res) => void handleApi(req, res));
-  const ops = createServer((req, res) => void opsHandler(health, metrics)(req, res));
+  const handleOps = opsHandler(health, metrics);
+  const ops = createServer((req, res) => void handleOps(req, res));
   const apiAddr = await listen(api, options.api);
   const opsAddr = await listen(ops, options.ops);
 

@@ -35,7 +35,7 @@ function describe(call: Call): string {
 }
 
 export class TargetProvider implements pulumi.dynamic.ResourceProvider {
-  private options: BoundaryClientOptions = {};
+  private options: BoundaryClientOptions;
   private clientInstance: BoundaryClient | undefined;
   /** Warnings reach the engine through the host's stderr; never pass a secret. */
   warn: (message: string) => void = (m) => process.stderr.write(`warning: ${m}\n`);
@@ -49,6 +49,8 @@ export class TargetProvider implements pulumi.dynamic.ResourceProvider {
     const addr = req.config.get("boundary:addr");
     const token = req.config.get("boundary:token");
     this.options = { ...this.options, addr: addr || this.options.addr, token: token || this.options.token };
+    // a client made before configure would talk to the wrong controller: close it, make a new one
+    await this.clientInstance?.close();
     this.clientInstance = undefined;
   }
 

@@ -34,6 +34,11 @@ test("a generated token is printed and works", async () => {
     const token = /Admin token: (at_\S+)/.exec(cli.output())![1]!;
     const res = await fetch(`${cli.apiUrl}/v1/targets?scope_id=p_1234567890`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 100));
+    // the text log: one line for the request, and the token only ever in the banner
+    const log = cli.output().slice(cli.output().indexOf("Try:"));
+    expect(log).toMatch(/\[INFO\] request method=GET path=\/v1\/targets status=200 ms=[\d.]+\n/);
+    expect(log).not.toContain(token);
   } finally {
     cli.child.kill("SIGKILL");
   }
