@@ -9,7 +9,7 @@ module.exports = {
   // examples import the package by name, as users do; in tests that name means the sources
   moduleNameMapper: {
     "^pulumi-boundary$": "<rootDir>/provider/index.ts",
-    "^pulumi-boundary/dynamic$": "<rootDir>/provider/target/dynamic.ts",
+    "^pulumi-boundary/dynamic$": "<rootDir>/provider/resource/dynamic.ts",
   },
   testTimeout: 30000,
 };

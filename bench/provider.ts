@@ -8,9 +8,9 @@ import { performance } from "node:perf_hooks";
 import * as pulumi from "@pulumi/pulumi";
 import { defaultFixtures, startController, type RunningController } from "../controller";
 import { BoundaryClient } from "../provider/client";
-import { TargetProvider } from "../provider/target/provider";
-import { TargetProviderProxy } from "../provider/target/resource";
-import type { TargetState } from "../provider/target/state";
+import { TargetCore } from "../provider/resource/core";
+import { TargetProviderProxy } from "../provider/resource/resource";
+import type { TargetState } from "../provider/resource/state";
 
 const TOKEN = "at_1234567890_s1bench";
 const PROJECT = "p_1234567890";
@@ -52,19 +52,19 @@ export async function benchCalls(): Promise<string[][]> {
   const rows: string[][] = [];
   for (const legacy of [false, true]) {
     const c = await controller(legacy);
-    const p = new TargetProvider({ addr: c.apiUrl, token: TOKEN });
+    const p = new TargetCore({ addr: c.apiUrl, token: TOKEN });
     const where = legacy ? "v0.4 create" : "ours";
     const i = inputs();
-    let created: { id: string; outs: TargetState } | undefined;
-    const create = await counted(c, async () => (created = (await p.create(i as never)) as never));
-    const { id, outs } = created!;
+    let created: { id: string; state: TargetState } | undefined;
+    const create = await counted(c, async () => (created = await p.create(i)));
+    const { id, state: outs } = created!;
     rows.push([`create (${where})`, legacy ? "3" : "1", String(create)]);
     if (!legacy) {
       rows.push(["read", "1", String(await counted(c, () => p.read(id, outs)))]);
-      rows.push(["unchanged (diff)", "0", String(await counted(c, () => p.diff(id, outs, i as never)))]);
+      rows.push(["unchanged (diff)", "0", String(await counted(c, async () => p.diff(outs, i)))]);
       let after: TargetState = outs;
-      rows.push(["update a scalar", "1", String(await counted(c, async () => (after = (await p.update(id, outs, { ...i, description: "x" } as never)).outs as TargetState)))]);
-      rows.push(["update one list", "1", String(await counted(c, async () => (after = (await p.update(id, after, { ...i, description: "x", hostSetIds: [] } as never)).outs as TargetState)))]);
+      rows.push(["update a scalar", "1", String(await counted(c, async () => (after = await p.update(id, outs, { ...i, description: "x" }))))]);
+      rows.push(["update one list", "1", String(await counted(c, async () => (after = await p.update(id, after, { ...i, description: "x", hostSetIds: [] }))))]);
       rows.push(["delete", "1", String(await counted(c, () => p.delete(id)))]);
     }
     await p.client.close();
@@ -76,7 +76,7 @@ export async function benchCalls(): Promise<string[][]> {
 /** Mean ms of `fn` over `n` runs, interleaved with the baseline so both see the same machine. */
 export async function benchLatency(n = 300): Promise<string[][]> {
   const c = await controller(false);
-  const p = new TargetProvider({ addr: c.apiUrl, token: TOKEN });
+  const p = new TargetCore({ addr: c.apiUrl, token: TOKEN });
   const raw = new BoundaryClient({ addr: c.apiUrl, token: TOKEN }, {});
   const time = async (fn: () => Promise<unknown>) => {
     const t = performance.now();
@@ -87,14 +87,14 @@ export async function benchLatency(n = 300): Promise<string[][]> {
   for (let k = 0; k < n + 20; k++) {
     const warm = k >= 20;
     const a = inputs();
-    let created: { id: string; outs: TargetState } | undefined;
-    const pc = await time(async () => (created = (await p.create(a as never)) as never));
+    let created: { id: string; state: TargetState } | undefined;
+    const pc = await time(async () => (created = await p.create(a)));
     const b = inputs();
     let rawId = "";
     const rc = await time(async () => {
       rawId = (await raw.createTarget({ scope_id: PROJECT, name: b.name, type: "tcp", host_set_ids: b.hostSetIds, application_credential_library_ids: b.applicationCredentialLibraryIds })).id;
     });
-    const pu = await time(() => p.update(created!.id, created!.outs, { ...a, description: "changed", hostSetIds: [] } as never));
+    const pu = await time(() => p.update(created!.id, created!.state, { ...a, description: "changed", hostSetIds: [] }));
     const ru = await time(async () => {
       const t = await raw.updateTarget(rawId, 1, ["description"], { description: "changed" });
       await raw.setHostSets(rawId, t.version, []);

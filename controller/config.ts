@@ -4,16 +4,18 @@
  * the CLI prints it and exits 2.
  */
 import { randomBytes } from "node:crypto";
+import { PulumiBoundaryError } from "../common/errors";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { defaultFixtures, parseFixtures, type Fixtures } from "./fixtures";
 import { ConfigSyntaxError, fromJson, parseHcl, type Block } from "./hcl";
-import { parseDuration as parseGoDuration } from "../wire/duration";
+import { parseDuration } from "../common/duration";
 import type { LogFormat } from "./log";
 import type { ControllerOptions, HostPort } from "./server";
 
-export class ConfigError extends Error {
-  override readonly name = "ConfigError";
+/** A flag, config-file key or fixtures file is wrong; the message names it and the value. */
+export class ConfigError extends PulumiBoundaryError {
+  static override readonly code = "BOUNDARY_CONFIG";
 }
 
 export interface DevConfig extends ControllerOptions {
@@ -22,17 +24,17 @@ export interface DevConfig extends ControllerOptions {
   generatedToken: boolean;
 }
 
-/** Go duration syntax or a bare integer of seconds, in milliseconds (see wire/duration.ts). */
-export function parseDuration(key: string, value: string | number): number {
+/** A config duration: Go syntax or a bare integer of seconds, in milliseconds (see common/duration.ts). */
+export function configDuration(key: string, value: string | number): number {
   try {
-    return parseGoDuration(key, value);
+    return parseDuration(key, value);
   } catch (err) {
     throw new ConfigError((err as Error).message);
   }
 }
 
 /** "HOST:PORT" or "[IPv6]:PORT"; port 0 picks a free one. */
-export function parseAddr(key: string, value: string): HostPort {
+export function parseListenAddr(key: string, value: string): HostPort {
   const m = /^(?:\[([^\]]+)\]|([^:\[\]]+)):(\d{1,5})$/.exec(value);
   const port = m ? Number(m[3]) : NaN;
   if (!m || port > 65535) throw new ConfigError(`${key}: invalid address ${JSON.stringify(value)}: expected HOST:PORT, e.g. 127.0.0.1:9200`);
@@ -103,13 +105,13 @@ export function loadDevConfig(argv: string[], readFile: (path: string) => string
     throw new ConfigError(`controller.graceful_shutdown_wait_duration: invalid duration ${JSON.stringify(fileWait)}`);
   }
 
-  const api = parseAddr(values["api-addr"] ? "--api-addr" : "listener (purpose api).address", values["api-addr"] ?? fileAddr("api") ?? "127.0.0.1:9200");
-  const ops = parseAddr(values["ops-addr"] ? "--ops-addr" : "listener (purpose ops).address", values["ops-addr"] ?? fileAddr("ops") ?? "127.0.0.1:9203");
+  const api = parseListenAddr(values["api-addr"] ? "--api-addr" : "listener (purpose api).address", values["api-addr"] ?? fileAddr("api") ?? "127.0.0.1:9200");
+  const ops = parseListenAddr(values["ops-addr"] ? "--ops-addr" : "listener (purpose ops).address", values["ops-addr"] ?? fileAddr("ops") ?? "127.0.0.1:9203");
   const waitMs =
     values["graceful-shutdown-wait"] !== undefined
-      ? parseDuration("--graceful-shutdown-wait", values["graceful-shutdown-wait"])
+      ? configDuration("--graceful-shutdown-wait", values["graceful-shutdown-wait"])
       : fileWait !== undefined
-        ? parseDuration("controller.graceful_shutdown_wait_duration", fileWait)
+        ? configDuration("controller.graceful_shutdown_wait_duration", fileWait)
         : 0;
 
   const logFormat = values["log-format"] ?? "text";

@@ -4,6 +4,7 @@
  * comments. Boundary's JSON config form maps onto the same Block model (`fromJson`).
  * (No maintained HCL parser on npm runs without a Go/WASM blob; this subset is ~100 lines.)
  */
+import { PulumiBoundaryError } from "../common/errors";
 
 export type Value = string | number | boolean | Value[];
 export interface Block {
@@ -13,8 +14,9 @@ export interface Block {
   blocks: Block[];
 }
 
-export class ConfigSyntaxError extends Error {
-  override readonly name = "ConfigSyntaxError";
+/** The config file does not parse; the message names the line. */
+export class ConfigSyntaxError extends PulumiBoundaryError {
+  static override readonly code = "BOUNDARY_CONFIG_SYNTAX";
 }
 
 type Tok = { t: "ident" | "str" | "num" | "punct"; v: string; line: number };

@@ -1,87 +1,65 @@
 /**
- * Field rules of a Target, as pure checks that return the offending fields. The store combines
- * them with what only it can know (scopes, uniqueness, versions).
+ * The controller's rule for each Target field, in Boundary's wording, over the shared predicates
+ * (`common/rules.ts`) that the provider's `check` uses too. Pure functions: the store combines them
+ * with what only it knows (scopes, uniqueness, versions).
  */
+import * as shared from "../common/rules";
 import type { RequestField } from "../wire/target";
-import { FilterSyntaxError, parseFilter } from "../wire/filter";
+import { TARGET_FIELDS, type InputField } from "../wire/target-fields";
 
-const MAX_INT32 = 2 ** 31 - 1;
+/** A field rule: what is wrong with a present value, or undefined. */
+type Rule = (value: never) => string | undefined;
 
-/** Boundary's check for names and descriptions: printable characters only. */
-function printable(s: string): boolean {
-  return !/[\u0000-\u001f\u007f]/.test(s);
-}
+const NAME = {
+  blank: "This field is required.",
+  unprintable: "Name contains non-printable characters.",
+  padded: "Name must not start or end with white space.",
+} as const;
 
-export function checkName(name: string | null | undefined): RequestField | undefined {
-  if (name === undefined || name === null || name.trim() === "") return { name: "name", description: "This field is required." };
-  if (!printable(name)) return { name: "name", description: "Name contains non-printable characters." };
-  if (name !== name.trim()) return { name: "name", description: "Name must not start or end with white space." };
-  return undefined;
-}
+/** One rule per input field that has one (association ids are checked by `checkIds`). */
+export const FIELD_RULES = {
+  name: (v: string) => {
+    const problem = shared.nameProblem(v);
+    return problem && NAME[problem];
+  },
+  description: (v: string) => (shared.isPrintable(v) ? undefined : "Description contains non-printable characters."),
+  type: (v: string) => (TARGET_FIELDS.type.values.includes(v as "tcp") ? undefined : `Unknown type ${JSON.stringify(v)}: the only target type is "tcp".`),
+  sessionMaxSeconds: (v: number) => (shared.isSessionMaxSeconds(v) ? undefined : `This must be greater than zero and at most ${shared.MAX_INT32}.`),
+  sessionConnectionLimit: (v: number) => (shared.isConnectionLimit(v) ? undefined : "This must be -1 (unlimited) or greater than zero."),
+  workerFilter: (v: string) => {
+    const why = shared.filterProblem(v);
+    return why && `Unable to parse the worker filter: ${why}.`;
+  },
+  defaultPort: (v: number) => (shared.isPort(v) ? undefined : "This must be a port number from 1 to 65535."),
+} satisfies Partial<Record<InputField, Rule>>;
 
-export function checkDescription(description: string | null | undefined): RequestField | undefined {
-  if (typeof description === "string" && !printable(description)) {
-    return { name: "description", description: "Description contains non-printable characters." };
-  }
-  return undefined;
-}
-
-export function checkSessionMaxSeconds(v: number | null | undefined): RequestField | undefined {
-  if (typeof v === "number" && (v <= 0 || v > MAX_INT32)) {
-    return { name: "session_max_seconds", description: `This must be greater than zero and at most ${MAX_INT32}.` };
-  }
-  return undefined;
-}
-
-export function checkSessionConnectionLimit(v: number | null | undefined): RequestField | undefined {
-  if (typeof v === "number" && (v === 0 || v < -1 || v > MAX_INT32)) {
-    return { name: "session_connection_limit", description: "This must be -1 (unlimited) or greater than zero." };
-  }
-  return undefined;
-}
-
-export function checkDefaultPort(v: number | null | undefined): RequestField | undefined {
-  if (typeof v === "number" && (v < 1 || v > 65535)) {
-    return { name: "attributes.default_port", description: "This must be a port number from 1 to 65535." };
-  }
-  return undefined;
-}
-
-export function checkWorkerFilter(v: string | null | undefined): RequestField | undefined {
-  if (typeof v !== "string") return undefined;
-  try {
-    parseFilter(v);
-    return undefined;
-  } catch (err) {
-    const why = err instanceof FilterSyntaxError ? err.message : String(err);
-    return { name: "worker_filter", description: `Unable to parse the worker filter: ${why}.` };
-  }
-}
-
-export function checkType(v: string | undefined): RequestField | undefined {
-  if (v === undefined) return { name: "type", description: "This field is required." };
-  if (v !== "tcp") return { name: "type", description: `Unknown type ${JSON.stringify(v)}: the only target type is "tcp".` };
-  return undefined;
+/** The request field naming an input field's problem with `value`, or undefined when it is fine. */
+export function checkField(field: InputField, value: unknown): RequestField | undefined {
+  const rule = (FIELD_RULES as Partial<Record<InputField, (v: unknown) => string | undefined>>)[field];
+  const why = value === undefined || value === null ? undefined : rule?.(value);
+  return why ? { name: TARGET_FIELDS[field].wire, description: why } : undefined;
 }
 
 /**
  * Checks a list of ids for the action endpoints and create: each must carry `prefix`. Returns the
- * de-duplicated, sorted list, or the fields that fail.
+ * de-duplicated, sorted list and the offending ids as request fields.
  */
-export function normalizeIds(
-  field: string,
-  prefix: string,
-  ids: readonly string[] | null | undefined,
-): { ids: string[]; errors: RequestField[] } {
+export function checkIds(field: string, prefix: string, ids: readonly string[] | null | undefined): { ids: string[]; errors: RequestField[] } {
   const errors: RequestField[] = [];
   for (const id of ids ?? []) {
-    if (!id.startsWith(prefix) || id.length === prefix.length) {
+    if (!shared.hasIdPrefix(id, prefix)) {
       errors.push({ name: field, description: `Incorrectly formatted identifier ${JSON.stringify(id)}: it must start with ${prefix}.` });
     }
   }
   return { ids: [...new Set(ids ?? [])].sort(), errors };
 }
 
+/** Two sorted id lists are equal. */
 export function sameIds(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((id, i) => id === b[i]);
+}
+
+/** `recursive` on a list: absent, empty, "true" or "false". */
+export function checkRecursive(v: string | null | undefined): RequestField | undefined {
+  return v === null || v === undefined || ["true", "false", ""].includes(v) ? undefined : { name: "recursive", description: "This must be true or false." };
 }

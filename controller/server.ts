@@ -3,13 +3,11 @@
  * /metrics) over one store, and shuts both down gracefully. Used by the CLI, the tests, the demo
  * and the benchmarks alike.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { performance } from "node:perf_hooks";
 import type { Fixtures } from "./fixtures";
 import { Authenticator } from "./http/auth";
-import { route, type Reply } from "./http/api";
-import { errorReply, send, toBoundaryError } from "./http/errors";
+import { apiChain } from "./http/chain";
 import { Metrics, opsHandler, type HealthState } from "./http/ops";
 import { silentLogger, type Logger } from "./log";
 import { Sessions } from "./sessions";
@@ -20,6 +18,7 @@ export interface HostPort {
   port: number;
 }
 
+/** How to start a controller. */
 export interface ControllerOptions {
   api: HostPort;
   ops: HostPort;
@@ -34,6 +33,7 @@ export interface ControllerOptions {
   store?: Store;
 }
 
+/** A started controller: its addresses, its data, and how to stop it. */
 export interface RunningController {
   apiUrl: string;
   opsUrl: string;
@@ -47,6 +47,10 @@ export interface RunningController {
 /** How long in-flight requests get after the API listener closes before connections are cut. */
 const DRAIN_MS = 5000;
 
+/**
+ * Starts a controller: binds the API and ops listeners (port 0 picks a free port) over one store,
+ * and resolves once both listen. Rejects when a listener cannot bind.
+ */
 export async function startController(options: ControllerOptions): Promise<RunningController> {
   const logger = options.logger ?? silentLogger;
   const store = options.store ?? new Store(options.fixtures, { ignoreCreateAssociations: options.ignoreCreateAssociations });
@@ -56,33 +60,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const health: HealthState = { shuttingDown: false };
   let closing = false;
 
-  const handleApi = async (req: IncomingMessage, res: ServerResponse) => {
-    const started = performance.now();
-    const method = req.method ?? "GET";
-    const target = req.url ?? "/";
-    const q = target.indexOf("?");
-    const pathname = q < 0 ? target : target.slice(0, q);
-    let template = "unmatched";
-    let reply: Reply;
-    try {
-      const r = route(method, pathname);
-      template = r.template;
-      const principal = auth.authenticate(req);
-      const query = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
-      reply = await r.handler({ req, query, principal, id: r.id, store, sessions });
-    } catch (err) {
-      const e = toBoundaryError(err);
-      if (e.kind === "Internal") logger.error("request failed", { method, path: pathname, error: String(err) });
-      reply = errorReply(e);
-    }
-    // counted before the answer leaves, so a client that reads /metrics next sees its own call
-    metrics.requests.inc({ method, route: template, code: String(reply.status) });
-    // a request that finishes while the listener closes must not keep its connection alive
-    if (closing) res.setHeader("connection", "close");
-    send(res, reply);
-    const ms = performance.now() - started;
-    logger.info("request", { method, path: pathname, status: reply.status, ms: Number(ms.toFixed(2)) });
-  };
+  const handleApi = apiChain({ store, sessions, auth, metrics, logger, closing: () => closing });
 
   const api = createServer((req, res) => void handleApi(req, res));
   const handleOps = opsHandler(health, metrics);

@@ -8,7 +8,7 @@ import { Prefix, type AuthorizeSessionRequest, type Credential, type SessionAuth
 import { base58Decode, base58Encode } from "./base58";
 import { BoundaryError, invalidField, invalidFields, notFound } from "./errors";
 import { DEV_USER_ID } from "./fixtures";
-import { matches, parseFilter } from "../wire/filter";
+import { matches, parseFilter } from "../common/filter";
 import { newId, type Store, type TargetRecord } from "./store";
 import { scopeSummary } from "./view";
 
@@ -61,7 +61,7 @@ export class Sessions {
 
     const now = new Date();
     this.prune(now);
-    const endpoint = `tcp://${host.address}${target.default_port ? `:${target.default_port}` : ""}`;
+    const endpoint = `tcp://${host.address}${target.attributes?.default_port ? `:${target.attributes.default_port}` : ""}`;
     const session: Session = {
       id: newId(Prefix.session),
       targetId: target.id,

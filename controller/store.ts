@@ -1,42 +1,38 @@
 /**
  * The controller's state and every rule about Targets: required fields, limits, name uniqueness per
- * project, associations with host sets and credential libraries, and the `version` that each change
- * advances by exactly one. It knows nothing about HTTP: rules throw BoundaryError with a kind.
+ * project, associations with host sets and credential libraries, the `version` that each change
+ * advances by exactly one, and which Targets a list returns. It knows nothing about HTTP: rules
+ * throw BoundaryError with a kind. Per-field work walks the field table (`wire/target-fields.ts`),
+ * with each field's rule from `rules.ts`.
  */
 import { randomBytes } from "node:crypto";
-import {
-  Prefix,
-  TARGET_DEFAULTS,
-  type CreateTargetRequest,
-  type RequestField,
-  type UpdateTargetRequest,
-} from "../wire/target";
+import { matches, parseFilter, type FilterExpr } from "../common/filter";
+import { filterProblem } from "../common/rules";
+import { Prefix, type CreateTargetRequest, type RequestField, type Target, type TargetFieldsOnWire, type UpdateTargetRequest } from "../wire/target";
+import { INPUT_FIELDS, MASK_PATHS, TARGET_FIELDS, deletePath, getPath, setPath, spec, type InputField } from "../wire/target-fields";
 import { BoundaryError, invalidField, invalidFields, notFound } from "./errors";
 import type { FixtureCredentialLibrary, FixtureHostSet, FixtureScope, FixtureWorker, Fixtures } from "./fixtures";
 import * as rules from "./rules";
 
 /**
- * A Target as the store keeps it. The wire view (`view.ts`) adds scope and summaries. Stored records
- * are frozen: every change stores a new record, which is what lets the view cache rendered JSON.
+ * A Target as the store keeps it: the wire Target without the parts a view adds (scope summary,
+ * association summaries, the caller's actions). Stored records are frozen: every change stores a
+ * new record, which is what lets the view cache rendered JSON.
  */
-export interface TargetRecord {
-  id: string;
-  scope_id: string;
+export type TargetRecord = Omit<TargetFieldsOnWire, "scope" | "host_sets" | "application_credential_libraries" | "authorized_actions"> & {
   name: string;
-  description?: string;
-  type: "tcp";
+  type: string;
   created_time: string;
   updated_time: string;
-  version: number;
   host_set_ids: string[];
   application_credential_library_ids: string[];
+  // fields with a default in the table are always set
   session_max_seconds: number;
   session_connection_limit: number;
-  worker_filter?: string;
-  default_port?: number;
-}
+};
 
-export type Association = "host_sets" | "credential_libraries";
+/** A field reconciled by the add/set/remove actions. */
+export type AssociationField = "hostSetIds" | "applicationCredentialLibraryIds";
 export type AssociationOp = "add" | "remove" | "set";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -49,11 +45,17 @@ export function newId(prefix: string): string {
   return out;
 }
 
-/** Mask paths a PATCH may change, and the body keys they come from. */
-const UPDATABLE = ["name", "description", "session_max_seconds", "session_connection_limit", "worker_filter", "attributes.default_port"] as const;
-type UpdatablePath = (typeof UPDATABLE)[number];
-/** Fields a PATCH may carry only with their current value: they are changed elsewhere or never. */
-const FIXED_ON_UPDATE = ["scope_id", "type", "host_set_ids", "application_credential_library_ids"] as const;
+/** The input field behind a wire path, for the fields the table has. */
+const BY_WIRE = new Map(INPUT_FIELDS.map((f) => [spec(f).wire, f] as const));
+/** Fields set on create and never by PATCH: identity (replaces) and associations (actions). */
+const FIXED_ON_UPDATE = INPUT_FIELDS.filter((f) => !spec(f).mask);
+
+/** What a list asks for, as the query string carries it. */
+export interface ListQuery {
+  scopeId?: string;
+  recursive?: string | null;
+  filter?: string | null;
+}
 
 export interface StoreOptions {
   /** Ignore `host_set_ids`/`application_credential_library_ids` on create, as Boundary v0.4 does. */
@@ -61,8 +63,11 @@ export interface StoreOptions {
   now?: () => Date;
 }
 
+type ScopeRecord = FixtureScope | { id: "global"; type: "global"; name: string; description: string; parent_scope_id?: undefined };
+
+/** The controller's data: seeded scopes, host sets, libraries and workers, and the Targets. */
 export class Store {
-  readonly scopes = new Map<string, FixtureScope | { id: "global"; type: "global"; name: string; description: string; parent_scope_id?: undefined }>();
+  readonly scopes = new Map<string, ScopeRecord>();
   readonly hostSets = new Map<string, FixtureHostSet>();
   readonly credentialLibraries = new Map<string, FixtureCredentialLibrary>();
   readonly workers: FixtureWorker[];
@@ -84,11 +89,12 @@ export class Store {
     this.now = options.now ?? (() => new Date());
   }
 
+  /** How many Targets the store holds. */
   get size(): number {
     return this.targets.size;
   }
 
-  /** Targets of a project, or with `recursive` of every project under `global` or an org. */
+  /** Targets of a project, or with `recursive` of every project under `global` or an org, by id. */
   listTargets(scopeId: string | undefined, recursive: boolean): TargetRecord[] {
     if (!scopeId) throw invalidField("scope_id", "This field is required.");
     const scope = this.scopes.get(scopeId);
@@ -103,6 +109,23 @@ export class Store {
     return ids.map((id) => this.targets.get(id)!);
   }
 
+  /**
+   * A list as the API asks for it: the query's rules (`recursive`, a parsable `filter`), then the
+   * Targets whose `view` (the Target as this caller sees it) matches the filter.
+   */
+  queryTargets(q: ListQuery, view: (t: TargetRecord) => Target): TargetRecord[] {
+    const bad = rules.checkRecursive(q.recursive);
+    if (bad) throw invalidFields([bad]);
+    let filter: FilterExpr | undefined;
+    if (q.filter) {
+      const why = filterProblem(q.filter);
+      if (why) throw invalidField("filter", `Unable to parse the filter: ${why}.`);
+      filter = parseFilter(q.filter);
+    }
+    const records = this.listTargets(q.scopeId, q.recursive === "true");
+    return filter ? records.filter((t) => matches(filter, { item: view(t) })) : records;
+  }
+
   private idsIn(projectId: string): string[] {
     let ids = this.idsByScope.get(projectId);
     if (!ids) {
@@ -112,6 +135,7 @@ export class Store {
     return ids;
   }
 
+  /** The Target with this id: 400 for an id that is not a target id, 404 when there is none. */
   getTarget(id: string): TargetRecord {
     if (!id.startsWith(Prefix.target)) throw invalidField("id", `Incorrectly formatted identifier: it must start with ${Prefix.target}.`);
     const t = this.targets.get(id);
@@ -119,125 +143,72 @@ export class Store {
     return t;
   }
 
-  /**
-   * `decodeErrors` are the fields the HTTP layer could not decode (wrong JSON types, unknown or
-   * read-only keys): they join this method's own rule errors in one 400, and their keys are not
-   * checked again (a key sent with the wrong type is not also "required").
-   */
-  createTarget(req: CreateTargetRequest, decodeErrors: RequestField[] = []): TargetRecord {
-    const { errors, push } = collect(decodeErrors);
+  /** The field errors of a create body (shape and rules, nothing that needs other records). */
+  checkCreate(req: CreateTargetRequest): RequestField[] {
+    const errors: RequestField[] = [];
+    const push = (f: RequestField | undefined) => f && errors.push(f);
     if (req.version !== undefined && req.version !== 0) push({ name: "version", description: "This is a read only field." });
     if (!req.scope_id) push({ name: "scope_id", description: "This field is required." });
-    else if (this.scopes.has(req.scope_id) && this.scopes.get(req.scope_id)!.type !== "project") {
+    else if ((this.scopes.get(req.scope_id)?.type ?? "project") !== "project") {
       push({ name: "scope_id", description: "Targets can only be created in a project scope." });
     }
-    push(rules.checkName(req.name));
-    push(rules.checkDescription(req.description));
-    push(rules.checkType(req.type));
-    push(rules.checkSessionMaxSeconds(req.session_max_seconds));
-    push(rules.checkSessionConnectionLimit(req.session_connection_limit));
-    push(rules.checkDefaultPort(req.attributes?.default_port));
-    push(rules.checkWorkerFilter(req.worker_filter));
-    const apply = !this.ignoreCreateAssociations;
-    const hostSets = rules.normalizeIds("host_set_ids", Prefix.hostSet, apply ? req.host_set_ids : []);
-    const libraries = rules.normalizeIds("application_credential_library_ids", Prefix.credentialLibrary, apply ? req.application_credential_library_ids : []);
-    [...hostSets.errors, ...libraries.errors].forEach(push);
+    if (req.name === undefined) push({ name: "name", description: "This field is required." });
+    if (req.type === undefined) push({ name: "type", description: "This field is required." });
+    for (const f of INPUT_FIELDS) {
+      const association = spec(f).association;
+      if (association) {
+        for (const e of rules.checkIds(spec(f).wire, association.prefix, this.createIds(req, f)).errors) errors.push(e);
+      } else if (f !== "scopeId") push(rules.checkField(f, getPath(req, spec(f).wire)));
+    }
+    return errors;
+  }
+
+  /** Creates a Target from a create body; the body's field errors, if any, all in one 400. */
+  createTarget(req: CreateTargetRequest): TargetRecord {
+    const errors = this.checkCreate(req);
     if (errors.length > 0) throw invalidFields(errors);
     const scopeId = req.scope_id!;
     if (!this.scopes.has(scopeId)) throw notFound(`Scope ${JSON.stringify(scopeId)} not found.`);
-    this.checkMembers("host_sets", scopeId, hostSets.ids);
-    this.checkMembers("credential_libraries", scopeId, libraries.ids);
-    this.checkUniqueName(scopeId, req.name!);
-
     const now = this.now().toISOString();
-    const target: TargetRecord = {
-      id: newId(Prefix.target),
-      scope_id: scopeId,
-      name: req.name!,
-      type: "tcp",
-      created_time: now,
-      updated_time: now,
-      version: 1,
-      host_set_ids: hostSets.ids,
-      application_credential_library_ids: libraries.ids,
-      session_max_seconds: req.session_max_seconds ?? TARGET_DEFAULTS.session_max_seconds,
-      session_connection_limit: req.session_connection_limit ?? TARGET_DEFAULTS.session_connection_limit,
-    };
-    if (req.description !== undefined && req.description !== "") target.description = req.description;
-    if (req.worker_filter !== undefined && req.worker_filter !== "") target.worker_filter = req.worker_filter;
-    if (typeof req.attributes?.default_port === "number") target.default_port = req.attributes.default_port;
-    this.targets.set(target.id, Object.freeze(target));
+    const target: Record<string, unknown> = { id: newId(Prefix.target), created_time: now, updated_time: now, version: 1 };
+    for (const f of INPUT_FIELDS) {
+      const { wire, association } = spec(f);
+      if (association) {
+        const ids = rules.checkIds(wire, association.prefix, this.createIds(req, f)).ids;
+        this.checkMembers(f, scopeId, ids);
+        target[wire] = ids;
+      } else setValue(target, f, getPath(req, wire));
+    }
+    const record = target as TargetRecord;
+    this.checkUniqueName(scopeId, record.name);
+    this.targets.set(record.id, Object.freeze(record));
     this.idsByScope.delete(scopeId);
-    this.names.set(nameKey(scopeId, target.name), target.id);
-    return target;
+    this.names.set(nameKey(scopeId, record.name), record.id);
+    return record;
+  }
+
+  /** The ids a create body asks for in an association field (none when creates ignore them). */
+  private createIds(req: CreateTargetRequest, f: InputField): string[] {
+    return this.ignoreCreateAssociations ? [] : ((getPath(req, spec(f).wire) as string[] | null | undefined) ?? []);
+  }
+
+  /** The field errors of a PATCH (shape and rules), for a Target that exists. */
+  checkUpdate(id: string, req: UpdateTargetRequest, mask: string[] | undefined): RequestField[] {
+    const { errors, paths } = this.updated(this.getTarget(id), req, mask);
+    return paths === 0 && errors.length === 0 ? [noValidMask()] : errors;
   }
 
   /**
    * PATCH: `mask` is the `update_mask` paths, or undefined to derive them from the body's keys.
    * Masked fields that are null or absent are cleared or reset to their defaults.
    */
-  updateTarget(id: string, req: UpdateTargetRequest, mask: string[] | undefined, decodeErrors: RequestField[] = []): TargetRecord {
+  updateTarget(id: string, req: UpdateTargetRequest, mask: string[] | undefined): TargetRecord {
     const current = this.getTarget(id);
-    const { errors, push } = collect(decodeErrors);
-    if (req.version === undefined || req.version === null) push({ name: "version", description: "This field is required: it must be the target's current version." });
-    for (const field of FIXED_ON_UPDATE) {
-      const sent = req[field];
-      if (sent === undefined) continue;
-      const now = current[field];
-      const same = Array.isArray(now) ? rules.sameIds(now, [...new Set(sent as string[] | null ?? [])].sort()) : sent === now;
-      if (!same) {
-        const how = field === "host_set_ids" ? "use the :set-host-sets action" : field === "application_credential_library_ids" ? "use the :set-credential-libraries action" : "replace the target instead";
-        push({ name: field, description: `This field cannot be changed by an update; ${how}.` });
-      }
-    }
-    const paths = new Set<UpdatablePath>();
-    for (const raw of mask ?? derivedMask(req)) {
-      const path = raw === "attributes" ? "attributes.default_port" : raw;
-      if ((UPDATABLE as readonly string[]).includes(path)) paths.add(path as UpdatablePath);
-      else if (mask && (path === "scope_id" || path === "type")) errors.push({ name: path, description: "This field cannot be changed by an update; replace the target instead." });
-      else if (mask && !["version", "host_set_ids", "application_credential_library_ids"].includes(path)) {
-        errors.push({ name: "update_mask", description: `Unknown field ${JSON.stringify(path)} in the update mask.` });
-      }
-    }
-    if (paths.size === 0 && errors.length === 0) throw invalidField("update_mask", "No valid fields included in the update mask.");
-
-    const next: TargetRecord = { ...current };
-    if (paths.has("name")) {
-      const f = rules.checkName(req.name);
-      if (f) push(f);
-      else next.name = req.name!;
-    }
-    if (paths.has("description")) {
-      const f = rules.checkDescription(req.description);
-      push(f);
-      setOptional(next, "description", req.description);
-    }
-    if (paths.has("worker_filter")) {
-      const f = rules.checkWorkerFilter(req.worker_filter);
-      push(f);
-      setOptional(next, "worker_filter", req.worker_filter);
-    }
-    if (paths.has("session_max_seconds")) {
-      const f = rules.checkSessionMaxSeconds(req.session_max_seconds);
-      push(f);
-      next.session_max_seconds = req.session_max_seconds ?? TARGET_DEFAULTS.session_max_seconds;
-    }
-    if (paths.has("session_connection_limit")) {
-      const f = rules.checkSessionConnectionLimit(req.session_connection_limit);
-      push(f);
-      next.session_connection_limit = req.session_connection_limit ?? TARGET_DEFAULTS.session_connection_limit;
-    }
-    if (paths.has("attributes.default_port")) {
-      const port = req.attributes?.default_port;
-      const f = rules.checkDefaultPort(port);
-      push(f);
-      if (typeof port === "number") next.default_port = port;
-      else delete next.default_port;
-    }
+    const { errors, paths, next } = this.updated(current, req, mask);
+    if (paths === 0 && errors.length === 0) throw invalidFields([noValidMask()]);
     if (errors.length > 0) throw invalidFields(errors);
     this.checkVersion(current, req.version!);
     if (next.name !== current.name) this.checkUniqueName(current.scope_id, next.name);
-
     next.version = current.version + 1;
     next.updated_time = this.now().toISOString();
     this.names.delete(nameKey(current.scope_id, current.name));
@@ -246,6 +217,42 @@ export class Store {
     return next;
   }
 
+  /** The record a PATCH would make, with its field errors and how many valid mask paths it named. */
+  private updated(current: TargetRecord, req: UpdateTargetRequest, mask: string[] | undefined) {
+    const errors: RequestField[] = [];
+    if (req.version === undefined || req.version === null) errors.push({ name: "version", description: "This field is required: it must be the target's current version." });
+    for (const f of FIXED_ON_UPDATE) {
+      const { wire, association } = spec(f);
+      const sent = getPath(req, wire);
+      if (sent === undefined) continue;
+      const now = getPath(current, wire);
+      const same = association ? rules.sameIds(now as string[], rules.checkIds(wire, association.prefix, sent as string[] | null).ids) : sent === now;
+      const how = association ? `use the :set-${association.action} action` : "replace the target instead";
+      if (!same) errors.push({ name: wire, description: `This field cannot be changed by an update; ${how}.` });
+    }
+    const paths = new Set<string>();
+    for (const raw of mask ?? derivedMask(req)) {
+      const f = BY_WIRE.get(raw);
+      if (MASK_PATHS.includes(raw)) paths.add(raw);
+      else if (raw === "attributes") MASK_PATHS.filter((p) => p.startsWith("attributes.")).forEach((p) => paths.add(p));
+      else if (mask && f && spec(f).replaces) errors.push({ name: raw, description: "This field cannot be changed by an update; replace the target instead." });
+      else if (mask && raw !== "version" && !(f && spec(f).association)) errors.push({ name: "update_mask", description: `Unknown field ${JSON.stringify(raw)} in the update mask.` });
+    }
+    const next = structuredClone(current) as TargetRecord;
+    for (const path of paths) {
+      const f = BY_WIRE.get(path)!;
+      const value = getPath(req, path);
+      if (spec(f).required && (value === undefined || value === null || value === "")) errors.push({ name: path, description: "This field is required." });
+      else {
+        const bad = rules.checkField(f, value);
+        if (bad) errors.push(bad);
+        else setValue(next, f, value);
+      }
+    }
+    return { errors, paths: paths.size, next };
+  }
+
+  /** Removes a Target. */
   deleteTarget(id: string): void {
     const t = this.getTarget(id);
     this.targets.delete(id);
@@ -257,22 +264,22 @@ export class Store {
    * add/remove/set host sets or credential libraries. A `set` to the current list is a no-op: no
    * version check and no new version, as in Boundary.
    */
-  changeAssociation(id: string, what: Association, op: AssociationOp, version: number | undefined, ids: readonly string[] | null | undefined): TargetRecord {
+  changeAssociation(id: string, field: AssociationField, op: AssociationOp, version: number | undefined, ids: readonly string[] | null | undefined): TargetRecord {
     const current = this.getTarget(id);
-    const field = what === "host_sets" ? "host_set_ids" : "application_credential_library_ids";
-    const prefix = what === "host_sets" ? Prefix.hostSet : Prefix.credentialLibrary;
+    const { wire, association } = TARGET_FIELDS[field];
     const errors: RequestField[] = [];
     if (version === undefined) errors.push({ name: "version", description: "This field is required: it must be the target's current version." });
-    const { ids: wanted, errors: idErrors } = rules.normalizeIds(field, prefix, ids);
-    errors.push(...idErrors);
-    if (op !== "set" && wanted.length === 0) errors.push({ name: field, description: "This must contain at least one identifier." });
+    const checked = rules.checkIds(wire, association.prefix, ids);
+    for (const e of checked.errors) errors.push(e);
+    const wanted = checked.ids;
+    if (op !== "set" && wanted.length === 0) errors.push({ name: wire, description: "This must contain at least one identifier." });
     if (errors.length > 0) throw invalidFields(errors);
 
-    const attached = current[field];
+    const attached = current[wire as "host_set_ids"];
     if (op === "set" && rules.sameIds(attached, wanted)) return current;
     this.checkVersion(current, version!);
-    this.checkMembers(what, current.scope_id, wanted);
-    const bad = (id: string, why: string) => invalidField(field, `${id} ${why}.`);
+    this.checkMembers(field, current.scope_id, wanted);
+    const bad = (id: string, why: string) => invalidField(wire, `${id} ${why}.`);
     let result: string[];
     if (op === "add") {
       const dup = wanted.find((h) => attached.includes(h));
@@ -285,7 +292,7 @@ export class Store {
     } else {
       result = wanted;
     }
-    const next: TargetRecord = { ...current, [field]: result, version: current.version + 1, updated_time: this.now().toISOString() };
+    const next: TargetRecord = { ...current, [wire]: result, version: current.version + 1, updated_time: this.now().toISOString() };
     this.targets.set(id, Object.freeze(next));
     return next;
   }
@@ -317,47 +324,39 @@ export class Store {
     }
   }
 
-  private checkMembers(what: Association, scopeId: string, ids: readonly string[]): void {
-    const field = what === "host_sets" ? "host_set_ids" : "application_credential_library_ids";
-    const table: Map<string, { scope_id: string }> = what === "host_sets" ? this.hostSets : this.credentialLibraries;
-    const noun = what === "host_sets" ? "Host set" : "Credential library";
+  private checkMembers(field: InputField, scopeId: string, ids: readonly string[]): void {
+    const { wire } = spec(field);
+    const hostSets = field === "hostSetIds";
+    const table: Map<string, { scope_id: string }> = hostSets ? this.hostSets : this.credentialLibraries;
+    const noun = hostSets ? "Host set" : "Credential library";
     for (const id of ids) {
       const item = table.get(id);
-      if (!item) throw invalidField(field, `${noun} ${id} was not found.`);
-      if (item.scope_id !== scopeId) throw invalidField(field, `${noun} ${id} belongs to scope ${item.scope_id}, not to the target's scope ${scopeId}.`);
+      if (!item) throw invalidField(wire, `${noun} ${id} was not found.`);
+      if (item.scope_id !== scopeId) throw invalidField(wire, `${noun} ${id} belongs to scope ${item.scope_id}, not to the target's scope ${scopeId}.`);
     }
   }
 }
 
 /**
- * Collects field errors, starting from the ones found while decoding the request. A key that
- * failed to decode is not judged again by a rule (it was sent, just with the wrong type).
+ * Stores a field's value in a record: a value is kept; unset, null or "" (Boundary omits zero
+ * values) becomes the field's default, or removes it.
  */
-function collect(decodeErrors: RequestField[]) {
-  const errors: RequestField[] = [...decodeErrors];
-  const badKeys = new Set(decodeErrors.map((f) => f.name.split(".")[0]));
-  const push = (f: RequestField | undefined) => {
-    if (f && !badKeys.has(f.name.split(".")[0])) errors.push(f);
-  };
-  return { errors, push };
+function setValue(record: Record<string, unknown>, f: InputField, value: unknown): void {
+  const { wire, default: fallback } = spec(f);
+  if (value !== undefined && value !== null && value !== "") setPath(record, wire, value);
+  else if (fallback !== undefined) setPath(record, wire, fallback);
+  else deletePath(record, wire);
+}
+
+function noValidMask(): RequestField {
+  return { name: "update_mask", description: "No valid fields included in the update mask." };
 }
 
 function nameKey(scopeId: string, name: string): string {
   return `${scopeId}\n${name}`;
 }
 
-function setOptional(t: TargetRecord, key: "description" | "worker_filter", value: string | null | undefined): void {
-  if (value === undefined || value === null || value === "") delete t[key];
-  else t[key] = value;
-}
-
 /** Without `update_mask`, Boundary takes the mask from the JSON keys present in the body. */
 function derivedMask(req: UpdateTargetRequest): string[] {
-  const paths: string[] = [];
-  for (const key of Object.keys(req)) {
-    if (key === "version") continue;
-    if (key === "attributes") paths.push("attributes.default_port");
-    else paths.push(key);
-  }
-  return paths;
+  return Object.keys(req).filter((key) => key !== "version");
 }

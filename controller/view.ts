@@ -20,6 +20,7 @@ export function renderTarget(store: Store, t: TargetRecord, actions: readonly Ta
   return json;
 }
 
+/** The scope summary Boundary embeds in a Target and a session authorization. */
 export function scopeSummary(store: Store, scopeId: string): ScopeSummary {
   const s = store.scopes.get(scopeId);
   const out: ScopeSummary = { id: scopeId, type: s?.type ?? "project" };
@@ -29,31 +30,22 @@ export function scopeSummary(store: Store, scopeId: string): ScopeSummary {
   return out;
 }
 
+/**
+ * The Target as a caller with `actions` sees it. The record is already wire-shaped: the view adds
+ * the scope, the association summaries and `authorized_actions`, and omits empty id lists (zero
+ * values are omitted on the wire); `attributes` is always present, `{}` when empty.
+ */
 export function targetView(store: Store, t: TargetRecord, actions: readonly TargetAction[]): Target {
-  const out: Target = {
-    id: t.id,
-    scope_id: t.scope_id,
-    scope: scopeSummary(store, t.scope_id),
-    name: t.name,
-    created_time: t.created_time,
-    updated_time: t.updated_time,
-    version: t.version,
-    type: t.type,
-    session_max_seconds: t.session_max_seconds,
-    session_connection_limit: t.session_connection_limit,
-    attributes: t.default_port !== undefined ? { default_port: t.default_port } : {},
-    authorized_actions: [...actions],
-  };
-  if (t.description !== undefined) out.description = t.description;
-  if (t.worker_filter !== undefined) out.worker_filter = t.worker_filter;
-  if (t.host_set_ids.length > 0) {
-    out.host_set_ids = t.host_set_ids;
-    out.host_sets = t.host_set_ids.map((id) => ({ id, host_catalog_id: store.hostSets.get(id)?.host_catalog_id }));
+  const { host_set_ids, application_credential_library_ids, ...fields } = t;
+  const out: Target = { ...fields, scope: scopeSummary(store, t.scope_id), attributes: t.attributes ?? {}, authorized_actions: [...actions] };
+  if (host_set_ids.length > 0) {
+    out.host_set_ids = host_set_ids;
+    out.host_sets = host_set_ids.map((id) => ({ id, host_catalog_id: store.hostSets.get(id)?.host_catalog_id }));
   }
-  if (t.application_credential_library_ids.length > 0) {
-    out.application_credential_library_ids = t.application_credential_library_ids;
+  if (application_credential_library_ids.length > 0) {
+    out.application_credential_library_ids = application_credential_library_ids;
     // Boundary's Target carries only id and store id here; the full summary is in authorize-session.
-    out.application_credential_libraries = t.application_credential_library_ids.map((id) => ({
+    out.application_credential_libraries = application_credential_library_ids.map((id) => ({
       id,
       credential_store_id: store.credentialLibraries.get(id)?.credential_store_id,
     }));

@@ -5,9 +5,11 @@
  * environment variables.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
 import type { SessionAuthorization, Target } from "../wire/target";
 import { BoundaryClient, type BoundaryClientOptions, type TargetIdentity } from "./client";
-import { stateFromTarget, type TargetState } from "./target/state";
+import { PACKAGE, providerOptions } from "./config";
+import { stateFromTarget, type TargetState } from "./resource/state";
 
 export type AuthorizeSessionArgs = TargetIdentity & { hostId?: string };
 
@@ -18,21 +20,55 @@ export type AuthorizeSessionInputs =
   | Inputs<{ name: string; scopeId: string; hostId?: string }>
   | Inputs<{ name: string; scopeName: string; hostId?: string }>;
 
-export interface SessionCredential {
-  credentialLibrary: { id: string; name?: string; description?: string; credentialStoreId?: string; type?: string };
-  secret: { raw: string; decoded?: Record<string, unknown> };
-}
+const CredentialLibraryView = z.object({
+  id: z.string(),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  credentialStoreId: z.string().optional(),
+  type: z.string().optional(),
+});
+
+/** A credential brokered for a session. */
+export const SessionCredential = z.object({
+  credentialLibrary: CredentialLibraryView,
+  secret: z.object({ raw: z.string(), decoded: z.record(z.string(), z.unknown()).optional() }),
+});
+export type SessionCredential = z.infer<typeof SessionCredential>;
+
+/** A session authorization as programs (and the plugin's invoke) see it, camelCase. */
+export const SessionView = z.object({
+  sessionId: z.string(),
+  targetId: z.string(),
+  scopeId: z.string().optional(),
+  createdTime: z.string().optional(),
+  userId: z.string().optional(),
+  hostSetId: z.string().optional(),
+  hostId: z.string().optional(),
+  type: z.string().optional(),
+  /** Where the worker connects, e.g. `tcp://10.0.0.5:22`. */
+  endpoint: z.string().optional(),
+  /** A bearer credential for the proxy: secret. */
+  authorizationToken: z.string(),
+  /** Brokered credentials: secret. */
+  credentials: z.array(SessionCredential),
+});
+export type SessionView = z.infer<typeof SessionView>;
+
+/** The fields of a session authorization that are secret, on every route. */
+export const SESSION_SECRET_FIELDS = ["authorizationToken", "credentials"] as const satisfies readonly (keyof SessionView)[];
+const isSecretField = (k: string): boolean => (SESSION_SECRET_FIELDS as readonly string[]).includes(k);
 
 /** What `authorizeSession` returns: each field of the session as an Output (two of them secret). */
 export type AuthorizeSessionResult = { [K in keyof SessionView]-?: pulumi.Output<SessionView[K]> };
 
 /** Address and token for functions: explicit options, else stack config, else BOUNDARY_* (read when called). */
 function clientFor(options: BoundaryClientOptions | undefined, addr: string | undefined, token: string | undefined): BoundaryClient {
-  return new BoundaryClient({ ...options, addr: options?.addr ?? addr, token: options?.token ?? token });
+  const fromStack = providerOptions((key) => ({ addr, token })[key]);
+  return new BoundaryClient({ ...options, addr: options?.addr ?? fromStack.addr, token: options?.token ?? fromStack.token });
 }
 
 function stackConfig(): pulumi.Output<[string | undefined, string | undefined]> {
-  const cfg = new pulumi.Config("boundary");
+  const cfg = new pulumi.Config(PACKAGE);
   return pulumi.all([cfg.get("addr"), cfg.getSecret("token")]);
 }
 
@@ -52,40 +88,13 @@ export function authorizeSession(args: AuthorizeSessionInputs | pulumi.Input<Aut
       await client.close();
     }
   });
-  // The stack token may be secret, which would make every field secret; only two fields are.
+  // The stack token may be secret, which would make every field secret; only the secret fields are.
   const view = raw.apply((r) => sessionView(r as SessionAuthorization));
-  const plain = <K extends keyof SessionView>(k: K) => pulumi.unsecret(view.apply((v) => v[k])) as pulumi.Output<SessionView[K]>;
-  return {
-    sessionId: plain("sessionId"),
-    targetId: plain("targetId"),
-    scopeId: plain("scopeId"),
-    createdTime: plain("createdTime"),
-    userId: plain("userId"),
-    hostSetId: plain("hostSetId"),
-    hostId: plain("hostId"),
-    type: plain("type"),
-    endpoint: plain("endpoint"),
-    authorizationToken: pulumi.secret(view.apply((v) => v.authorizationToken)),
-    credentials: pulumi.secret(view.apply((v) => v.credentials)),
+  const field = <K extends keyof SessionView>(k: K) => {
+    const value = view.apply((v) => v[k]);
+    return (isSecretField(k) ? pulumi.secret(value) : pulumi.unsecret(value)) as pulumi.Output<SessionView[K]>;
   };
-}
-
-/** A session authorization as programs see it (camelCase). */
-export interface SessionView {
-  sessionId: string;
-  targetId: string;
-  scopeId?: string;
-  createdTime?: string;
-  userId?: string;
-  hostSetId?: string;
-  hostId?: string;
-  type?: string;
-  /** Where the worker connects, e.g. `tcp://10.0.0.5:22`. */
-  endpoint?: string;
-  /** A bearer credential for the proxy: a secret output. */
-  authorizationToken: string;
-  /** Brokered credentials: a secret output. */
-  credentials: SessionCredential[];
+  return Object.fromEntries(Object.keys(SessionView.shape).map((k) => [k, field(k as keyof SessionView)])) as AuthorizeSessionResult;
 }
 
 /** The one mapper from the API's session authorization to what programs (and the plugin) return. */

@@ -4,10 +4,13 @@
  *   import * as boundary from "pulumi-boundary";
  *   new boundary.Target("web", { scopeId: "p_1234567890", name: "web", hostSetIds: ["hsst_1234567890"] });
  */
-export { Target, type TargetArgs } from "./target/resource";
+export { Target, type TargetArgs } from "./resource/resource";
+export { ResourceInitError, InvalidResourceDataError } from "./resource/errors";
+export { PlanError } from "./resource/apply";
 export {
   authorizeSession,
   getTargets,
+  SESSION_SECRET_FIELDS,
   type AuthorizeSessionArgs,
   type AuthorizeSessionInputs,
   type AuthorizeSessionResult,
@@ -17,6 +20,8 @@ export {
   type TargetSummary,
 } from "./functions";
 export * from "./client";
+export { PulumiBoundaryError } from "../common/errors";
+export { FilterSyntaxError } from "../common/filter";
 export type { Target as ApiTarget, SessionAuthorization } from "../wire/target";
 
 // Run by Pulumi as a plugin (PulumiPlugin.yaml): serve boundary:index:Target over the provider protocol.

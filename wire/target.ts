@@ -2,11 +2,14 @@
  * The Target API's wire contract (spec: target-and-health-api.md), as zod schemas.
  *
  * Both sides use these: the controller types its responses with them and validates requests with
- * the request schemas; the client parses every response with the response schemas. Types are
- * inferred (`z.infer`) so there is no hand-kept twin. Response objects are `looseObject`: a newer
- * Boundary may add fields and a client must not break on them.
+ * the request schemas; the client parses every response with the response schemas. The Target's
+ * own fields and the request bodies are built from the field table (`target-fields.ts`), and their
+ * types are inferred from those schemas. Response objects are loose: a newer Boundary may add
+ * fields and a client must not break on them. Request bodies are strict: an unknown key is a
+ * client mistake the server names.
  */
 import { z } from "zod";
+import { INPUT_FIELDS, TARGET_FIELDS, type FieldSpec, type InputField, type TargetFields } from "./target-fields";
 
 /** Id prefixes Boundary uses for the resources this API names. */
 export const Prefix = {
@@ -43,33 +46,70 @@ export const CredentialLibrarySummary = z.looseObject({
 });
 export type CredentialLibrarySummary = z.infer<typeof CredentialLibrarySummary>;
 
-/** tcp attributes: the only kind of Target Boundary has at v0.4. */
-export const TcpAttributes = z.looseObject({
-  default_port: z.number().int().optional(),
-});
-export type TcpAttributes = z.infer<typeof TcpAttributes>;
+/** The output-only fields of a Target: sending one in a request is a "read only field" error. */
+const OUTPUT_ONLY = {
+  id: z.string(),
+  scope: ScopeSummary.optional(),
+  created_time: z.string().optional(),
+  updated_time: z.string().optional(),
+  host_sets: z.array(HostSetSummary).optional(),
+  application_credential_libraries: z.array(CredentialLibrarySummary).optional(),
+  authorized_actions: z.array(z.string()).optional(),
+};
+export const READ_ONLY_FIELDS = Object.keys(OUTPUT_ONLY) as readonly (keyof typeof OUTPUT_ONLY)[];
+const OutputOnly = z.object(OUTPUT_ONLY);
+
+// ---- the table's fields on the wire (types computed from the same table as the schemas) ----
+
+type WireValue<F extends FieldSpec> = F["kind"] extends "ids" ? string[] : F["kind"] extends "integer" ? number : string;
+/** `"a.b"` with value T → `{ a?: { b?: T } }`; `N` is added to the value, `P` to each parent (`null` in bodies). */
+type AtPath<Path extends string, T, N, P> = Path extends `${infer H}.${infer R}` ? { [K in H]?: AtPath<R, T, N, P> | P } : { [K in Path]?: T | N };
+type Intersect<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+/** The table's fields as wire keys: `Nullable` fields also accept null, and so do parents when `P` is null. */
+type WireFields<Nullable extends InputField = never, P = never> = Intersect<
+  { [K in InputField]: AtPath<TargetFields[K]["wire"], WireValue<TargetFields[K]>, K extends Nullable ? null : never, P> }[InputField]
+>;
+type Where<Has> = { [K in InputField]: TargetFields[K] extends Has ? K : never }[InputField];
+/** Fields a body may send as null: id lists (null clears), nested values, and on PATCH every masked field. */
+type NullableOnCreate = Where<{ kind: "ids" }> | Where<{ wire: `${string}.${string}` }>;
+type NullableOnUpdate = NullableOnCreate | Where<{ mask: true }>;
+
+type Shape = Record<string, z.ZodType>;
+
+/**
+ * A zod object for the table's fields: `value` gives each field's schema, `object` wraps each
+ * nested level (`attributes`). Paths that share a parent share one nested object.
+ */
+function tableShape(value: (f: FieldSpec) => z.ZodType, object: (shape: Shape) => z.ZodType, only: (f: FieldSpec) => boolean = () => true): Shape {
+  const nested = new Map<string, Shape>();
+  const shape: Shape = {};
+  for (const name of INPUT_FIELDS) {
+    const f: FieldSpec = TARGET_FIELDS[name];
+    if (!only(f)) continue;
+    const [head, ...rest] = f.wire.split(".");
+    if (rest.length === 0) shape[head!] = value(f);
+    else {
+      if (!nested.has(head!)) nested.set(head!, {});
+      nested.get(head!)![rest.join(".")] = value(f);
+    }
+  }
+  for (const [head, inner] of nested) shape[head] = object(inner);
+  return shape;
+}
+
+const responseValue = (f: FieldSpec): z.ZodType =>
+  (f.kind === "ids" ? z.array(z.string()) : f.kind === "integer" ? z.number().int() : z.string()).optional();
+
+/** A Target's known fields (without the index signature a loose response adds). */
+export type TargetFieldsOnWire = z.infer<typeof OutputOnly> & WireFields & { scope_id: string; version: number };
 
 /** A Target as the API returns it. Zero values are omitted on the wire, hence the optionals. */
 export const Target = z.looseObject({
-  id: z.string(),
+  ...OUTPUT_ONLY,
+  ...tableShape(responseValue, (s) => z.looseObject(s).optional()),
   scope_id: z.string(),
-  scope: ScopeSummary.optional(),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  created_time: z.string().optional(),
-  updated_time: z.string().optional(),
   version: z.number().int(),
-  type: z.string().optional(),
-  host_set_ids: z.array(z.string()).optional(),
-  host_sets: z.array(HostSetSummary).optional(),
-  session_max_seconds: z.number().int().optional(),
-  session_connection_limit: z.number().int().optional(),
-  worker_filter: z.string().optional(),
-  application_credential_library_ids: z.array(z.string()).optional(),
-  application_credential_libraries: z.array(CredentialLibrarySummary).optional(),
-  attributes: TcpAttributes.optional(),
-  authorized_actions: z.array(z.string()).optional(),
-});
+}) as unknown as z.ZodType<TargetFieldsOnWire & { [key: string]: unknown }>;
 export type Target = z.infer<typeof Target>;
 
 /** List response. Real Boundary answers `{}` for an empty list; ours always sends `items`. */
@@ -77,6 +117,55 @@ export const TargetList = z.looseObject({
   items: z.array(Target).optional().transform((items) => items ?? []),
 });
 export type TargetList = z.infer<typeof TargetList>;
+
+// ---- request bodies ----
+
+const requestValue = (nullable: (f: FieldSpec) => boolean) => (f: FieldSpec): z.ZodType => {
+  const base = f.kind === "ids" ? z.array(z.string()) : f.kind === "integer" ? z.number().int() : z.string();
+  return (nullable(f) ? base.nullable() : base).optional();
+};
+
+/** Create body: every input field (id lists may be null), and `version` (rejected unless 0). */
+export const CreateTargetRequest = z
+  .object({
+    ...tableShape(requestValue((f) => f.kind === "ids" || f.wire.includes(".")), (s) => z.object(s).strict().optional()),
+    version: z.number().int().optional(),
+  })
+  .strict() as unknown as z.ZodType<WireFields<NullableOnCreate> & { version?: number }>;
+export type CreateTargetRequest = z.infer<typeof CreateTargetRequest>;
+
+/** PATCH body: the same fields; `null` clears a masked field. */
+export const UpdateTargetRequest = z
+  .object({
+    ...tableShape(requestValue((f) => !!f.mask || f.kind === "ids"), (s) => z.object(s).strict().nullable().optional()),
+    version: z.number().int().optional(),
+  })
+  .strict() as unknown as z.ZodType<WireFields<NullableOnUpdate, null> & { version?: number }>;
+export type UpdateTargetRequest = z.infer<typeof UpdateTargetRequest>;
+
+/**
+ * Body of an add/set/remove action: the version and the list named by the association's wire
+ * field, decoded to `{ id, version, ids }`.
+ */
+export function associationRequest(field: InputField): z.ZodType<{ id?: string; version?: number; ids?: string[] | null }> {
+  const key = TARGET_FIELDS[field].wire;
+  return z
+    .object({ id: z.string().optional(), version: z.number().int().optional(), [key]: z.array(z.string()).nullable().optional() })
+    .strict()
+    .transform((b) => ({ id: b.id as string | undefined, version: b.version as number | undefined, ids: b[key] as string[] | null | undefined }));
+}
+
+export const AuthorizeSessionRequest = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    scope_id: z.string(),
+    scope_name: z.string(),
+    host_id: z.string(),
+  })
+  .partial()
+  .strict();
+export type AuthorizeSessionRequest = z.infer<typeof AuthorizeSessionRequest>;
 
 export const Credential = z.looseObject({
   credential_library: CredentialLibrarySummary,
@@ -102,100 +191,18 @@ export const SessionAuthorization = z.looseObject({
 });
 export type SessionAuthorization = z.infer<typeof SessionAuthorization>;
 
+/** One offending field of a request, as Boundary names it in `details.request_fields`. */
+export const RequestField = z.looseObject({ name: z.string(), description: z.string() });
+export type RequestField = z.infer<typeof RequestField>;
+
 /** Boundary's error body. `kind` is a gRPC code name such as `InvalidArgument`. */
 export const ErrorBody = z.looseObject({
   kind: z.string(),
   message: z.string(),
   op: z.string().optional(),
-  details: z
-    .looseObject({
-      request_fields: z
-        .array(z.looseObject({ name: z.string(), description: z.string() }))
-        .optional(),
-    })
-    .optional(),
+  details: z.looseObject({ request_fields: z.array(RequestField).optional() }).optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
-export type RequestField = { name: string; description: string };
-
-// ---- request bodies (strict: an unknown key is a client mistake the server names) ----
-
-const idList = z.array(z.string()).nullable();
-
-/** Fields a client may write on create; every other Target field is output only. */
-export const TargetWritable = z
-  .object({
-    scope_id: z.string(),
-    name: z.string(),
-    description: z.string(),
-    version: z.number().int(),
-    type: z.string(),
-    host_set_ids: idList,
-    session_max_seconds: z.number().int(),
-    session_connection_limit: z.number().int(),
-    worker_filter: z.string(),
-    application_credential_library_ids: idList,
-    attributes: z.object({ default_port: z.number().int().nullable().optional() }).strict(),
-  })
-  .partial()
-  .strict();
-export type TargetWritable = z.infer<typeof TargetWritable>;
-
-/** Create body: `scope_id`, `name` and `type` are required (checked with a clear message later). */
-export const CreateTargetRequest = TargetWritable;
-export type CreateTargetRequest = TargetWritable;
-
-/** PATCH body: the same fields; `null` clears a masked field. */
-export const UpdateTargetRequest = z
-  .object({
-    ...TargetWritable.shape,
-    description: z.string().nullable(),
-    name: z.string().nullable(),
-    session_max_seconds: z.number().int().nullable(),
-    session_connection_limit: z.number().int().nullable(),
-    worker_filter: z.string().nullable(),
-    attributes: z.object({ default_port: z.number().int().nullable().optional() }).strict().nullable(),
-  })
-  .partial()
-  .strict();
-export type UpdateTargetRequest = z.infer<typeof UpdateTargetRequest>;
-
-export const HostSetsRequest = z
-  .object({ id: z.string().optional(), version: z.number().int().optional(), host_set_ids: idList.optional() })
-  .strict();
-export type HostSetsRequest = z.infer<typeof HostSetsRequest>;
-
-export const CredentialLibrariesRequest = z
-  .object({
-    id: z.string().optional(),
-    version: z.number().int().optional(),
-    application_credential_library_ids: idList.optional(),
-  })
-  .strict();
-export type CredentialLibrariesRequest = z.infer<typeof CredentialLibrariesRequest>;
-
-export const AuthorizeSessionRequest = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    scope_id: z.string(),
-    scope_name: z.string(),
-    host_id: z.string(),
-  })
-  .partial()
-  .strict();
-export type AuthorizeSessionRequest = z.infer<typeof AuthorizeSessionRequest>;
-
-/** Fields of a Target that are output only: sending one is a "read only field" error. */
-export const READ_ONLY_FIELDS = [
-  "id",
-  "scope",
-  "created_time",
-  "updated_time",
-  "host_sets",
-  "application_credential_libraries",
-  "authorized_actions",
-] as const;
 
 /** Actions on a Target, in Boundary's order (it reports `authorized_actions` in this order). */
 export const TARGET_ACTIONS = [
@@ -212,6 +219,3 @@ export const TARGET_ACTIONS = [
   "authorize-session",
 ] as const;
 export type TargetAction = (typeof TARGET_ACTIONS)[number];
-
-/** Defaults a real controller applies when a field is unset or cleared. */
-export const TARGET_DEFAULTS = { session_max_seconds: 28800, session_connection_limit: -1 } as const;

@@ -1,11 +1,13 @@
 /** Reading and validating request bodies: size limit, JSON, then the wire schema. */
 import type { IncomingMessage } from "node:http";
 import type { z } from "zod";
-import { READ_ONLY_FIELDS, type RequestField } from "../../wire/target";
-import { BoundaryError, invalidFields } from "../errors";
+import type { RequestField } from "../../wire/target";
+import { BoundaryError } from "../errors";
 
+/** The largest request body the API reads (413 beyond). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/** The body as JSON (`{}` when empty); 413 when too large, 400 when not JSON. */
 export async function readJson(req: IncomingMessage): Promise<unknown> {
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > MAX_BODY_BYTES) throw tooLarge();
@@ -41,9 +43,6 @@ function tooLarge(): BoundaryError {
   return new BoundaryError("PayloadTooLarge", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
 }
 
-/** A Target's output-only fields: sending one gets Boundary's "read only field" message. */
-export const TARGET_READ_ONLY: readonly string[] = READ_ONLY_FIELDS;
-
 /**
  * Decodes `body` with a strict wire schema without stopping at the first bad key: returns the
  * fields that decoded (`data`) and every offending one (`fields`), so the store can add its own rule
@@ -74,11 +73,4 @@ export function decodeBody<S extends z.ZodType>(schema: S, body: unknown, readOn
   // what is left decodes by construction; if not, the first pass's fields already say why
   const again = schema.safeParse(rest);
   return { data: (again.success ? again.data : {}) as z.infer<S>, fields };
-}
-
-/** Like decodeBody, but any offending field is a 400 at once (bodies with no further rules). */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
-  const { data, fields } = decodeBody(schema, body);
-  if (fields.length > 0) throw invalidFields(fields);
-  return data;
 }

@@ -14,21 +14,32 @@ import {
   type RequestField,
   type UpdateTargetRequest,
 } from "../../wire/target";
+import type { Association } from "../../wire/target-fields";
 import { BoundaryClientError, SchemaValidationError, TimeoutError, TransportError, apiError } from "./errors";
 import { resolveSettings, type BoundaryClientOptions, type ClientSettings } from "./settings";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
+/** The three actions on a Target's id lists. */
+export type AssociationOp = "add" | "set" | "remove";
+
+/** A Target named by id, or by name within a scope given by id or name. */
 export type TargetIdentity = { targetId: string } | { name: string; scopeId: string } | { name: string; scopeName: string };
 
 /** The longest Retry-After the client will honour; longer ones fail instead of hanging a deploy. */
 const MAX_RETRY_AFTER_MS = 30_000;
 
+/**
+ * A client of one controller. Every method makes one API call (plus bounded retries of what is
+ * safe to retry), parses the answer with the wire schema, and throws a BoundaryClientError
+ * subclass on failure. Call `close()` to release keep-alive connections.
+ */
 export class BoundaryClient {
   readonly settings: ClientSettings;
   private apiPool: undici.Pool | undefined;
   private opsPool: undici.Pool | undefined;
 
+  /** Resolves settings now (throws ClientSettingsError); connects at the first call. */
   constructor(options: BoundaryClientOptions = {}, env: NodeJS.ProcessEnv = process.env) {
     this.settings = resolveSettings(options, env);
   }
@@ -44,10 +55,12 @@ export class BoundaryClient {
     return list.items;
   }
 
+  /** Creates a Target; the answer is the Target with its id and version 1. */
   createTarget(body: CreateTargetRequest): Promise<Target> {
     return this.call("POST", "/v1/targets", body, Target);
   }
 
+  /** Reads a Target; a NotFoundError means it does not exist. */
   getTarget(id: string): Promise<Target> {
     return this.call("GET", `/v1/targets/${encodeURIComponent(id)}`, undefined, Target);
   }
@@ -63,23 +76,38 @@ export class BoundaryClient {
     await this.call("DELETE", `/v1/targets/${encodeURIComponent(id)}`, undefined, undefined);
   }
 
+  /**
+   * An add/set/remove action on one of the Target's id lists: `POST /v1/targets/{id}:{op}-{action}`
+   * with `{version, [key]: ids}`. Returns the updated Target; a set equal to the current list
+   * changes nothing (no new version).
+   */
+  changeAssociation(id: string, op: AssociationOp, action: Association["action"], key: string, version: number, ids: readonly string[]): Promise<Target> {
+    return this.call("POST", `/v1/targets/${encodeURIComponent(id)}:${op}-${action}`, { version, [key]: [...ids] }, Target);
+  }
+
+  /** `:add-host-sets`. */
   addHostSets(id: string, version: number, hostSetIds: readonly string[]): Promise<Target> {
-    return this.action(id, "add-host-sets", { version, host_set_ids: [...hostSetIds] });
+    return this.changeAssociation(id, "add", "host-sets", "host_set_ids", version, hostSetIds);
   }
+  /** `:remove-host-sets`. */
   removeHostSets(id: string, version: number, hostSetIds: readonly string[]): Promise<Target> {
-    return this.action(id, "remove-host-sets", { version, host_set_ids: [...hostSetIds] });
+    return this.changeAssociation(id, "remove", "host-sets", "host_set_ids", version, hostSetIds);
   }
+  /** `:set-host-sets`: the Target's host sets become exactly `hostSetIds`. */
   setHostSets(id: string, version: number, hostSetIds: readonly string[]): Promise<Target> {
-    return this.action(id, "set-host-sets", { version, host_set_ids: [...hostSetIds] });
+    return this.changeAssociation(id, "set", "host-sets", "host_set_ids", version, hostSetIds);
   }
+  /** `:add-credential-libraries`. */
   addCredentialLibraries(id: string, version: number, ids: readonly string[]): Promise<Target> {
-    return this.action(id, "add-credential-libraries", { version, application_credential_library_ids: [...ids] });
+    return this.changeAssociation(id, "add", "credential-libraries", "application_credential_library_ids", version, ids);
   }
+  /** `:remove-credential-libraries`. */
   removeCredentialLibraries(id: string, version: number, ids: readonly string[]): Promise<Target> {
-    return this.action(id, "remove-credential-libraries", { version, application_credential_library_ids: [...ids] });
+    return this.changeAssociation(id, "remove", "credential-libraries", "application_credential_library_ids", version, ids);
   }
+  /** `:set-credential-libraries`: the Target's libraries become exactly `ids`. */
   setCredentialLibraries(id: string, version: number, ids: readonly string[]): Promise<Target> {
-    return this.action(id, "set-credential-libraries", { version, application_credential_library_ids: [...ids] });
+    return this.changeAssociation(id, "set", "credential-libraries", "application_credential_library_ids", version, ids);
   }
 
   /** Authorizes a session: creates a real session on the controller each time it is called. */
@@ -115,10 +143,6 @@ export class BoundaryClient {
 
   // ---- transport ----
 
-  private action(id: string, action: string, body: object): Promise<Target> {
-    return this.call("POST", `/v1/targets/${encodeURIComponent(id)}:${action}`, body, Target);
-  }
-
   private pool(origin: string): undici.Pool {
     const { caCert, tlsInsecure } = this.settings;
     return new undici.Pool(origin, {
@@ -137,7 +161,7 @@ export class BoundaryClient {
     const res = await this.send(this.apiPool, method, this.settings.basePath + path, body, { auth: true, retry: true });
     const text = await res.body.text();
     const shownPath = path.split("?")[0]!;
-    if (res.statusCode >= 400) throw errorFrom(method, shownPath, res.statusCode, text);
+    if (res.statusCode >= 400) throw errorFrom(method, shownPath, res.statusCode, text, res.headers);
     if (!schema) return undefined as never;
     let json: unknown;
     try {
@@ -188,7 +212,8 @@ export class BoundaryClient {
   }
 }
 
-function errorFrom(method: string, path: string, status: number, text: string): BoundaryClientError {
+function errorFrom(method: string, path: string, status: number, text: string, raw: undici.Dispatcher.ResponseData["headers"]): BoundaryClientError {
+  const headers = Object.fromEntries(Object.entries(raw).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(", ") : v]])));
   let kind = "Unknown";
   let message = text.slice(0, 200) || `HTTP ${status}`;
   let fields: RequestField[] = [];
@@ -202,7 +227,7 @@ function errorFrom(method: string, path: string, status: number, text: string): 
   } catch {
     // not JSON (a proxy's page, a 429 without body): keep the text
   }
-  return apiError(method, path, status, kind, message, fields);
+  return apiError(method, path, status, kind, message, fields, headers);
 }
 
 function transportError(method: string, path: string, err: unknown, timeoutMs: number): TransportError {

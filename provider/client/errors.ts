@@ -1,35 +1,25 @@
 /**
- * The client's error hierarchy: one base class, each subclass with a fixed `code`. HTTP errors carry
- * status, Boundary `kind`, message and request fields, and a message naming method and path (never
- * the token). A brand check keeps `instanceof` true across two loaded copies of this package (the
- * program's and the provider host's).
+ * The client's errors, in the package's one hierarchy (`common/errors.ts`): each class has a fixed
+ * `code`, and `instanceof` works across two loaded copies of the package (the program's and the
+ * provider host's). HTTP errors carry status, headers, Boundary `kind`, message and request fields,
+ * and a message naming method and path, never the token.
  */
+import { PulumiBoundaryError } from "../../common/errors";
 import type { RequestField } from "../../wire/target";
 
-const BRAND = Symbol.for("pulumi-boundary.error-brands");
+/** Base of every error the client throws. */
+export class BoundaryClientError extends PulumiBoundaryError {
+  static override readonly code: string = "BOUNDARY_CLIENT_ERROR";
+}
 
-export class BoundaryClientError extends Error {
-  /** Stable machine-readable code, e.g. `BOUNDARY_API_ERROR`. */
-  readonly code: string = "BOUNDARY_CLIENT_ERROR";
-  declare readonly [BRAND]: string[];
-
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    const brands: string[] = [];
-    for (let c: Function | null = new.target; c && c !== Error; c = Object.getPrototypeOf(c)) brands.push(c.name);
-    Object.defineProperty(this, BRAND, { value: brands });
-    this.name = new.target.name;
-  }
-
-  static override [Symbol.hasInstance](x: unknown): boolean {
-    const brands = (x as { [BRAND]?: unknown } | null)?.[BRAND];
-    return Array.isArray(brands) && brands.includes(this.name);
-  }
+/** The client's settings (options or BOUNDARY_* variables) are malformed; nothing was sent. */
+export class ClientSettingsError extends BoundaryClientError {
+  static override readonly code = "BOUNDARY_CLIENT_SETTINGS";
 }
 
 /** The controller answered with an error status. */
 export class BoundaryApiError extends BoundaryClientError {
-  override readonly code: string = "BOUNDARY_API_ERROR";
+  static override readonly code: string = "BOUNDARY_API_ERROR";
   constructor(
     readonly method: string,
     readonly path: string,
@@ -38,6 +28,8 @@ export class BoundaryApiError extends BoundaryClientError {
     readonly kind: string,
     readonly apiMessage: string,
     readonly requestFields: RequestField[] = [],
+    /** The response's headers, lower-case names (e.g. `retry-after`). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     const fields = requestFields.map((f) => `${f.name}: ${f.description}`).join("; ");
     super(`${method} ${path}: ${status} ${kind}: ${apiMessage}${fields ? ` (${fields})` : ""}`);
@@ -50,17 +42,17 @@ export class BoundaryApiError extends BoundaryClientError {
  * PATCH and 500 "…0 rows updated" on the add/remove/set actions.
  */
 export class VersionConflictError extends BoundaryApiError {
-  override readonly code = "BOUNDARY_VERSION_CONFLICT";
+  static override readonly code = "BOUNDARY_VERSION_CONFLICT";
 }
 
 /** The resource does not exist (404 that is not a version conflict). */
 export class NotFoundError extends BoundaryApiError {
-  override readonly code = "BOUNDARY_NOT_FOUND";
+  static override readonly code = "BOUNDARY_NOT_FOUND";
 }
 
 /** The response did not have the shape of the API contract: a schema failure, not a transport one. */
 export class SchemaValidationError extends BoundaryClientError {
-  override readonly code = "BOUNDARY_SCHEMA_MISMATCH";
+  static override readonly code = "BOUNDARY_SCHEMA_MISMATCH";
   constructor(
     readonly method: string,
     readonly path: string,
@@ -72,7 +64,7 @@ export class SchemaValidationError extends BoundaryClientError {
 
 /** The request never got an answer: connection refused or reset, or the client timeout passed. */
 export class TransportError extends BoundaryClientError {
-  override readonly code: string = "BOUNDARY_TRANSPORT_ERROR";
+  static override readonly code: string = "BOUNDARY_TRANSPORT_ERROR";
   constructor(
     readonly method: string,
     readonly path: string,
@@ -83,18 +75,26 @@ export class TransportError extends BoundaryClientError {
   }
 }
 
+/** No answer within the client timeout (`BOUNDARY_CLIENT_TIMEOUT`). */
 export class TimeoutError extends TransportError {
-  override readonly code = "BOUNDARY_TIMEOUT";
+  static override readonly code = "BOUNDARY_TIMEOUT";
 }
 
 /** Picks the error class for an error status and body. */
-export function apiError(method: string, path: string, status: number, kind: string, message: string, fields: RequestField[]): BoundaryApiError {
+export function apiError(
+  method: string,
+  path: string,
+  status: number,
+  kind: string,
+  message: string,
+  fields: RequestField[],
+  headers: Record<string, string> = {},
+): BoundaryApiError {
   const mutation = method !== "GET";
   const conflict =
     (status === 409 && kind === "Aborted") ||
     (mutation && status === 404 && /incorrect version provided/i.test(message)) ||
     (mutation && status === 500 && /\b0 rows updated\b/i.test(message));
-  if (conflict) return new VersionConflictError(method, path, status, kind, message, fields);
-  if (status === 404) return new NotFoundError(method, path, status, kind, message, fields);
-  return new BoundaryApiError(method, path, status, kind, message, fields);
+  const Kind = conflict ? VersionConflictError : status === 404 ? NotFoundError : BoundaryApiError;
+  return new Kind(method, path, status, kind, message, fields, headers);
 }

@@ -1,8 +1,9 @@
-/** The typed Boundary API client. */
-export { BoundaryClient, type TargetIdentity, type HttpMethod } from "./client";
-export { resolveSettings, ClientSettingsError, type BoundaryClientOptions, type ClientSettings } from "./settings";
+/** The typed Boundary API client: the client, its settings, its errors. */
+export { BoundaryClient, type TargetIdentity, type HttpMethod, type AssociationOp } from "./client";
+export { resolveSettings, ENV, type BoundaryClientOptions, type ClientSettings } from "./settings";
 export {
   BoundaryClientError,
+  ClientSettingsError,
   BoundaryApiError,
   VersionConflictError,
   NotFoundError,

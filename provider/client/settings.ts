@@ -4,7 +4,8 @@
  * nothing is baked into a serialized provider).
  */
 import { readFileSync } from "node:fs";
-import { parseDuration } from "../../wire/duration";
+import { parseDuration } from "../../common/duration";
+import { ClientSettingsError } from "./errors";
 
 export interface BoundaryClientOptions {
   /** API address, e.g. `http://127.0.0.1:9200`. Default: `BOUNDARY_ADDR`, else `http://127.0.0.1:9200`. */
@@ -23,6 +24,7 @@ export interface BoundaryClientOptions {
   tlsInsecure?: boolean;
 }
 
+/** The resolved settings a client runs with. */
 export interface ClientSettings {
   origin: string;
   basePath: string;
@@ -34,11 +36,18 @@ export interface ClientSettings {
   tlsInsecure: boolean;
 }
 
-export class ClientSettingsError extends Error {
-  override readonly name = "ClientSettingsError";
-}
+/** The environment variables every Boundary client honours, by the setting they provide. */
+export const ENV = {
+  addr: "BOUNDARY_ADDR",
+  token: "BOUNDARY_TOKEN",
+  opsAddr: "BOUNDARY_OPS_ADDR",
+  timeout: "BOUNDARY_CLIENT_TIMEOUT",
+  maxRetries: "BOUNDARY_MAX_RETRIES",
+  caCert: "BOUNDARY_CACERT",
+  tlsInsecure: "BOUNDARY_TLS_INSECURE",
+} as const;
 
-function parseAddr(key: string, value: string): URL {
+function parseUrl(key: string, value: string): URL {
   let url: URL;
   try {
     url = new URL(value);
@@ -49,43 +58,49 @@ function parseAddr(key: string, value: string): URL {
   return url;
 }
 
+/**
+ * Resolves options against the environment: an explicit option wins, then its BOUNDARY_* variable,
+ * then the default. Throws ClientSettingsError naming the option or variable that is malformed.
+ */
 export function resolveSettings(options: BoundaryClientOptions = {}, env: NodeJS.ProcessEnv = process.env): ClientSettings {
   const addrKey = options.addr ? "addr" : "BOUNDARY_ADDR";
-  const api = parseAddr(addrKey, options.addr ?? env.BOUNDARY_ADDR ?? "http://127.0.0.1:9200");
-  const opsValue = options.opsAddr ?? env.BOUNDARY_OPS_ADDR;
-  const ops = opsValue ? parseAddr(options.opsAddr ? "opsAddr" : "BOUNDARY_OPS_ADDR", opsValue) : new URL(`${api.protocol}//${api.hostname.includes(":") ? `[${api.hostname}]` : api.hostname}:9203`);
+  const api = parseUrl(addrKey, options.addr ?? env[ENV.addr] ?? "http://127.0.0.1:9200");
+  const opsValue = options.opsAddr ?? env[ENV.opsAddr];
+  const ops = opsValue ? parseUrl(options.opsAddr ? "opsAddr" : "BOUNDARY_OPS_ADDR", opsValue) : new URL(`${api.protocol}//${api.hostname.includes(":") ? `[${api.hostname}]` : api.hostname}:9203`);
 
   let timeoutMs = options.timeoutMs;
-  if (timeoutMs === undefined && env.BOUNDARY_CLIENT_TIMEOUT) {
+  const timeout = env[ENV.timeout];
+  if (timeoutMs === undefined && timeout) {
     try {
-      timeoutMs = parseDuration("BOUNDARY_CLIENT_TIMEOUT", env.BOUNDARY_CLIENT_TIMEOUT);
+      timeoutMs = parseDuration(ENV.timeout, timeout);
     } catch (err) {
       throw new ClientSettingsError((err as Error).message);
     }
   }
   let maxRetries = options.maxRetries;
-  if (maxRetries === undefined && env.BOUNDARY_MAX_RETRIES !== undefined && env.BOUNDARY_MAX_RETRIES !== "") {
-    maxRetries = Number(env.BOUNDARY_MAX_RETRIES);
+  if (maxRetries === undefined && env[ENV.maxRetries] !== undefined && env[ENV.maxRetries] !== "") {
+    maxRetries = Number(env[ENV.maxRetries]);
     if (!Number.isInteger(maxRetries) || maxRetries < 0) {
-      throw new ClientSettingsError(`BOUNDARY_MAX_RETRIES: ${JSON.stringify(env.BOUNDARY_MAX_RETRIES)} must be a whole number >= 0`);
+      throw new ClientSettingsError(`BOUNDARY_MAX_RETRIES: ${JSON.stringify(env[ENV.maxRetries])} must be a whole number >= 0`);
     }
   }
   let caCert = options.caCert;
-  if (caCert === undefined && env.BOUNDARY_CACERT) {
+  const caFile = env[ENV.caCert];
+  if (caCert === undefined && caFile) {
     try {
-      caCert = readFileSync(env.BOUNDARY_CACERT, "utf8");
+      caCert = readFileSync(caFile, "utf8");
     } catch (err) {
-      throw new ClientSettingsError(`BOUNDARY_CACERT: cannot read ${env.BOUNDARY_CACERT}: ${(err as NodeJS.ErrnoException).code}`);
+      throw new ClientSettingsError(`${ENV.caCert}: cannot read ${caFile}: ${(err as NodeJS.ErrnoException).code}`);
     }
   }
   return {
     origin: api.origin,
     basePath: api.pathname.replace(/\/+$/, ""),
     opsOrigin: ops.origin,
-    token: options.token ?? (env.BOUNDARY_TOKEN || undefined),
+    token: options.token ?? (env[ENV.token] || undefined),
     timeoutMs: timeoutMs && timeoutMs > 0 ? timeoutMs : 60_000,
     maxRetries: maxRetries ?? 2,
     caCert,
-    tlsInsecure: options.tlsInsecure ?? /^(1|true|yes)$/i.test(env.BOUNDARY_TLS_INSECURE ?? ""),
+    tlsInsecure: options.tlsInsecure ?? /^(1|true|yes)$/i.test(env[ENV.tlsInsecure] ?? ""),
   };
 }

@@ -1,11 +1,15 @@
 /**
  * The Pulumi package schema of `boundary`, from which `pulumi package add` generates SDKs for
- * Python, Go, .NET and YAML. The Target's inputs are typed as a `Record` over the provider's own
- * input fields, so the compiler refuses a schema that forgets or invents an input.
+ * Python, Go, .NET and YAML. The Target's inputs and outputs come from the field table and the
+ * state's outputs table, the config variables from the provider's config table, and the secret
+ * session fields from the one list of them.
  */
-import type { InputField } from "../target/inputs";
+import { INPUT_FIELDS, spec, type FieldSpec } from "../../wire/target-fields";
+import { PROVIDER_CONFIG, type ConfigSpec } from "../config";
+import { SESSION_SECRET_FIELDS } from "../functions";
+import { OUTPUT_FIELDS, TARGET_OUTPUTS, type OutputType } from "../resource/state";
 
-type Prop = { type?: string; items?: Prop; $ref?: string; description: string; secret?: boolean; default?: unknown; defaultInfo?: unknown };
+type Prop = { type?: string; items?: Prop; $ref?: string; description?: string; secret?: boolean; default?: unknown; defaultInfo?: unknown; additionalProperties?: Prop };
 
 const str = (description: string): Prop => ({ type: "string", description });
 const int = (description: string): Prop => ({ type: "integer", description });
@@ -13,36 +17,38 @@ const strings = (description: string): Prop => ({ type: "array", items: { type: 
 const ref = (type: string, description: string): Prop => ({ $ref: `#/types/boundary:index:${type}`, description });
 const refs = (type: string, description: string): Prop => ({ type: "array", items: { $ref: `#/types/boundary:index:${type}`, description: "" }, description });
 
-const INPUTS: Record<InputField, Prop> = {
-  scopeId: str("Project scope id (`p_…`). Changing it replaces the Target (the new one is created first)."),
-  name: str("Name, unique within the project."),
-  description: str("Description."),
-  type: str('Target type: only "tcp" exists (the default). Changing it replaces the Target.'),
-  hostSetIds: strings("Host set ids (`hsst_…`), compared as a set; reconciled with `:set-host-sets`."),
-  applicationCredentialLibraryIds: strings("Credential library ids (`clvlt_…`), compared as a set; reconciled with `:set-credential-libraries`."),
-  sessionMaxSeconds: int("Maximum session lifetime in seconds (controller default 28800)."),
-  sessionConnectionLimit: int("Maximum connections per session; -1 means unlimited."),
-  workerFilter: str("Boolean expression selecting the workers that may handle sessions."),
-  defaultPort: int("The tcp `attributes.default_port`, 1–65535."),
-};
+/** A Target input's package-schema property, from its kind. */
+function inputProp(f: FieldSpec): Prop {
+  const p = f.kind === "integer" ? int(f.doc) : f.kind === "ids" ? strings(f.doc) : str(f.doc);
+  return f.secret ? { ...p, secret: true } : p;
+}
 
-const OUTPUTS: Record<string, Prop> = {
-  version: int("The Target's version after the last change Pulumi made or saw."),
-  createdTime: str("Creation time (RFC 3339)."),
-  updatedTime: str("Time of the last update (RFC 3339)."),
-  scope: ref("Scope", "The Target's scope."),
-  hostSets: refs("HostSetSummary", "The attached host sets."),
-  applicationCredentialLibraries: refs("CredentialLibrarySummary", "The attached credential libraries."),
-  authorizedActions: strings("Actions the caller may perform on the Target."),
-};
+/** An output's package-schema property. */
+function outputProp(type: OutputType, doc: string): Prop {
+  if (typeof type === "object") return "ref" in type ? ref(type.ref, doc) : refs(type.refs, doc);
+  return type === "integer" ? int(doc) : type === "strings" ? strings(doc) : str(doc);
+}
 
-const configVars: Record<string, Prop> = {
-  addr: { ...str("Boundary API address, e.g. http://127.0.0.1:9200."), defaultInfo: { environment: ["BOUNDARY_ADDR"] } },
-  token: { ...str("Boundary auth token (`at_…`)."), secret: true, defaultInfo: { environment: ["BOUNDARY_TOKEN"] } },
-};
+const INPUTS = Object.fromEntries(INPUT_FIELDS.map((f) => [f, inputProp(spec(f))]));
+const OUTPUTS = Object.fromEntries(OUTPUT_FIELDS.map((k) => [k, outputProp(TARGET_OUTPUTS[k].type, TARGET_OUTPUTS[k].doc)]));
+/** State fields that always have a value: required inputs, inputs with a controller default, required outputs. */
+const ALWAYS_SET = [
+  ...INPUT_FIELDS.filter((f) => spec(f).required || spec(f).default !== undefined),
+  ...OUTPUT_FIELDS.filter((k) => !TARGET_OUTPUTS[k].schema.safeParse(undefined).success),
+];
 
+const configVars: Record<string, Prop> = Object.fromEntries(
+  Object.entries(PROVIDER_CONFIG as Record<string, ConfigSpec>).map(([key, c]) => [key, { ...str(c.doc), ...(c.secret ? { secret: true } : {}), defaultInfo: { environment: [c.env] } }]),
+);
 const object = (description: string, properties: Record<string, Prop>, required: string[] = []) => ({ type: "object", description, properties, required });
 
+/** The properties of authorizeSession's result, the secret ones marked. */
+function markSecrets(properties: Record<string, Prop>): Record<string, Prop> {
+  for (const k of SESSION_SECRET_FIELDS) properties[k] = { ...properties[k]!, secret: true };
+  return properties;
+}
+
+/** The package schema of this version of the provider. */
 export function packageSchema(version: string) {
   const targetProperties = { ...INPUTS, ...OUTPUTS };
   return {
@@ -62,7 +68,7 @@ export function packageSchema(version: string) {
       "boundary:index:CredentialLibrary": object("The library that brokered a credential.", {
         id: str("Library id."), name: str("Name."), description: str("Description."), credentialStoreId: str("Credential store id."), type: str("Library type."),
       }, ["id"]),
-      "boundary:index:CredentialSecret": object("A credential secret.", { raw: str("Base64 of the provider's bytes."), decoded: { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" }, description: "The decoded JSON object." } as never }, ["raw"]),
+      "boundary:index:CredentialSecret": object("A credential secret.", { raw: str("Base64 of the provider's bytes."), decoded: { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" }, description: "The decoded JSON object." } }, ["raw"]),
       "boundary:index:SessionCredential": object("A credential brokered for a session.", {
         credentialLibrary: ref("CredentialLibrary", "The library that generated it."),
         secret: ref("CredentialSecret", "The secret."),
@@ -73,9 +79,9 @@ export function packageSchema(version: string) {
       "boundary:index:Target": {
         description: "A Boundary Target. Fields left out are not managed; removing a field resets it to the controller's default.",
         inputProperties: INPUTS,
-        requiredInputs: ["scopeId", "name"],
+        requiredInputs: INPUT_FIELDS.filter((f) => spec(f).required),
         properties: targetProperties,
-        required: ["scopeId", "name", "type", "hostSetIds", "applicationCredentialLibraryIds", "sessionMaxSeconds", "sessionConnectionLimit", "version"],
+        required: ALWAYS_SET,
       },
     },
     functions: {
@@ -84,12 +90,12 @@ export function packageSchema(version: string) {
           "Authorizes a session on a Target, by id or by name with a scope. Each call creates a real session and runs at every preview and update. `authorizationToken` and `credentials` are secret.",
         inputs: { properties: { targetId: str("Target id."), name: str("Target name (with scopeId or scopeName)."), scopeId: str("Scope id."), scopeName: str("Scope name."), hostId: str("A host of the Target's host sets.") } },
         outputs: {
-          properties: {
+          properties: markSecrets({
             sessionId: str("Session id."), targetId: str("Target id."), scopeId: str("Scope id."), createdTime: str("Creation time."), userId: str("User id."),
             hostSetId: str("Host set of the chosen host."), hostId: str("Chosen host."), type: str("Session type."), endpoint: str("Endpoint the worker connects to."),
-            authorizationToken: { ...str("Bearer credential for the proxy."), secret: true },
-            credentials: { ...refs("SessionCredential", "Brokered credentials."), secret: true },
-          },
+            authorizationToken: str("Bearer credential for the proxy."),
+            credentials: refs("SessionCredential", "Brokered credentials."),
+          }),
           required: ["sessionId", "targetId", "authorizationToken", "credentials"],
         },
       },

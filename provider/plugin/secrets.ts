@@ -1,16 +1,18 @@
 /**
- * Pulumi's secret wrapper on the provider protocol: `{"4dabf…": "1b47…", "value": …}`. Inputs are
- * unwrapped before any rule sees them; secret outputs (the token, credential secrets) are wrapped.
+ * Pulumi's secret wrapper on the provider protocol: `{[specialSigKey]: specialSecretSig, value}`,
+ * with the SDK's own sentinels. Inputs are unwrapped before any rule sees them; secret outputs
+ * (the token, credential secrets) are wrapped.
  */
-const SIG = "4dabf18193072939515e22adb298388d";
-const SECRET = "1b47061264138c4ac30d75fd1eb44270";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 
+/** True for a secret wrapper. */
 export function isSecret(v: unknown): v is { value: unknown } {
-  return v !== null && typeof v === "object" && (v as Record<string, unknown>)[SIG] === SECRET;
+  return v !== null && typeof v === "object" && (v as Record<string, unknown>)[specialSigKey] === specialSecretSig;
 }
 
+/** Wraps a value as a secret. */
 export function wrapSecret(value: unknown): Record<string, unknown> {
-  return { [SIG]: SECRET, value };
+  return { [specialSigKey]: specialSecretSig, value };
 }
 
 /** Replaces every secret wrapper, at any depth, with its value. */

@@ -2,7 +2,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { ConfigError, loadDevConfig, parseAddr, parseDuration } from "../../controller";
+import { ConfigError, configDuration, loadDevConfig, parseListenAddr } from "../../controller";
 import { parseHcl } from "../../controller/hcl";
 import { runCli } from "../helpers/cli";
 
@@ -23,20 +23,20 @@ describe("durations", () => {
     ["7", 7000],
     [3, 3000],
     ["0", 0],
-  ])("%s is %d ms", (input, ms) => expect(parseDuration("k", input)).toBe(ms));
+  ])("%s is %d ms", (input, ms) => expect(configDuration("k", input)).toBe(ms));
 
   test.each(["", "ten seconds", "10x", "-5s", "1m30", "s"])("%j is refused naming the key and value", (input) => {
-    expect(() => parseDuration("controller.graceful_shutdown_wait_duration", input)).toThrow(
+    expect(() => configDuration("controller.graceful_shutdown_wait_duration", input)).toThrow(
       new ConfigError(`controller.graceful_shutdown_wait_duration: invalid duration ${JSON.stringify(input)}: use Go syntax such as "500ms", "10s", "1m30s", or a whole number of seconds`),
     );
   });
 });
 
 test("addresses: host:port, [ipv6]:port, port 0; anything else names the flag", () => {
-  expect(parseAddr("a", "127.0.0.1:0")).toEqual({ host: "127.0.0.1", port: 0 });
-  expect(parseAddr("a", "[::1]:9200")).toEqual({ host: "::1", port: 9200 });
-  expect(() => parseAddr("--api-addr", "localhost")).toThrow('--api-addr: invalid address "localhost"');
-  expect(() => parseAddr("--api-addr", "h:70000")).toThrow(/--api-addr/);
+  expect(parseListenAddr("a", "127.0.0.1:0")).toEqual({ host: "127.0.0.1", port: 0 });
+  expect(parseListenAddr("a", "[::1]:9200")).toEqual({ host: "::1", port: 9200 });
+  expect(() => parseListenAddr("--api-addr", "localhost")).toThrow('--api-addr: invalid address "localhost"');
+  expect(() => parseListenAddr("--api-addr", "h:70000")).toThrow(/--api-addr/);
 });
 
 test("HCL: blocks with labels, attributes, comments", () => {

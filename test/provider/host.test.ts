@@ -3,7 +3,7 @@
  * tarball, loaded by the real dynamic-provider host, driven over gRPC in the engine's order
  * (Configure → Check → Diff → Create → Read → Update → Delete), against the real controller.
  */
-import { UNKNOWN } from "../../provider/target/inputs";
+import { UNKNOWN } from "../../provider/resource/inputs";
 import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { countCalls } from "../helpers/metrics";
 import { SECRET_SIG, SECRET_VALUE, packedProgram, programRequire, serializedProvider, startHost, type Host } from "../helpers/provider-host";

@@ -1,7 +1,8 @@
 /** The pure decisions: check, diff and the update plan, without HTTP. */
-import { UNKNOWN, checkInputs } from "../../provider/target/inputs";
-import { createRequest, diffTarget, planUpdate } from "../../provider/target/plan";
-import { inputsFromState, stateFromTarget, type TargetState } from "../../provider/target/state";
+import { UNKNOWN, checkInputs } from "../../provider/resource/inputs";
+import { createRequest, diffTarget, planUpdate } from "../../provider/resource/plan";
+import { TARGET_FIELDS } from "../../wire/target-fields";
+import { inputsFromState, stateFromTarget, type TargetState } from "../../provider/resource/state";
 
 const server = {
   id: "ttcp_1234567890",
@@ -70,9 +71,20 @@ describe("diff", () => {
   test("removing a field from the program resets it to the controller's default", () => {
     const { description, sessionMaxSeconds, ...rest } = program;
     const d = diffTarget(state(), rest);
-    expect(d.changed.map((c) => [c.field, c.to, c.reset])).toEqual([
-      ["description", undefined, true],
-      ["sessionMaxSeconds", 28800, true],
+    expect(d.changed.map((c) => [c.field, c.to, c.kind])).toEqual([
+      ["description", undefined, "delete"],
+      ["sessionMaxSeconds", 28800, "delete"],
+    ]);
+  });
+
+  test("each change has its kind: add where unset, update, delete when removed; replace for identity fields", () => {
+    const { description, ...rest } = program;
+    const d = diffTarget({ ...state(), workerFilter: undefined }, { ...rest, scopeId: "p_0987654321", name: "renamed", workerFilter: '"dev" in "/tags/type"' });
+    expect(d.changed.map((c) => [c.field, c.kind, c.replace])).toEqual([
+      ["scopeId", "update", true],
+      ["name", "update", false],
+      ["description", "delete", false],
+      ["workerFilter", "add", false],
     ]);
   });
 
@@ -112,10 +124,10 @@ describe("plan", () => {
   test("only the lists that changed get a set-* call, after the PATCH", () => {
     expect(planUpdate(state(), { ...program, description: "x", applicationCredentialLibraryIds: ["clvlt_1234567890"] })).toEqual([
       { op: "update", mask: ["description"], fields: { description: "x" } },
-      { op: "set-credential-libraries", ids: ["clvlt_1234567890"] },
+      { op: "set", field: "applicationCredentialLibraryIds", association: TARGET_FIELDS.applicationCredentialLibraryIds.association, ids: ["clvlt_1234567890"] },
     ]);
     const { hostSetIds, ...rest } = program;
-    expect(planUpdate(state(), rest)).toEqual([{ op: "set-host-sets", ids: [] }]);
+    expect(planUpdate(state(), rest)).toEqual([{ op: "set", field: "hostSetIds", association: TARGET_FIELDS.hostSetIds.association, ids: [] }]);
   });
 
   test("create sends only what the program set", () => {

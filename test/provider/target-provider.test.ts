@@ -1,11 +1,12 @@
 /**
- * The Target provider's methods against the real controller, in both create behaviours (ours
+ * The dynamic provider (the adapter over the core that Pulumi's host calls) in process against the real controller, in both create behaviours (ours
  * applies lists on create; real Boundary v0.4 ignores them), with the API calls counted from the
  * controller's /metrics.
  */
-import { ResourceInitError, TargetProvider } from "../../provider/target/provider";
-import type { TargetState } from "../../provider/target/state";
-import type { TargetInputs } from "../../provider/target/inputs";
+import { DynamicTargetProvider } from "../../provider/resource/dynamic";
+import { ResourceInitError } from "../../provider/resource/errors";
+import type { TargetState } from "../../provider/resource/state";
+import type { TargetInputs } from "../../provider/resource/inputs";
 import { BoundaryClient } from "../../provider/client";
 import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { startFaultProxy } from "../helpers/fault-proxy";
@@ -18,7 +19,7 @@ describe.each([
   ["Boundary v0.4 behaviour (lists ignored on create)", true],
 ])("%s", (_name, ignoreCreateAssociations) => {
   let c: TestController;
-  let provider: TargetProvider;
+  let provider: DynamicTargetProvider;
   let raw: BoundaryClient;
   let n = 0;
   const program = (extra: Partial<TargetInputs> = {}): TargetInputs => ({
@@ -33,12 +34,12 @@ describe.each([
 
   beforeAll(async () => {
     c = await startTestController({ ignoreCreateAssociations });
-    provider = new TargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN });
-    provider.warn = jest.fn();
+    provider = new DynamicTargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN });
+    provider.core.warn = jest.fn();
     raw = new BoundaryClient({ addr: c.apiUrl, token: ADMIN_TOKEN }, {});
   });
   afterAll(async () => {
-    await provider.client.close();
+    await provider.core.client.close();
     await raw.close();
     await c.shutdown();
   });
@@ -85,7 +86,7 @@ describe.each([
       hostSetIds: ["hsst_1234567890", "hsst_1234567891"],
       applicationCredentialLibraryIds: ["clvlt_1234567890"],
     });
-    const { result: diff, calls: diffCalls } = await calls(() => provider.diff(created.id, read.props, inputs as any));
+    const { result: diff, calls: diffCalls } = await calls(() => provider.diff(created.id, read.props, inputs));
     expect(diff).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
     expect(diffCalls).toEqual({});
   });
@@ -102,8 +103,8 @@ describe.each([
     const inputs = program();
     const created = await provider.create(inputs);
     const news = { ...inputs, ...change };
-    expect((await provider.diff(created.id, created.outs as TargetState, news as any)).changes).toBe(true);
-    const { result, calls: made } = await calls(() => provider.update(created.id, created.outs as TargetState, news as any));
+    expect((await provider.diff(created.id, created.outs as TargetState, news)).changes).toBe(true);
+    const { result, calls: made } = await calls(() => provider.update(created.id, created.outs as TargetState, news));
     expect(made).toEqual(expected);
     expect(result.outs).toMatchObject(change);
     const server = await raw.getTarget(created.id);
@@ -115,7 +116,7 @@ describe.each([
     const inputs = program({ sessionMaxSeconds: 60, defaultPort: 22 });
     const created = await provider.create(inputs);
     const { description, sessionMaxSeconds, defaultPort, applicationCredentialLibraryIds, ...rest } = inputs;
-    const { result, calls: made } = await calls(() => provider.update(created.id, created.outs as TargetState, rest as any));
+    const { result, calls: made } = await calls(() => provider.update(created.id, created.outs as TargetState, rest));
     expect(made).toEqual({ "PATCH /v1/targets/{id}": 1, "POST /v1/targets/{id}:set-credential-libraries": 1 });
     const server = await raw.getTarget(created.id);
     expect(server.description).toBeUndefined();
@@ -131,7 +132,7 @@ describe.each([
     await raw.updateTarget(created.id, created.outs.version, ["worker_filter"], { worker_filter: '"dev" in "/tags/type"' });
     const refreshed = await provider.read(created.id, created.outs);
     expect(refreshed.props.workerFilter).toBe('"dev" in "/tags/type"');
-    expect((await provider.diff(created.id, refreshed.props, inputs as any)).changes).toBe(false);
+    expect((await provider.diff(created.id, refreshed.props, inputs)).changes).toBe(false);
   });
 
   test("drift on a managed field shows after a refresh, field by field", async () => {
@@ -140,7 +141,7 @@ describe.each([
     await raw.updateTarget(created.id, created.outs.version, ["description"], { description: "edited in the UI" });
     const refreshed = await provider.read(created.id, created.outs);
     expect(refreshed.inputs.description).toBe("edited in the UI");
-    expect(await provider.diff(created.id, refreshed.props, inputs as any)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await provider.diff(created.id, refreshed.props, inputs)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
   });
 
   test("a version conflict mid-update: re-read, warn naming what changed outside, retry once, keep unmanaged fields", async () => {
@@ -149,9 +150,9 @@ describe.each([
     // someone edits the target outside Pulumi: a field the program does not manage
     await raw.updateTarget(created.id, created.outs.version, ["worker_filter"], { worker_filter: '"dev" in "/tags/type"' });
     const warn = jest.fn();
-    provider.warn = warn;
+    provider.core.warn = warn;
     const news = { ...inputs, description: "new", hostSetIds: ["hsst_1234567890"] };
-    const { result, calls: made } = await calls(() => provider.update(created.id, created.outs as TargetState, news as any));
+    const { result, calls: made } = await calls(() => provider.update(created.id, created.outs as TargetState, news));
     expect(made).toEqual({
       "PATCH /v1/targets/{id}": 2, // the stale one (409) and the retry
       "GET /v1/targets/{id}": 1,
@@ -179,9 +180,11 @@ describe.each([
     expect(made).toEqual({ "DELETE /v1/targets/{id}": 1 });
   });
 
-  test("bad input the server rejects creates nothing", async () => {
+  test("bad input is refused at the core's door: no API call, nothing created", async () => {
     const before = (await raw.listTargets({ scopeId: PROJECT })).length;
-    await expect(provider.create({ scopeId: PROJECT, name: "bad-filter", workerFilter: "((" } as any)).rejects.toThrow(/worker_filter/);
+    const { result, calls: made } = await calls(() => provider.create({ scopeId: PROJECT, name: "bad-filter", workerFilter: "((" }).catch((e: unknown) => e));
+    expect(String(result)).toMatch(/workerFilter is not a valid filter/);
+    expect(made).toEqual({});
     expect((await raw.listTargets({ scopeId: PROJECT })).length).toBe(before);
   });
 });
@@ -189,18 +192,19 @@ describe.each([
 describe("a failure after create leaves no orphan", () => {
   test("the Target is recorded as a partial failure; a later up finishes it and destroy removes it", async () => {
     const c = await startTestController({ ignoreCreateAssociations: true });
-    const provider = new TargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN });
+    const provider = new DynamicTargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN });
     const raw = new BoundaryClient({ addr: c.apiUrl, token: ADMIN_TOKEN }, {});
     try {
       // the POST succeeds (v0.4 ignores the lists), then :set-host-sets fails on an unknown host set
       const inputs = { scopeId: PROJECT, name: "half-made", hostSetIds: ["hsst_zzzzzzzzzz"], __provider: PROVIDER_TEXT };
-      let err: any;
+      let err: ResourceInitError | undefined;
       try {
-        await provider.create(inputs as any);
+        await provider.create(inputs);
       } catch (e) {
-        err = e;
+        if (e instanceof ResourceInitError) err = e;
       }
       expect(err).toBeInstanceOf(ResourceInitError);
+      if (!err) return;
       const [target] = await raw.listTargets({ scopeId: PROJECT, filter: '"/item/name" == "half-made"' });
       expect(err.id).toBe(target!.id);
       expect(err.properties).toMatchObject({ name: "half-made", hostSetIds: [], version: 1, __provider: PROVIDER_TEXT, __managed: ["scopeId", "name", "hostSetIds"] });
@@ -211,15 +215,15 @@ describe("a failure after create leaves no orphan", () => {
 
       // the next `pulumi up`, with the program fixed: diff against the recorded state, then update
       const fixed = { ...inputs, hostSetIds: ["hsst_1234567890"] };
-      expect((await provider.diff(err.id, err.properties, fixed as any)).changes).toBe(true);
-      const updated = await provider.update(err.id, err.properties, fixed as any);
+      expect((await provider.diff(err.id, err.properties, fixed)).changes).toBe(true);
+      const updated = await provider.update(err.id, err.properties, fixed);
       expect(updated.outs).toMatchObject({ hostSetIds: ["hsst_1234567890"], version: 2 });
 
       // and `pulumi destroy` of a recorded one
       await provider.delete(err.id);
       expect(await raw.listTargets({ scopeId: PROJECT })).toEqual([]);
     } finally {
-      await provider.client.close();
+      await provider.core.client.close();
       await raw.close();
       await c.shutdown();
     }
@@ -227,16 +231,16 @@ describe("a failure after create leaves no orphan", () => {
 
   test("a failure in the middle of an update records what the controller now holds", async () => {
     const c = await startTestController();
-    const provider = new TargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN });
+    const provider = new DynamicTargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN });
     try {
-      const created = await provider.create({ scopeId: PROJECT, name: "mid-update" } as any);
+      const created = await provider.create({ scopeId: PROJECT, name: "mid-update" });
       const news = { scopeId: PROJECT, name: "mid-update", description: "applied", hostSetIds: ["hsst_zzzzzzzzzz"], __provider: PROVIDER_TEXT };
-      const err: any = await provider.update(created.id, created.outs as TargetState, news as any).catch((e) => e);
-      expect(err).toBeInstanceOf(ResourceInitError);
+      const err: unknown = await provider.update(created.id, created.outs as TargetState, news).catch((e: unknown) => e);
+      if (!(err instanceof ResourceInitError)) throw new Error(`expected a partial failure, got ${String(err)}`);
       expect(err.properties).toMatchObject({ description: "applied", hostSetIds: [], version: 2, __provider: PROVIDER_TEXT });
       expect(err.reasons[0]).toMatch(/^updating target ttcp_\w+: setting host sets failed: /);
     } finally {
-      await provider.client.close();
+      await provider.core.client.close();
       await c.shutdown();
     }
   });
@@ -247,14 +251,14 @@ test("429 with Retry-After during create: retried, exactly one target", async ()
   const proxy = await startFaultProxy(c.apiUrl);
   let limited = 0;
   proxy.intercept((req) => (req.method === "POST" && limited++ === 0 ? { status: 429, headers: { "retry-after": "1" } } : undefined));
-  const provider = new TargetProvider({ addr: proxy.url, token: ADMIN_TOKEN });
+  const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN });
   try {
-    const created = await provider.create({ scopeId: PROJECT, name: "rate-limited", hostSetIds: ["hsst_1234567890"] } as any);
+    const created = await provider.create({ scopeId: PROJECT, name: "rate-limited", hostSetIds: ["hsst_1234567890"] });
     expect(created.outs.hostSetIds).toEqual(["hsst_1234567890"]);
     expect(c.store.size).toBe(1);
     expect(limited).toBe(2);
   } finally {
-    await provider.client.close();
+    await provider.core.client.close();
     await proxy.close();
     await c.shutdown();
   }
@@ -262,15 +266,15 @@ test("429 with Retry-After during create: retried, exactly one target", async ()
 
 test("configure takes boundary:addr and boundary:token from stack config", async () => {
   const c = await startTestController();
-  const provider = new TargetProvider();
+  const provider = new DynamicTargetProvider();
   const config: Record<string, string> = { "boundary:addr": c.apiUrl, "boundary:token": ADMIN_TOKEN };
-  await provider.configure({ config: { get: (k: string) => config[k], require: (k: string) => config[k]! } } as any);
+  await provider.configure({ config: { get: (k: string) => config[k], require: (k: string) => config[k]! } } as unknown as Parameters<DynamicTargetProvider["configure"]>[0]);
   try {
-    const created = await provider.create({ scopeId: PROJECT, name: "configured" } as any);
+    const created = await provider.create({ scopeId: PROJECT, name: "configured" });
     expect(created.id).toMatch(/^ttcp_/);
     expect(JSON.stringify(created)).not.toContain(ADMIN_TOKEN);
   } finally {
-    await provider.client.close();
+    await provider.core.client.close();
     await c.shutdown();
   }
 });
@@ -280,17 +284,17 @@ describe("a create whose answer is lost", () => {
     const c = await startTestController();
     const proxy = await startFaultProxy(c.apiUrl);
     proxy.intercept((req) => (req.method === "POST" && req.url === "/v1/targets" ? { status: 0, dropAnswer: true } : undefined));
-    const provider = new TargetProvider({ addr: proxy.url, token: ADMIN_TOKEN });
+    const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN });
     const warn = jest.fn();
-    provider.warn = warn;
+    provider.core.warn = warn;
     try {
-      const created = await provider.create({ scopeId: PROJECT, name: "answer-lost", hostSetIds: ["hsst_1234567890"] } as any);
+      const created = await provider.create({ scopeId: PROJECT, name: "answer-lost", hostSetIds: ["hsst_1234567890"] });
       expect(c.store.size).toBe(1);
       expect(created.id).toBe(c.store.listTargets(PROJECT, false)[0]!.id);
       expect(created.outs).toMatchObject({ name: "answer-lost", hostSetIds: ["hsst_1234567890"] });
       expect(warn.mock.calls[0][0]).toMatch(new RegExp(`^creating target "answer-lost": POST /v1/targets: .*; it was created as ${created.id} and is recorded in the stack.$`));
     } finally {
-      await provider.client.close();
+      await provider.core.client.close();
       await proxy.close();
       await c.shutdown();
     }
@@ -301,12 +305,12 @@ describe("a create whose answer is lost", () => {
     c.store.createTarget({ scope_id: PROJECT, name: "other-project-target", type: "tcp" });
     const proxy = await startFaultProxy(c.apiUrl);
     proxy.intercept((req) => (req.method === "POST" ? { status: 0, hang: true } : undefined));
-    const provider = new TargetProvider({ addr: proxy.url, token: ADMIN_TOKEN, timeoutMs: 200, maxRetries: 0 });
+    const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN, timeoutMs: 200, maxRetries: 0 });
     try {
-      await expect(provider.create({ scopeId: PROJECT, name: "never-made" } as any)).rejects.toThrow("POST /v1/targets: no answer within 200 ms");
+      await expect(provider.create({ scopeId: PROJECT, name: "never-made" })).rejects.toThrow("POST /v1/targets: no answer within 200 ms");
       expect(c.store.size).toBe(1);
     } finally {
-      await provider.client.close();
+      await provider.core.client.close();
       await proxy.close();
       await c.shutdown();
     }

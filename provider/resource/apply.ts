@@ -3,19 +3,22 @@
  * next call. When a call fails, the error carries the last Target the controller returned, so the
  * caller can record exactly what exists.
  */
+import { PulumiBoundaryError } from "../../common/errors";
 import type { Target } from "../../wire/target";
+import { spec } from "../../wire/target-fields";
 import type { BoundaryClient } from "../client";
-import type { Call } from "./plan";
+import { describeCall, type Call } from "./plan";
 
-export class PlanError extends Error {
-  override readonly name = "PlanError";
+/** A call of a plan failed; `cause` is the client's error, `last` what the controller holds now. */
+export class PlanError extends PulumiBoundaryError {
+  static override readonly code = "BOUNDARY_PLAN_FAILED";
   constructor(
     override readonly cause: unknown,
     /** The last Target returned before the failure (undefined if the first call failed). */
     readonly last: Target | undefined,
     readonly failedCall: Call,
   ) {
-    super((cause as Error)?.message ?? String(cause));
+    super(`${describeCall(failedCall)} failed: ${(cause as Error)?.message ?? String(cause)}`, { cause });
   }
 }
 
@@ -25,17 +28,10 @@ export async function applyPlan(client: BoundaryClient, id: string, version: num
   for (const call of calls) {
     const v = last?.version ?? version;
     try {
-      switch (call.op) {
-        case "update":
-          last = await client.updateTarget(id, v, call.mask, call.fields);
-          break;
-        case "set-host-sets":
-          last = await client.setHostSets(id, v, call.ids);
-          break;
-        case "set-credential-libraries":
-          last = await client.setCredentialLibraries(id, v, call.ids);
-          break;
-      }
+      last =
+        call.op === "update"
+          ? await client.updateTarget(id, v, call.mask, call.fields)
+          : await client.changeAssociation(id, "set", call.association.action, spec(call.field).wire, v, call.ids);
     } catch (err) {
       throw new PlanError(err, last, call);
     }

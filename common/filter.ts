@@ -10,9 +10,11 @@
  * item); `is empty` treats a missing field as empty, because Boundary omits zero values on the wire
  * and a filter for "no description" should still match.
  */
+import { PulumiBoundaryError } from "./errors";
 
-export class FilterSyntaxError extends Error {
-  override readonly name = "FilterSyntaxError";
+/** A filter that does not parse; the message names the rule and the 1-based position. */
+export class FilterSyntaxError extends PulumiBoundaryError {
+  static override readonly code = "BOUNDARY_FILTER_SYNTAX";
   constructor(
     message: string,
     /** 1-based character position in the filter. */

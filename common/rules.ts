@@ -1,0 +1,53 @@
+/**
+ * The rules of a Target's fields as predicates, written once and used by both sides: the
+ * provider's `check` (so `pulumi preview` fails exactly where the controller would answer 400) and
+ * the controller's store. Each side words its own message; the decision is made here only.
+ */
+import { FilterSyntaxError, parseFilter } from "./filter";
+
+/** The largest value of Boundary's int32 fields (session limits). */
+export const MAX_INT32 = 2 ** 31 - 1;
+
+/** What is wrong with a name, or undefined: not blank, printable, no surrounding white space. */
+export function nameProblem(name: string): "blank" | "unprintable" | "padded" | undefined {
+  if (name.trim() === "") return "blank";
+  if (!isPrintable(name)) return "unprintable";
+  if (name !== name.trim()) return "padded";
+  return undefined;
+}
+
+/** Boundary's check for names and descriptions: no control characters. */
+export function isPrintable(s: string): boolean {
+  return !/[\u0000-\u001f\u007f]/.test(s);
+}
+
+/** `session_max_seconds`: a whole number of seconds, 1 to MAX_INT32. */
+export function isSessionMaxSeconds(v: number): boolean {
+  return Number.isInteger(v) && v > 0 && v <= MAX_INT32;
+}
+
+/** `session_connection_limit`: -1 (unlimited) or 1 to MAX_INT32. */
+export function isConnectionLimit(v: number): boolean {
+  return Number.isInteger(v) && (v === -1 || (v > 0 && v <= MAX_INT32));
+}
+
+/** A TCP port, 1–65535. */
+export function isPort(v: number): boolean {
+  return Number.isInteger(v) && v >= 1 && v <= 65535;
+}
+
+/** Boundary's id shape: the resource's prefix (`hsst_`) followed by base62 characters. */
+export function hasIdPrefix(id: string, prefix: string): boolean {
+  return id.length > prefix.length && id.startsWith(prefix) && /^[0-9A-Za-z]+$/.test(id.slice(prefix.length));
+}
+
+/** Why a filter expression does not parse (the parser's message with its position), or undefined. */
+export function filterProblem(expression: string): string | undefined {
+  try {
+    parseFilter(expression);
+    return undefined;
+  } catch (err) {
+    if (err instanceof FilterSyntaxError) return err.message;
+    throw err;
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * One API request, as a chain of small named steps with one error path:
+ * route → authenticate → authorize → decode → handle → reply (or the error's reply) → metrics → log.
+ * Routing comes first, as in Boundary: an unknown path is 404 and a wrong method 405 whoever asks.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { performance } from "node:perf_hooks";
+import { READ_ONLY_FIELDS } from "../../wire/target";
+import { invalidFields, mergeFieldErrors } from "../errors";
+import type { Logger } from "../log";
+import type { Sessions } from "../sessions";
+import type { Store } from "../store";
+import { authorize, type Authenticator } from "./auth";
+import { decodeBody, readJson } from "./body";
+import { errorReply, send, toBoundaryError } from "./errors";
+import type { Metrics } from "./ops";
+import { match, type Context, type Reply, type Route } from "./routes";
+
+/** What the chain needs from the running controller. */
+export interface ChainDeps {
+  store: Store;
+  sessions: Sessions;
+  auth: Authenticator;
+  metrics: Metrics;
+  logger: Logger;
+  /** True once the API listener is closing: answers then close their connection. */
+  closing: () => boolean;
+}
+
+/** The API listener's request handler. */
+export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return async (req, res) => {
+    const started = performance.now();
+    const method = req.method ?? "GET";
+    const { pathname, query } = splitUrl(req.url ?? "/");
+    let template = "unmatched";
+    let reply: Reply;
+    try {
+      const { route, id } = match(method, pathname);
+      template = route.template;
+      const principal = deps.auth.authenticate(req);
+      authorize(principal, route.action);
+      const ctx: Context = { store: deps.store, sessions: deps.sessions, principal, query, id };
+      reply = await route.handle(ctx, await decode(req, route, ctx));
+    } catch (err) {
+      reply = failure(err, deps.logger, method, pathname);
+    }
+    // counted before the answer leaves, so a client that reads /metrics next sees its own call
+    deps.metrics.requests.inc({ method, route: template, code: String(reply.status) });
+    if (deps.closing()) res.setHeader("connection", "close");
+    send(res, reply);
+    deps.logger.info("request", { method, path: pathname, status: reply.status, ms: Number((performance.now() - started).toFixed(2)) });
+  };
+}
+
+function splitUrl(url: string): { pathname: string; query: URLSearchParams } {
+  const q = url.indexOf("?");
+  return q < 0 ? { pathname: url, query: new URLSearchParams() } : { pathname: url.slice(0, q), query: new URLSearchParams(url.slice(q + 1)) };
+}
+
+/**
+ * Reads and decodes the body a route declares. Keys that do not decode are named in one 400
+ * together with the rules' errors for the keys that did (the route's `check`).
+ */
+async function decode(req: IncomingMessage, route: Route, ctx: Context): Promise<unknown> {
+  if (!route.body) return undefined;
+  const { data, fields } = decodeBody(route.body, await readJson(req), route.targetBody ? READ_ONLY_FIELDS : []);
+  if (fields.length === 0) return data;
+  throw invalidFields(mergeFieldErrors(fields, route.check?.(ctx, data) ?? []));
+}
+
+/** The error path: Boundary's error body; anything not a rule error is our bug, logged, and a 500. */
+function failure(err: unknown, logger: Logger, method: string, path: string): Reply {
+  const e = toBoundaryError(err);
+  if (e.kind === "Internal") logger.error("request failed", { method, path, error: String(err) });
+  return errorReply(e);
+}

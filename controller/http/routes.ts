@@ -1,0 +1,151 @@
+/**
+ * The API's routes, declared as data: method, path template, the action a caller needs, the body
+ * schema, and a handler of a few lines that translates the decoded request into a store call.
+ * Every rule lives in the store (`../store.ts`) and in authorize-session (`../sessions.ts`).
+ */
+import type { z } from "zod";
+import {
+  AuthorizeSessionRequest,
+  CreateTargetRequest,
+  UpdateTargetRequest,
+  associationRequest,
+  type RequestField,
+  type TargetAction,
+} from "../../wire/target";
+import { TARGET_FIELDS } from "../../wire/target-fields";
+import { BoundaryError, invalidField } from "../errors";
+import type { Sessions } from "../sessions";
+import type { AssociationField, AssociationOp, Store, TargetRecord } from "../store";
+import { renderList, renderTarget, targetView } from "../view";
+import type { Principal } from "./auth";
+
+/** What a handler answers: a JSON value, JSON already rendered, or neither (an empty body). */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  json?: Buffer;
+}
+
+/** What a handler works with, once the request is authenticated, authorized and decoded. */
+export interface Context {
+  store: Store;
+  sessions: Sessions;
+  principal: Principal;
+  query: URLSearchParams;
+  /** The `{id}` path segment, decoded. */
+  id: string;
+}
+
+/** One route of the API. */
+export interface Route<B = unknown> {
+  method: "GET" | "POST" | "PATCH" | "DELETE";
+  /** The path template, as metrics label it: `/v1/targets/{id}:set-host-sets`. */
+  template: string;
+  /** What the caller must be allowed to do. */
+  action: TargetAction | "list" | "create";
+  /** The body's wire schema; none means the body is not read. */
+  body?: z.ZodType<B>;
+  /** A Target body: its output-only keys get Boundary's "read only field" message. */
+  targetBody?: boolean;
+  /** The rules' errors for a body some keys of which did not decode, so one 400 names them all. */
+  check?: (ctx: Context, body: B) => RequestField[];
+  handle: (ctx: Context, body: B) => Reply;
+}
+
+const COLLECTION = "/v1/targets";
+const ITEM = `${COLLECTION}/{id}`;
+
+const route = <B>(r: Route<B>) => r as Route;
+const view = (ctx: Context, t: TargetRecord): Reply => ({ status: 200, json: renderTarget(ctx.store, t, ctx.principal.actions) });
+const updateMask = (q: URLSearchParams): string[] | undefined => q.get("update_mask")?.split(",").map((p) => p.trim()).filter(Boolean);
+
+/** add/set/remove on one of the Target's id lists. */
+function association(field: AssociationField, op: AssociationOp): Route {
+  const { association } = TARGET_FIELDS[field];
+  const action = `${op}-${association.action}` as TargetAction;
+  return route({
+    method: "POST",
+    template: `${ITEM}:${action}`,
+    action,
+    body: associationRequest(field),
+    handle: (ctx, body) => {
+      if (body.id !== undefined && body.id !== ctx.id) throw invalidField("id", "This must equal the id in the path.");
+      return view(ctx, ctx.store.changeAssociation(ctx.id, field, op, body.version, body.ids));
+    },
+  });
+}
+
+/** Every route of the API listener. */
+export const ROUTES: readonly Route[] = [
+  route({
+    method: "GET",
+    template: COLLECTION,
+    action: "list",
+    handle: (ctx) => {
+      const { store, principal, query: q } = ctx;
+      const records = store.queryTargets({ scopeId: q.get("scope_id") ?? undefined, recursive: q.get("recursive"), filter: q.get("filter") }, (t) => targetView(store, t, principal.actions));
+      return { status: 200, json: renderList(store, records, principal.actions) };
+    },
+  }),
+  route({
+    method: "POST",
+    template: COLLECTION,
+    action: "create",
+    body: CreateTargetRequest,
+    targetBody: true,
+    check: (ctx, body) => ctx.store.checkCreate(body),
+    handle: (ctx, body) => view(ctx, ctx.store.createTarget(body)),
+  }),
+  route({ method: "GET", template: ITEM, action: "read", handle: (ctx) => view(ctx, ctx.store.getTarget(ctx.id)) }),
+  route({
+    method: "PATCH",
+    template: ITEM,
+    action: "update",
+    body: UpdateTargetRequest,
+    targetBody: true,
+    check: (ctx, body) => ctx.store.checkUpdate(ctx.id, body, updateMask(ctx.query)),
+    handle: (ctx, body) => view(ctx, ctx.store.updateTarget(ctx.id, body, updateMask(ctx.query))),
+  }),
+  route({
+    method: "DELETE",
+    template: ITEM,
+    action: "delete",
+    handle: (ctx) => {
+      ctx.store.deleteTarget(ctx.id);
+      return { status: 204 };
+    },
+  }),
+  ...(["hostSetIds", "applicationCredentialLibraryIds"] as const).flatMap((f) => (["add", "remove", "set"] as const).map((op) => association(f, op))),
+  route({
+    method: "POST",
+    template: `${ITEM}:authorize-session`,
+    action: "authorize-session",
+    body: AuthorizeSessionRequest,
+    handle: (ctx, body) => ({ status: 200, body: ctx.sessions.authorize(ctx.id, body) }),
+  }),
+];
+
+const BY_TEMPLATE = new Map<string, Route[]>();
+for (const r of ROUTES) BY_TEMPLATE.set(r.template, [...(BY_TEMPLATE.get(r.template) ?? []), r]);
+
+/** Finds the route for a request and its `{id}`, or throws 404 (no such path) / 405 (path without that method). */
+export function match(method: string, pathname: string): { route: Route; id: string } {
+  let template: string;
+  let id = "";
+  if (pathname === COLLECTION) template = COLLECTION;
+  else if (pathname.startsWith(COLLECTION + "/") && pathname.indexOf("/", COLLECTION.length + 1) === -1) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(pathname.slice(COLLECTION.length + 1));
+    } catch {
+      throw invalidField("id", "The path segment is not valid percent-encoding.");
+    }
+    const colon = segment.lastIndexOf(":");
+    const withAction = colon >= 0 ? `${ITEM}:${segment.slice(colon + 1)}` : "";
+    template = BY_TEMPLATE.has(withAction) ? withAction : ITEM;
+    id = template === ITEM ? segment : segment.slice(0, colon);
+  } else throw new BoundaryError("NotFound", `No route for ${pathname}.`);
+  const found = BY_TEMPLATE.get(template)!.find((r) => r.method === method);
+  if (!found) throw new BoundaryError("MethodNotAllowed", `Method ${method} is not allowed on ${template}.`);
+  return { route: found, id };
+}

@@ -1,0 +1,201 @@
+/**
+ * The Target resource on plain data: check, diff, create, read, update, delete. Both routes (the
+ * dynamic provider and the plugin) are thin adapters over this class; it knows neither
+ * `__provider` nor gRPC. Decisions come from `plan.ts`; this file sequences API calls and turns
+ * their outcome into state. What the engine hands in is parsed at the door, so corrupt state or
+ * inputs fail with an error naming the field instead of a wrong plan.
+ *
+ * Contract (as Pulumi's dynamic providers): create is all-or-recorded (a Target that exists is never
+ * lost: a later failure is a ResourceInitError carrying its id and state); a failed delete means
+ * the Target still exists; read answers undefined when the Target is gone.
+ */
+import { z } from "zod";
+import type { Target } from "../../wire/target";
+import { INPUT_FIELDS, type InputField } from "../../wire/target-fields";
+import { BoundaryClient, NotFoundError, TransportError, VersionConflictError, type BoundaryClientOptions } from "../client";
+import { PlanError, applyPlan } from "./apply";
+import { InvalidResourceDataError, ResourceInitError } from "./errors";
+import { checkInputs, type CheckFailure, type TargetInputs } from "./inputs";
+import { createRequest, diffTarget, planUpdate, sameValue, type TargetDiff } from "./plan";
+import { TargetState, inputsFromState, managedFields, stateFromTarget } from "./state";
+
+/** A create whose answer was lost is adopted only if the Target was made this recently (clock skew). */
+const ADOPT_SKEW_MS = 5 * 60_000;
+
+const ManagedList = z.array(z.enum(INPUT_FIELDS as [InputField, ...InputField[]]));
+
+/** What `read` found: the Target's state and the inputs to diff the program against. */
+export interface ReadResult {
+  id: string;
+  state: TargetState;
+  inputs: Partial<TargetInputs>;
+}
+
+/** The Target resource, configured for one controller. */
+export class TargetCore {
+  private options: BoundaryClientOptions;
+  private clientInstance: BoundaryClient | undefined;
+  /** Where warnings go (each route sets its channel); never pass a secret. */
+  warn: (message: string) => void = (m) => process.stderr.write(`warning: ${m}\n`);
+
+  constructor(options: BoundaryClientOptions = {}) {
+    this.options = options;
+  }
+
+  /** Points the core at a controller; a client made before talks to the old one and is closed. */
+  async configure(options: BoundaryClientOptions): Promise<void> {
+    this.options = { ...this.options, ...options };
+    await this.clientInstance?.close();
+    this.clientInstance = undefined;
+  }
+
+  /** The API client, made at the first call so the environment is read at call time. */
+  get client(): BoundaryClient {
+    return (this.clientInstance ??= new BoundaryClient(this.options));
+  }
+
+  /** Validates a program's inputs; returns them unchanged with the failures, each naming its field. */
+  check(news: Record<string, unknown>): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
+    return checkInputs(news);
+  }
+
+  /** What differs between the state and the program, field by field, and what forces a replacement. */
+  diff(olds: unknown, news: Record<string, unknown>): TargetDiff {
+    return diffTarget(parseState(olds), parseInputs(news));
+  }
+
+  /** Creates the Target and applies what the POST did not; a later failure is a ResourceInitError. */
+  async create(news: Record<string, unknown>): Promise<{ id: string; state: TargetState }> {
+    const inputs = parseInputs(news) as TargetInputs;
+    const managed = managedFields(inputs);
+    const started = Date.now();
+    let created: Target;
+    try {
+      created = await this.client.createTarget(createRequest(inputs));
+    } catch (err) {
+      // The connection failed: the controller may have created the Target before the answer was
+      // lost. Names are unique per project, so look for it rather than leave an orphan behind.
+      if (!(err instanceof TransportError)) throw err;
+      const found = await this.findJustCreated(inputs, started);
+      if (!found) throw err;
+      this.warn(`creating target ${JSON.stringify(inputs.name)}: ${err.message}; it was created as ${found.id} and is recorded in the stack.`);
+      created = found;
+    }
+    let state = stateFromTarget(created, managed);
+    // Lists the POST did not apply (real Boundary v0.4 ignores them on create) are set now.
+    try {
+      const last = await applyPlan(this.client, created.id, created.version, planUpdate(state, inputs));
+      if (last) state = stateFromTarget(last, managed);
+    } catch (err) {
+      if (!(err instanceof PlanError)) throw err;
+      if (err.last) state = stateFromTarget(err.last, managed);
+      throw new ResourceInitError(created.id, state, [
+        `target ${created.id} was created, but ${err.message}. ` + "It is recorded in the stack; the next `pulumi up` finishes it, `pulumi destroy` removes it.",
+      ]);
+    }
+    return { id: created.id, state };
+  }
+
+  /**
+   * Reads the Target. With prior state (a refresh) the managed fields carry over; without (an
+   * import) every field the controller shows becomes an input. Undefined when the Target is gone.
+   */
+  async read(id: string, prior?: Record<string, unknown>): Promise<ReadResult | undefined> {
+    const known = prior?.__managed === undefined ? undefined : parseWith(ManagedList, prior.__managed, "state", "__managed");
+    let target;
+    try {
+      target = await this.client.getTarget(id);
+    } catch (err) {
+      if (err instanceof NotFoundError) return undefined;
+      throw err;
+    }
+    const state = stateFromTarget(target, []);
+    state.__managed = known ?? managedFields(inputsFromState(state, true));
+    return { id: target.id, state, inputs: inputsFromState(state) };
+  }
+
+  /**
+   * Brings the Target from `olds` (state) to `news` (inputs) with the fewest calls. A version
+   * conflict (changed outside Pulumi) is retried once from a fresh read; a failure after some calls
+   * succeeded is a ResourceInitError holding what the controller now has.
+   */
+  async update(id: string, olds: unknown, news: Record<string, unknown>): Promise<TargetState> {
+    const state = parseState(olds);
+    const inputs = parseInputs(news) as TargetInputs;
+    const managed = managedFields(inputs);
+    let last;
+    try {
+      last = await applyPlan(this.client, id, state.version, planUpdate(state, inputs));
+    } catch (err) {
+      if (!(err instanceof PlanError && err.cause instanceof VersionConflictError)) throw partial(id, err, managed);
+      last = await this.retryFromFresh(id, err.last ? stateFromTarget(err.last, state.__managed) : state, inputs, managed);
+    }
+    return last ? stateFromTarget(last, managed) : { ...state, __managed: managed };
+  }
+
+  /** Deletes the Target; one already gone counts as deleted. */
+  async delete(id: string): Promise<void> {
+    try {
+      await this.client.deleteTarget(id);
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+    }
+  }
+
+  /** A Target with this name in this project, created since `since` (minus clock skew), or undefined. */
+  private async findJustCreated(inputs: TargetInputs, since: number): Promise<Target | undefined> {
+    const [match] = (await this.client.listTargets({ scopeId: inputs.scopeId, filter: `"/item/name" == ${JSON.stringify(inputs.name)}` })).filter(
+      (t) => t.name === inputs.name && t.created_time !== undefined && Date.parse(t.created_time) >= since - ADOPT_SKEW_MS,
+    );
+    return match;
+  }
+
+  /**
+   * The Target changed outside Pulumi since it was last read (its version moved). Re-read it, say
+   * which fields changed, and retry once from the fresh version. The new plan touches only fields
+   * the program sets, so outside changes to other fields are kept.
+   */
+  private async retryFromFresh(id: string, known: TargetState, news: TargetInputs, managed: InputField[]): Promise<Target> {
+    const current = await this.client.getTarget(id);
+    const fresh = stateFromTarget(current, known.__managed);
+    const outside = INPUT_FIELDS.filter((f) => !sameValue(known[f], fresh[f]));
+    this.warn(
+      `target ${id} was changed outside Pulumi (version ${known.version} → ${fresh.version}` +
+        `${outside.length ? `; changed: ${outside.join(", ")}` : ""}); retrying once from the current version.`,
+    );
+    try {
+      return (await applyPlan(this.client, id, fresh.version, planUpdate(fresh, news))) ?? current;
+    } catch (err) {
+      throw partial(id, err, managed);
+    }
+  }
+}
+
+/** A failure after some calls succeeded is recorded as what the controller now holds. */
+function partial(id: string, err: unknown, managed: InputField[]): unknown {
+  if (!(err instanceof PlanError)) return err;
+  if (!err.last) return err.cause;
+  return new ResourceInitError(id, stateFromTarget(err.last, managed), [`updating target ${id}: ${err.message}`]);
+}
+
+/** Prior state, as the engine hands it back. */
+function parseState(olds: unknown): TargetState {
+  return parseWith(TargetState, olds, "state");
+}
+
+/**
+ * The program's inputs, as the engine hands them on after `check` (so their rules already hold):
+ * parsed for shape, with values not known yet (preview) left as they are.
+ */
+function parseInputs(news: Record<string, unknown>): Partial<TargetInputs> {
+  const { failures } = checkInputs(news);
+  if (failures.length > 0) throw new InvalidResourceDataError(`the inputs of the target are invalid: ${failures.map((f) => f.reason).join("; ")}`);
+  return news as Partial<TargetInputs>;
+}
+
+function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string, at?: string): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => `${[at, ...i.path].filter((p) => p !== undefined).join(".") || "(whole)"}: ${i.message}`);
+  throw new InvalidResourceDataError(`the ${what} of the target is not readable: ${issues.join("; ")}`);
+}

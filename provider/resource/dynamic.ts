@@ -1,0 +1,81 @@
+/**
+ * The dynamic-provider route: the entry the serialized proxy loads inside Pulumi's dynamic-provider
+ * host (`require("pulumi-boundary/dynamic").providerFor(this)`), and the adapter from
+ * `pulumi.dynamic.ResourceProvider` to the core. Only this file knows `__provider`: the host needs
+ * it in the properties of a partial failure, or later Read/Delete could not load the provider.
+ *
+ * Stacks deployed by any earlier version store a proxy that calls `providerFor(this)` and then one
+ * of the methods below: keep both.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { BoundaryClientOptions } from "../client";
+import { providerOptions } from "../config";
+import { TargetCore } from "./core";
+import { ResourceInitError } from "./errors";
+
+const PROVIDER_KEY = "__provider";
+
+/** `pulumi.dynamic.ResourceProvider` over the core; warnings go to stderr, the host's only channel. */
+export class DynamicTargetProvider implements pulumi.dynamic.ResourceProvider {
+  /** The shared core; tests reach its client through it. */
+  readonly core: TargetCore;
+
+  /** Options for the client; `configure` (stack config) overrides them. */
+  constructor(options: BoundaryClientOptions = {}) {
+    this.core = new TargetCore(options);
+  }
+
+  /** Stack config `boundary:addr` / `boundary:token`; unset keys fall back to BOUNDARY_ADDR / BOUNDARY_TOKEN. */
+  async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+    await this.core.configure(providerOptions((key) => req.config.get(`boundary:${key}`)));
+  }
+
+  async check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+    return this.core.check(news);
+  }
+
+  async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
+    const d = this.core.diff(olds, news);
+    return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
+  }
+
+  async create(inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
+    const { id, state } = await withProvider(inputs, () => this.core.create(inputs));
+    return { id, outs: state };
+  }
+
+  async read(id: string, props: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult> {
+    const found = await this.core.read(id, props);
+    return found ? { id: found.id, props: found.state, inputs: found.inputs } : { id: "" };
+  }
+
+  async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
+    return { outs: await withProvider(news, () => this.core.update(id, olds, news)) };
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.core.delete(id);
+  }
+}
+
+/** Runs `op`; a partial failure gets the inputs' `__provider` in its properties, as the host needs. */
+async function withProvider<T>(inputs: Record<string, unknown>, op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (err) {
+    if (err instanceof ResourceInitError) throw new ResourceInitError(err.id, { ...err.properties, [PROVIDER_KEY]: inputs[PROVIDER_KEY] }, err.reasons);
+    throw err;
+  }
+}
+
+const providers = new WeakMap<object, DynamicTargetProvider>();
+
+/**
+ * The provider for one serialized proxy object, made at its first call and kept here rather than on
+ * the proxy, so that no runtime state (a configured token) can ever be serialized into state.
+ */
+export function providerFor(proxy: object): DynamicTargetProvider {
+  let p = providers.get(proxy);
+  if (!p) providers.set(proxy, (p = new DynamicTargetProvider()));
+  return p;
+}

@@ -1,0 +1,9 @@
+/** The Target resource: its core, the dynamic route, and the pieces both routes share. */
+export { Target, type TargetArgs } from "./resource";
+export { TargetCore, type ReadResult } from "./core";
+export { DynamicTargetProvider, providerFor } from "./dynamic";
+export { ResourceInitError, InvalidResourceDataError } from "./errors";
+export { PlanError } from "./apply";
+export { TargetInputs, checkInputs, UNKNOWN, type CheckFailure } from "./inputs";
+export { TargetState, TARGET_OUTPUTS, OUTPUT_FIELDS, stateFromTarget } from "./state";
+export { diffTarget, planUpdate, createRequest, type TargetDiff, type Change, type Call } from "./plan";

@@ -1,0 +1,89 @@
+/**
+ * The Target's inputs as a Pulumi program writes them: their zod schema, derived from the field
+ * table with each field's shared rule, and `checkInputs`, which turns zod issues into Pulumi check
+ * failures. Values not yet known during a preview are skipped, never guessed.
+ */
+import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
+import { z } from "zod";
+import { hasIdPrefix } from "../../common/rules";
+import { INPUT_FIELDS, TARGET_FIELDS, spec, type FieldSpec, type InputField, type RequiredField, type TargetFields, type ValueOf } from "../../wire/target-fields";
+
+/** What the engine sends for a value that is not known yet (during preview): the SDK's own sentinel. */
+export const UNKNOWN: string = unknownValue;
+
+/** A field's input schema: its kind, and its rule with the provider's wording. */
+function inputSchema(f: FieldSpec): z.ZodType {
+  const whole = "must be a whole number";
+  let s: z.ZodType =
+    f.kind === "integer"
+      ? z.number(whole).int(whole)
+      : f.kind === "enum"
+        ? z.enum(f.values as [string, ...string[]], { error: `must be ${f.values!.length === 1 ? "" : "one of "}${f.values!.map((v) => JSON.stringify(v)).join(", ")}` })
+        : f.kind === "ids"
+          ? z.array(z.string().refine((id) => hasIdPrefix(id, f.association!.prefix), `must be a ${f.association!.noun} id starting with ${f.association!.prefix}`))
+          : z.string();
+  const check = f.check as ((v: unknown) => string | undefined) | undefined;
+  if (check) {
+    s = s.superRefine((v, ctx) => {
+      const why = check(v);
+      if (why) ctx.addIssue({ code: "custom", message: why });
+    });
+  }
+  return f.required ? s : s.optional();
+}
+
+type InputShape = { [K in InputField]: K extends RequiredField ? z.ZodType<ValueOf<TargetFields[K]>> : z.ZodOptional<z.ZodType<ValueOf<TargetFields[K]>>> };
+
+/** The program's inputs of a Target, strict: a key that is not a field is refused. */
+export const TargetInputs = z.strictObject(Object.fromEntries(INPUT_FIELDS.map((f) => [f, inputSchema(TARGET_FIELDS[f])])) as InputShape);
+export type TargetInputs = z.infer<typeof TargetInputs>;
+
+/** The same with every field optional: fields whose value is not known yet are left out before parsing. */
+const PartialInputs = TargetInputs.partial();
+
+/** A failure Pulumi shows against one property. */
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+/** True for the unknown sentinel, or a list holding one. */
+export function isUnknown(v: unknown): boolean {
+  return v === UNKNOWN || (Array.isArray(v) && v.some((e) => e === UNKNOWN));
+}
+
+/** Pulumi's property path syntax: `hostSetIds[1]`. */
+function propertyPath(path: PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("");
+}
+
+/**
+ * Validates program inputs. Unknown values (preview) are not checked; `__provider` and other
+ * `__` keys the SDK adds are ignored. Returns the inputs unchanged: no defaults are injected, so
+ * the state records exactly what the program wrote.
+ */
+export function checkInputs(news: Record<string, unknown>): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
+  const known: Record<string, unknown> = {};
+  const pending = new Set<string>();
+  for (const [k, v] of Object.entries(news)) {
+    if (k.startsWith("__") || v === undefined) continue;
+    if (v === UNKNOWN) pending.add(k);
+    else known[k] = v;
+  }
+  const parsed = PartialInputs.safeParse(known);
+  const failures: CheckFailure[] = [];
+  for (const issue of parsed.success ? [] : parsed.error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) failures.push({ property: key, reason: `${key} is not an input of boundary:Target` });
+      continue;
+    }
+    const value = issue.path.reduce<unknown>((v, key) => (v as Record<PropertyKey, unknown> | undefined)?.[key], known);
+    if (value === UNKNOWN) continue; // an element not known yet
+    const property = propertyPath(issue.path) || "(inputs)";
+    failures.push({ property, reason: `${property} ${issue.message}` });
+  }
+  for (const f of INPUT_FIELDS) {
+    if (spec(f).required && known[f] === undefined && !pending.has(f)) failures.push({ property: f, reason: `${f} is required` });
+  }
+  return { inputs: news, failures };
+}

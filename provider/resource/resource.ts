@@ -1,0 +1,65 @@
+/**
+ * `boundary.Target`: a Pulumi dynamic resource for a Boundary Target.
+ *
+ * Pulumi serializes the resource's provider into every Target's state (`__provider`). That provider
+ * is the proxy below: stateless, a few hundred bytes, each method `require`s the implementation from
+ * the installed package inside the host. No token, address or client is ever captured in it.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { INPUT_FIELDS } from "../../wire/target-fields";
+import type { TargetInputs } from "./inputs";
+import { OUTPUT_FIELDS, type TargetState } from "./state";
+
+/** @internal Serialized by value into state; keep every method self-contained. */
+export class TargetProviderProxy implements pulumi.dynamic.ResourceProvider {
+  async configure(req: pulumi.dynamic.ConfigureRequest) {
+    return require("pulumi-boundary/dynamic").providerFor(this).configure(req);
+  }
+  async check(olds: Record<string, unknown>, news: Record<string, unknown>) {
+    return require("pulumi-boundary/dynamic").providerFor(this).check(olds, news);
+  }
+  async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+    return require("pulumi-boundary/dynamic").providerFor(this).diff(id, olds, news);
+  }
+  async create(inputs: Record<string, unknown>) {
+    return require("pulumi-boundary/dynamic").providerFor(this).create(inputs);
+  }
+  async read(id: string, props: Record<string, unknown>) {
+    return require("pulumi-boundary/dynamic").providerFor(this).read(id, props);
+  }
+  async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+    return require("pulumi-boundary/dynamic").providerFor(this).update(id, olds, news);
+  }
+  async delete(id: string, props: Record<string, unknown>) {
+    return require("pulumi-boundary/dynamic").providerFor(this).delete(id, props);
+  }
+}
+
+const provider = new TargetProviderProxy();
+
+/** A program's value for a field: an Input, and for a list an Input of Inputs. */
+type ArgValue<T> = T extends readonly (infer E)[] ? pulumi.Input<pulumi.Input<E>[]> : pulumi.Input<T>;
+
+/**
+ * Inputs of a Target, from the field table (see the README's inputs table or the package schema for
+ * each field). Fields left out are not managed: the controller's value is kept as is.
+ */
+export type TargetArgs = { [K in keyof TargetInputs]: ArgValue<Exclude<TargetInputs[K], undefined>> };
+
+/** Every field of the state as an Output: the controller's values, and what it computes. */
+type TargetOutputs = {
+  readonly [K in keyof TargetState as string extends K ? never : K extends "__managed" ? never : K]-?: pulumi.Output<TargetState[K]>;
+};
+
+/** Interface merged into the class: its outputs, typed from the state schema. */
+export interface Target extends TargetOutputs {}
+
+/** A Boundary Target. The resource id is the Boundary id (`ttcp_…`). */
+export class Target extends pulumi.dynamic.Resource {
+  constructor(name: string, args: TargetArgs, opts?: pulumi.CustomResourceOptions) {
+    // every field is registered, so each output exists whether or not the program set it
+    const props: Record<string, unknown> = {};
+    for (const key of [...INPUT_FIELDS, ...OUTPUT_FIELDS]) props[key] = (args as Record<string, unknown>)[key];
+    super(provider, name, props, opts, "boundary", "Target");
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The resource's Pulumi state: its zod schema (every input field as the controller holds it, the
+ * output-only fields, and `__managed`) and the one mapper from the API's Target to it, used by
+ * create, read, update and import. `__managed` lists the inputs the program set at the last apply,
+ * because the provider host never passes old inputs to diff/update/read, and "removed from the
+ * program" must be told from "never set".
+ */
+import { z } from "zod";
+import type { Target } from "../../wire/target";
+import { INPUT_FIELDS, TARGET_FIELDS, getPath, spec, type FieldSpec, type InputField, type RequiredField, type TargetFields, type ValueOf } from "../../wire/target-fields";
+import type { TargetInputs } from "./inputs";
+
+const ScopeState = z.object({ id: z.string(), type: z.string(), name: z.string().optional(), description: z.string().optional(), parentScopeId: z.string().optional() });
+const HostSetState = z.object({ id: z.string(), hostCatalogId: z.string().optional() });
+const CredentialLibraryState = z.object({ id: z.string(), credentialStoreId: z.string().optional() });
+
+/** How an output appears in the plugin's package schema: a plain type, or a named object type. */
+export type OutputType = "string" | "integer" | "strings" | { ref: string } | { refs: string };
+
+interface OutputSpec<S extends z.ZodType> {
+  schema: S;
+  /** Its value, from the API's Target. */
+  from: (t: Target) => z.infer<S>;
+  type: OutputType;
+  doc: string;
+}
+const output = <S extends z.ZodType>(o: OutputSpec<S>) => o;
+
+/** The output-only fields of the resource: what the controller adds to what the program set. */
+export const TARGET_OUTPUTS = {
+  version: output({ schema: z.number().int(), from: (t) => t.version, type: "integer", doc: "The Target's version after the last change Pulumi made or saw." }),
+  createdTime: output({ schema: z.string().optional(), from: (t) => t.created_time, type: "string", doc: "Creation time (RFC 3339)." }),
+  updatedTime: output({ schema: z.string().optional(), from: (t) => t.updated_time, type: "string", doc: "Time of the last update (RFC 3339)." }),
+  scope: output({
+    schema: ScopeState.optional(),
+    from: (t) => t.scope && compact({ id: t.scope.id, type: t.scope.type, name: t.scope.name, description: t.scope.description, parentScopeId: t.scope.parent_scope_id }),
+    type: { ref: "Scope" },
+    doc: "The Target's scope.",
+  }),
+  hostSets: output({
+    schema: z.array(HostSetState),
+    from: (t) => (t.host_sets ?? []).map((h) => compact({ id: h.id, hostCatalogId: h.host_catalog_id })),
+    type: { refs: "HostSetSummary" },
+    doc: "The attached host sets.",
+  }),
+  applicationCredentialLibraries: output({
+    schema: z.array(CredentialLibraryState),
+    from: (t) => (t.application_credential_libraries ?? []).map((l) => compact({ id: l.id, credentialStoreId: l.credential_store_id })),
+    type: { refs: "CredentialLibrarySummary" },
+    doc: "The attached credential libraries.",
+  }),
+  authorizedActions: output({ schema: z.array(z.string()), from: (t) => t.authorized_actions ?? [], type: "strings", doc: "Actions the caller may perform on the Target." }),
+};
+type Outputs = typeof TARGET_OUTPUTS;
+export const OUTPUT_FIELDS = Object.keys(TARGET_OUTPUTS) as (keyof Outputs)[];
+
+/** A field is always present in state when the program must set it or the controller has a default. */
+type Stored = RequiredField | { [K in InputField]: TargetFields[K] extends { default: unknown } ? K : never }[InputField];
+type StateShape = { [K in InputField]: K extends Stored ? z.ZodType<ValueOf<TargetFields[K]>> : z.ZodOptional<z.ZodType<ValueOf<TargetFields[K]>>> } & {
+  [K in keyof Outputs]: Outputs[K]["schema"];
+} & { __managed: z.ZodArray<z.ZodType<InputField>> };
+
+/** The server's value of a field as state holds it: the kind only, no rule (the server is the truth). */
+function stateSchema(f: FieldSpec): z.ZodType {
+  const s = f.kind === "ids" ? z.array(z.string()) : f.kind === "integer" ? z.number().int() : z.string();
+  return f.required || f.default !== undefined ? s : s.optional();
+}
+
+/**
+ * The resource's state. Loose: `__provider` and keys of other versions pass through untouched, so
+ * state written by an earlier version still reads.
+ */
+export const TargetState = z.looseObject({
+  ...Object.fromEntries(INPUT_FIELDS.map((f) => [f, stateSchema(TARGET_FIELDS[f])])),
+  ...Object.fromEntries(OUTPUT_FIELDS.map((k) => [k, TARGET_OUTPUTS[k].schema])),
+  __managed: z.array(z.enum(INPUT_FIELDS as [InputField, ...InputField[]])),
+} as unknown as StateShape);
+export type TargetState = z.infer<typeof TargetState>;
+
+/** Drops undefined values: Pulumi state must not hold them (the provider host would never answer). */
+function compact<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** A field's value as the controller holds it; zero values (omitted on the wire) become the default. */
+function serverValue(t: Target, f: FieldSpec): unknown {
+  const v = getPath(t, f.wire);
+  if (f.kind === "ids") return [...((v as string[] | undefined) ?? [])].sort();
+  if (v === undefined || v === null || v === "" || v === 0) return f.default ?? (f.required ? "" : undefined);
+  return v;
+}
+
+/** The one mapper from an API Target to state; `managed` are the inputs the program sets. */
+export function stateFromTarget(t: Target, managed: readonly InputField[]): TargetState {
+  const state: Record<string, unknown> = {};
+  for (const f of INPUT_FIELDS) state[f] = serverValue(t, spec(f));
+  for (const k of OUTPUT_FIELDS) state[k] = TARGET_OUTPUTS[k].from(t);
+  state.__managed = [...managed];
+  return compact(state) as TargetState;
+}
+
+/** The input fields a program set (present and not undefined). */
+export function managedFields(inputs: Partial<Record<string, unknown>>): InputField[] {
+  return INPUT_FIELDS.filter((f) => inputs[f] !== undefined);
+}
+
+/**
+ * The inputs as the controller now has them, for the fields the program manages: what `read`
+ * returns as refreshed inputs, so a refresh followed by a preview shows drift field by field.
+ * With `all`, every field (an import, where nothing is managed yet).
+ */
+export function inputsFromState(s: TargetState, all = false): Partial<TargetInputs> {
+  const out: Record<string, unknown> = {};
+  for (const f of all ? INPUT_FIELDS : s.__managed) {
+    const v = s[f];
+    if (v === undefined) continue;
+    if (all && Array.isArray(v) && v.length === 0) continue;
+    out[f] = v;
+  }
+  return out as Partial<TargetInputs>;
+}

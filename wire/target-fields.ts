@@ -1,0 +1,195 @@
+/**
+ * THE table of a Target's fields: one entry per field, holding every fact about it. The wire
+ * schemas (`target.ts`), the provider's inputs and state, the reconcile plan, `TargetArgs`, the
+ * plugin's package schema and the controller's updatable fields are all derived from it.
+ *
+ * Adding a plain optional field: one entry here, plus its rule in the controller's `rules.ts`.
+ *
+ * Keys are the camelCase names a Pulumi program writes; `wire` is the field's dotted path in
+ * Boundary's JSON (`attributes.default_port`).
+ */
+import * as rules from "../common/rules";
+
+/** The shape of a field's value: decides its wire, input, state and package-schema types. */
+export type FieldKind = "string" | "integer" | "ids" | "enum";
+
+/** An id list reconciled through a Target action (`:set-host-sets`), compared as a set. */
+export interface Association {
+  /** The action's noun: `:add-host-sets`, `:set-host-sets`, `:remove-host-sets`. */
+  action: "host-sets" | "credential-libraries";
+  /** The id prefix every element must carry. */
+  prefix: string;
+  /** What one id names, for messages. */
+  noun: string;
+}
+
+/** Everything known about one input field of a Target. */
+export interface FieldSpec {
+  kind: FieldKind;
+  /** Dotted path in the wire Target and in request bodies. */
+  wire: string;
+  /** The allowed values, for `enum`. */
+  values?: readonly string[];
+  /** A program must set it (and a create body must carry it). */
+  required?: boolean;
+  /** A change needs a new Target: Boundary cannot change it in place. */
+  replaces?: boolean;
+  /** Changed in place by a PATCH naming the wire path in `update_mask`. */
+  mask?: boolean;
+  /** Changed in place through the add/set/remove actions instead of PATCH. */
+  association?: Association;
+  /** The controller's value when the field is unset, or cleared under the mask. */
+  default?: string | number | readonly string[];
+  /** The shared rule, worded for a Pulumi user; undefined when the value is fine. */
+  check?: (value: never) => string | undefined;
+  /** Holds a credential: kept secret in state and logs. */
+  secret?: boolean;
+  /** Documentation for the program's input (TSDoc, package schema, README). */
+  doc: string;
+}
+
+const field = <const F extends FieldSpec>(f: F) => f;
+
+const NAME_PROBLEMS = {
+  blank: "must not be empty",
+  padded: "must not start or end with white space",
+  unprintable: "must contain printable characters only",
+} as const;
+
+/** The input fields of a Target, in the order plans and schemas list them. */
+export const TARGET_FIELDS = {
+  scopeId: field({
+    kind: "string",
+    wire: "scope_id",
+    required: true,
+    replaces: true,
+    check: (v: string) => (/^p_[0-9A-Za-z]+$/.test(v) ? undefined : "must be a project scope id (p_…): targets live in projects"),
+    doc: "Project scope id (`p_…`). Changing it replaces the Target (the new one is created first).",
+  }),
+  name: field({
+    kind: "string",
+    wire: "name",
+    required: true,
+    mask: true,
+    check: (v: string) => {
+      const problem = rules.nameProblem(v);
+      return problem && NAME_PROBLEMS[problem];
+    },
+    doc: "Name, unique within the project.",
+  }),
+  description: field({
+    kind: "string",
+    wire: "description",
+    mask: true,
+    check: (v: string) => (rules.isPrintable(v) ? undefined : "must contain printable characters only"),
+    doc: "Description.",
+  }),
+  type: field({
+    kind: "enum",
+    wire: "type",
+    values: ["tcp"],
+    replaces: true,
+    default: "tcp",
+    doc: 'Target type: only "tcp" exists (the default). Changing it replaces the Target.',
+  }),
+  hostSetIds: field({
+    kind: "ids",
+    wire: "host_set_ids",
+    association: { action: "host-sets", prefix: "hsst_", noun: "host set" },
+    default: [],
+    doc: "Host set ids (`hsst_…`), compared as a set; reconciled with `:set-host-sets`.",
+  }),
+  applicationCredentialLibraryIds: field({
+    kind: "ids",
+    wire: "application_credential_library_ids",
+    association: { action: "credential-libraries", prefix: "clvlt_", noun: "credential library" },
+    default: [],
+    doc: "Credential library ids (`clvlt_…`), compared as a set; reconciled with `:set-credential-libraries`.",
+  }),
+  sessionMaxSeconds: field({
+    kind: "integer",
+    wire: "session_max_seconds",
+    mask: true,
+    default: 28800,
+    check: (v: number) => (rules.isSessionMaxSeconds(v) ? undefined : `must be greater than zero and at most ${rules.MAX_INT32}`),
+    doc: "Maximum session lifetime in seconds (controller default 28800).",
+  }),
+  sessionConnectionLimit: field({
+    kind: "integer",
+    wire: "session_connection_limit",
+    mask: true,
+    default: -1,
+    check: (v: number) => (rules.isConnectionLimit(v) ? undefined : "must be -1 (unlimited) or greater than zero"),
+    doc: "Maximum connections per session; -1 means unlimited.",
+  }),
+  workerFilter: field({
+    kind: "string",
+    wire: "worker_filter",
+    mask: true,
+    check: (v: string) => {
+      const why = rules.filterProblem(v);
+      return why && `is not a valid filter: ${why}`;
+    },
+    doc: "Boolean expression selecting the workers that may handle sessions.",
+  }),
+  defaultPort: field({
+    kind: "integer",
+    wire: "attributes.default_port",
+    mask: true,
+    check: (v: number) => (rules.isPort(v) ? undefined : "must be a port from 1 to 65535"),
+    doc: "The tcp `attributes.default_port`, 1–65535.",
+  }),
+} as const satisfies Record<string, FieldSpec>;
+
+export type TargetFields = typeof TARGET_FIELDS;
+/** The name of an input field, as a program writes it. */
+export type InputField = keyof TargetFields;
+/** Every input field, in table order. */
+export const INPUT_FIELDS = Object.keys(TARGET_FIELDS) as InputField[];
+
+/** The TypeScript type of a field's value, from its kind. */
+export type ValueOf<F extends FieldSpec> = F["kind"] extends "string"
+  ? string
+  : F["kind"] extends "integer"
+    ? number
+    : F["kind"] extends "ids"
+      ? string[]
+      : F["values"] extends readonly (infer V)[]
+        ? V
+        : string;
+
+/** The fields a program must set. */
+export type RequiredField = { [K in InputField]: TargetFields[K] extends { required: true } ? K : never }[InputField];
+
+/** Reads a dotted wire path (`attributes.default_port`) from a wire object. */
+export function getPath(o: unknown, path: string): unknown {
+  let cur = o;
+  for (const key of path.split(".")) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}
+
+/** Writes a dotted wire path, creating the objects on the way. */
+export function setPath(o: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split(".");
+  let cur = o;
+  for (const key of keys.slice(0, -1)) cur = (cur[key] ??= {}) as Record<string, unknown>;
+  cur[keys[keys.length - 1]!] = value;
+}
+
+/** Removes a dotted wire path; parents stay (Boundary sends `attributes: {}` when empty). */
+export function deletePath(o: Record<string, unknown>, path: string): void {
+  const keys = path.split(".");
+  const parent = keys.length === 1 ? o : getPath(o, keys.slice(0, -1).join("."));
+  if (parent && typeof parent === "object") delete (parent as Record<string, unknown>)[keys[keys.length - 1]!];
+}
+
+/** The update_mask paths a PATCH may name, from the table. */
+export const MASK_PATHS: readonly string[] = INPUT_FIELDS.filter((f) => (TARGET_FIELDS[f] as FieldSpec).mask).map((f) => TARGET_FIELDS[f].wire);
+
+/** The field spec by input name, typed as the general shape (for code that walks the table). */
+export function spec(f: InputField): FieldSpec {
+  return TARGET_FIELDS[f];
+}
