@@ -6,9 +6,6 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 
-export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-export const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
-
 /** The directory of the temp program that installed the packed tarball (see global-setup.ts). */
 export function packedProgram(): string {
   const dir = process.env.PB_PACKED_PROGRAM;
@@ -17,7 +14,7 @@ export function packedProgram(): string {
 }
 
 /** Loads a module the way the program sees it (its own node_modules). */
-export function programRequire(program: string, id: string): any {
+export function programRequire<T = unknown>(program: string, id: string): T {
   return require(require.resolve(id, { paths: [program] }));
 }
 
@@ -41,13 +38,14 @@ new boundary.Target("t", { scopeId: "p_1234567890", name: "t" });
   return execFileSync(process.execPath, [script], { cwd: program, encoding: "utf8", env: { ...process.env, BOUNDARY_TOKEN: "" } });
 }
 
+/** A started provider process with a gRPC client connected to it (see engine.ts for the calls). */
 export interface Host {
-  call<T = any>(method: string, request: unknown): Promise<T>;
+  call<T>(method: string, request: unknown): Promise<T>;
   /** Everything the host printed (the engine shows it as diagnostics). */
   output(): string;
-  proto: any;
-  struct: any;
-  toStruct(o: object): any;
+  /** The SDK's provider messages, as the program loads them. */
+  proto: typeof import("@pulumi/pulumi/proto/provider_pb");
+  toStruct(o: object): import("google-protobuf/google/protobuf/struct_pb").Struct;
   stop(): Promise<void>;
 }
 
@@ -87,18 +85,19 @@ async function startProviderProcess(program: string, args: string[], env: Record
     child.stdout!.on("data", onData);
     child.once("exit", (code) => reject(new Error(`host exited ${code}: ${out}`)));
   });
-  const grpc = programRequire(program, "@grpc/grpc-js");
-  const services = programRequire(program, "@pulumi/pulumi/proto/provider_grpc_pb");
-  const proto = programRequire(program, "@pulumi/pulumi/proto/provider_pb");
-  const struct = programRequire(program, "google-protobuf/google/protobuf/struct_pb");
+  const grpc = programRequire<typeof import("@grpc/grpc-js")>(program, "@grpc/grpc-js");
+  const services = programRequire<typeof import("@pulumi/pulumi/proto/provider_grpc_pb")>(program, "@pulumi/pulumi/proto/provider_grpc_pb");
+  const proto = programRequire<typeof import("@pulumi/pulumi/proto/provider_pb")>(program, "@pulumi/pulumi/proto/provider_pb");
+  const struct = programRequire<typeof import("google-protobuf/google/protobuf/struct_pb")>(program, "google-protobuf/google/protobuf/struct_pb");
   const client = new services.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  // the generated client has one method per RPC; tests name them as strings
+  const methods = client as unknown as Record<string, (req: unknown, cb: (err: unknown, res: unknown) => void) => void>;
   return {
     proto,
-    struct,
-    toStruct: (o) => struct.Struct.fromJavaScript(o),
+    toStruct: (o) => struct.Struct.fromJavaScript(o as Record<string, never>),
     output: () => out,
-    call: (method, request) =>
-      new Promise((resolve, reject) => client[method](request, (err: unknown, res: unknown) => (err ? reject(err) : resolve(res as any)))),
+    call: <T>(method: string, request: unknown) =>
+      new Promise<T>((resolve, reject) => methods[method]!.call(client, request, (err, res) => (err ? reject(err) : resolve(res as T)))),
     stop: async () => {
       client.close();
       child.kill();

@@ -3,81 +3,42 @@
  * tarball, loaded by the real dynamic-provider host, driven over gRPC in the engine's order
  * (Configure → Check → Diff → Create → Read → Update → Delete), against the real controller.
  */
-import { UNKNOWN } from "../../provider/resource/inputs";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { UNKNOWN, engine, secret, type Engine } from "../helpers/engine";
 import { countCalls } from "../helpers/metrics";
-import { SECRET_SIG, SECRET_VALUE, packedProgram, programRequire, serializedProvider, startHost, type Host } from "../helpers/provider-host";
+import { packedProgram, programRequire, serializedProvider, startHost, type Host } from "../helpers/provider-host";
 
 const URN = "urn:pulumi:dev::host-test::pulumi-nodejs:dynamic/boundary:Target::web";
 let program: string;
 let providerText: string;
 let c: TestController;
 let host: Host;
+let e: Engine;
 
 beforeAll(async () => {
   program = packedProgram();
   providerText = serializedProvider(program);
   c = await startTestController({ ignoreCreateAssociations: true });
   host = await startHost(program);
-  const req = new host.proto.ConfigureRequest();
+  e = engine(host, URN);
   // the engine sends the whole stack config, namespaced, with secrets wrapped
-  req.setArgs(host.toStruct({ "boundary:addr": c.apiUrl, "boundary:token": { [SECRET_SIG]: SECRET_VALUE, value: ADMIN_TOKEN } }));
-  await host.call("configure", req);
+  await e.configure({ "boundary:addr": c.apiUrl, "boundary:token": secret(ADMIN_TOKEN) });
 }, 60_000);
 afterAll(async () => {
   await host?.stop();
   await c?.shutdown();
 });
 
-const js = (s: any) => s?.toJavaScript();
-
-async function check(olds: object, news: object) {
-  const req = new host.proto.CheckRequest();
-  req.setUrn(URN);
-  req.setOlds(host.toStruct(olds));
-  req.setNews(host.toStruct({ ...news, __provider: providerText }));
-  const res = await host.call("check", req);
-  return { inputs: js(res.getInputs()), failures: res.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })) };
-}
-async function diff(id: string, olds: object, news: object) {
-  const req = new host.proto.DiffRequest();
-  req.setId(id);
-  req.setUrn(URN);
-  req.setOlds(host.toStruct(olds));
-  req.setNews(host.toStruct(news));
-  const res = await host.call("diff", req);
-  return { changes: res.getChanges(), replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace() };
-}
-async function create(inputs: object) {
-  const req = new host.proto.CreateRequest();
-  req.setUrn(URN);
-  req.setProperties(host.toStruct(inputs));
-  const res = await host.call("create", req);
-  return { id: res.getId() as string, outs: js(res.getProperties()) };
-}
-async function read(id: string, props: object) {
-  const req = new host.proto.ReadRequest();
-  req.setId(id);
-  req.setUrn(URN);
-  req.setProperties(host.toStruct(props));
-  const res = await host.call("read", req);
-  return { id: res.getId() as string, props: js(res.getProperties()), inputs: js(res.getInputs()) };
-}
-async function update(id: string, olds: object, news: object) {
-  const req = new host.proto.UpdateRequest();
-  req.setId(id);
-  req.setUrn(URN);
-  req.setOlds(host.toStruct(olds));
-  req.setNews(host.toStruct(news));
-  return js((await host.call("update", req)).getProperties());
-}
-async function del(id: string, props: object) {
-  const req = new host.proto.DeleteRequest();
-  req.setId(id);
-  req.setUrn(URN);
-  req.setProperties(host.toStruct(props));
-  await host.call("delete", req);
-}
+/** Check as the engine calls it for a dynamic resource: the program's inputs plus `__provider`. */
+const check = (olds: object, news: object) => e.check({ ...news, __provider: providerText }, olds);
+/** The dynamic host answers Diff without detailed diffs: only these three fields. */
+const diff = (id: string, olds: object, news: object) => e.diff(id, olds, news).then(({ changes, replaces, deleteBeforeReplace }) => ({ changes, replaces, deleteBeforeReplace }));
+const create = (inputs: object) => e.create(inputs).then(({ id, props }) => ({ id, outs: props }));
+const read = (id: string, props: object) => e.read(id, props);
+const update = (id: string, olds: object, news: object) => e.update(id, olds, news);
+const del = (id: string, props: object) => e.delete(id, props);
 
 test("the serialized provider is small, holds no credential and only requires the installed package", () => {
   expect(Buffer.byteLength(providerText)).toBeLessThanOrEqual(4096);
@@ -100,7 +61,7 @@ test("a whole lifecycle over gRPC, with the fewest API calls", async () => {
 
   // an unchanged program: no change, no call
   const { result: same, calls: sameCalls } = await countCalls(c.opsUrl, () => diff(created.id, created.outs, checked.inputs));
-  expect(same.changes).toBe(host.proto.DiffResponse.DiffChanges.DIFF_NONE);
+  expect(same.changes).toBe(e.proto.DiffResponse.DiffChanges.DIFF_NONE);
   expect(sameCalls).toEqual({});
 
   // refresh: one GET; refreshed inputs carry the managed fields
@@ -113,7 +74,7 @@ test("a whole lifecycle over gRPC, with the fewest API calls", async () => {
   const program2 = { ...program1, description: "v2", hostSetIds: ["hsst_1234567891"] };
   const checked2 = await check(checked.inputs, program2);
   const d = await diff(created.id, refreshed.props, checked2.inputs);
-  expect(d).toEqual({ changes: host.proto.DiffResponse.DiffChanges.DIFF_SOME, replaces: [], deleteBeforeReplace: false });
+  expect(d).toEqual({ changes: e.proto.DiffResponse.DiffChanges.DIFF_SOME, replaces: [], deleteBeforeReplace: false });
   const { result: updated, calls: updateCalls } = await countCalls(c.opsUrl, () => update(created.id, refreshed.props, checked2.inputs));
   expect(updateCalls).toEqual({ "PATCH /v1/targets/{id}": 1, "POST /v1/targets/{id}:set-host-sets": 1 });
   expect(updated).toMatchObject({ description: "v2", hostSetIds: ["hsst_1234567891"], version: 5, __provider: providerText });
@@ -134,7 +95,7 @@ test("a whole lifecycle over gRPC, with the fewest API calls", async () => {
 
 test("check names each bad field and skips values unknown during preview", async () => {
   const bad = await check({}, { scopeId: "o_1234567890", name: "x", hostSetIds: ["hs_1"], sessionConnectionLimit: 0 });
-  expect(bad.failures.map((f: any) => f.property)).toEqual(["scopeId", "hostSetIds[0]", "sessionConnectionLimit"]);
+  expect(bad.failures.map((f) => f.property)).toEqual(["scopeId", "hostSetIds[0]", "sessionConnectionLimit"]);
   const preview = await check({}, { scopeId: UNKNOWN, name: "x", hostSetIds: [UNKNOWN], description: UNKNOWN });
   expect(preview.failures).toEqual([]);
   expect(preview.inputs.scopeId).toBe(UNKNOWN);
@@ -147,18 +108,16 @@ test("check names each bad field and skips values unknown during preview", async
 
 test("a failure after create reaches the engine as a partial failure carrying id, state and reason", async () => {
   const inputs = (await check({}, { scopeId: PROJECT, name: "half", hostSetIds: ["hsst_zzzzzzzzzz"] })).inputs;
-  let err: any;
-  try {
-    await create(inputs);
-  } catch (e) {
-    err = e;
-  }
-  expect(err).toBeDefined();
-  const statusProto = programRequire(program, "@pulumi/pulumi/proto/status_pb");
-  const status = statusProto.Status.deserializeBinary(err.metadata.get("grpc-status-details-bin")[0]);
-  const detail = status.getDetailsList()[0].unpack(host.proto.ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed");
+  const err = await create(inputs).then(
+    () => undefined,
+    (x: { metadata: import("@grpc/grpc-js").Metadata }) => x,
+  );
+  if (!err) throw new Error("expected the create to fail");
+  const statusProto = programRequire<typeof import("@pulumi/pulumi/proto/status_pb")>(program, "@pulumi/pulumi/proto/status_pb");
+  const status = statusProto.Status.deserializeBinary(err.metadata.get("grpc-status-details-bin")[0] as Buffer);
+  const detail = status.getDetailsList()[0]!.unpack(e.proto.ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed")!;
   const id = detail.getId();
-  const props = js(detail.getProperties());
+  const props = detail.getProperties()!.toJavaScript();
   expect(id).toMatch(/^ttcp_/);
   expect(props).toMatchObject({ name: "half", hostSetIds: [], __provider: providerText });
   expect(detail.getReasonsList()[0]).toContain(`target ${id} was created, but setting host sets failed`);
@@ -168,4 +127,36 @@ test("a failure after create reaches the engine as a partial failure carrying id
   expect(updated.hostSetIds).toEqual(["hsst_1234567890"]);
   await del(id, updated);
   expect(c.store.size).toBe(0);
+});
+
+describe("a stack deployed with version 0.1.0 keeps working after the upgrade", () => {
+  // exactly what 0.1.0 wrote into state: its serialized provider and a Target's outputs
+  const oldProvider = readFileSync(path.join(__dirname, "..", "fixtures", "provider-0.1.0.js.txt"), "utf8");
+  const oldState = JSON.parse(readFileSync(path.join(__dirname, "..", "fixtures", "state-0.1.0.json"), "utf8"));
+
+  test("the stored __provider loads pulumi-boundary/dynamic; its state diffs clean, updates, refreshes and deletes", async () => {
+    expect(oldProvider).toContain('require("pulumi-boundary/dynamic").providerFor(this)');
+    // the Target that state describes, on this controller (v0.4 create: lists set afterwards)
+    const made = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "web", description: "made by 0.1.0", type: "tcp", session_connection_limit: 4, attributes: { default_port: 22 } });
+    const withHosts = await c.call("POST", `/v1/targets/${made.body.id}:set-host-sets`, { version: 1, host_set_ids: ["hsst_1234567890"] });
+    const withLibs = await c.call("POST", `/v1/targets/${made.body.id}:set-credential-libraries`, { version: withHosts.body.version, application_credential_library_ids: ["clvlt_1234567890"] });
+    const id: string = withLibs.body.id;
+    const state = { ...oldState, version: withLibs.body.version, __provider: oldProvider };
+    // the program that deployed it, as the engine hands it on (inputs plus the stored provider)
+    const inputs: Record<string, unknown> = { __provider: oldProvider };
+    for (const f of oldState.__managed as string[]) inputs[f] = oldState[f];
+
+    const checked = await e.check(inputs, inputs);
+    expect(checked.failures).toEqual([]);
+    expect((await diff(id, state, checked.inputs)).changes).toBe(e.proto.DiffResponse.DiffChanges.DIFF_NONE);
+
+    const changed = await e.check({ ...inputs, description: "changed after the upgrade" }, inputs);
+    const updated = await update(id, state, changed.inputs);
+    expect(updated).toMatchObject({ description: "changed after the upgrade", version: state.version + 1, __provider: oldProvider, __managed: oldState.__managed });
+
+    const refreshed = await read(id, updated);
+    expect(refreshed.props).toMatchObject({ description: "changed after the upgrade", __provider: oldProvider });
+    await del(id, refreshed.props);
+    expect((await read(id, refreshed.props)).id).toBe("");
+  });
 });

@@ -1,0 +1,141 @@
+/**
+ * The engine's side of the provider protocol, for tests: one client for both routes (the dynamic
+ * provider host and the plugin), typed from the SDK's proto declarations and loaded from the
+ * program's own node_modules, as the engine's messages would be. Every response is also kept,
+ * decoded as the engine would read it, so a test can search them for leaked secrets.
+ */
+import { specialSecretSig, specialSigKey, unknownValue } from "@pulumi/pulumi/runtime/rpc";
+import type * as pb from "@pulumi/pulumi/proto/provider_pb";
+import type { Host } from "./provider-host";
+
+/** The SDK's own sentinels: the unknown value and the secret wrapper. */
+export const UNKNOWN = unknownValue;
+export const secret = (value: unknown) => ({ [specialSigKey]: specialSecretSig, value });
+export const isWrappedSecret = (v: unknown): boolean => v !== null && typeof v === "object" && (v as Record<string, unknown>)[specialSigKey] === specialSecretSig;
+
+type Obj = Record<string, any>;
+type Struct = { toJavaScript(): Obj } | undefined;
+const js = (s: Struct): Obj => s?.toJavaScript() ?? {};
+
+/** Calls in the engine's shapes; `urn` names the resource every request is about. */
+export interface Engine {
+  proto: typeof pb;
+  configure(args: Obj, variables?: Record<string, string>): Promise<pb.ConfigureResponse>;
+  checkConfig(news: Obj): Promise<{ inputs: Obj; failures: string[] }>;
+  check(news: Obj, olds?: Obj): Promise<{ inputs: Obj; failures: { property: string; reason: string }[] }>;
+  diff(id: string, olds: Obj, news: Obj): Promise<{ changes: number; replaces: string[]; deleteBeforeReplace: boolean; hasDetailed: boolean; detailed: Record<string, number> }>;
+  create(inputs: Obj): Promise<{ id: string; props: Obj }>;
+  read(id: string, props?: Obj): Promise<{ id: string; props: Obj; inputs: Obj }>;
+  update(id: string, olds: Obj, news: Obj): Promise<Obj>;
+  delete(id: string, props: Obj): Promise<void>;
+  invoke(tok: string, args: Obj): Promise<Obj>;
+  handshake(): Promise<pb.ProviderHandshakeResponse>;
+  getSchema(): Promise<Obj>;
+  /** Every response so far, decoded (Structs as plain values, failures as text). */
+  responses: unknown[];
+}
+
+/** An engine client for a started provider process. */
+export function engine(host: Host, urn: string): Engine {
+  const proto = host.proto as typeof pb;
+  const responses: unknown[] = [];
+  const toStruct = (o: Obj) => host.toStruct(o);
+  async function rpc<Req, Res>(method: string, request: Req): Promise<Res> {
+    const res = await host.call<Res>(method, request);
+    responses.push(decoded(res));
+    return res;
+  }
+  const withUrn = <T extends { setUrn(u: string): unknown }>(r: T): T => (r.setUrn(urn), r);
+
+  return {
+    proto,
+    responses,
+    async configure(args, variables = {}) {
+      const r = new proto.ConfigureRequest();
+      for (const [k, v] of Object.entries(variables)) r.getVariablesMap().set(k, v);
+      r.setArgs(toStruct(args));
+      r.setAcceptsecrets(true);
+      return rpc("configure", r);
+    },
+    async checkConfig(news) {
+      const r = new proto.CheckRequest();
+      r.setUrn("urn:pulumi:dev::test::pulumi:providers:boundary::default");
+      r.setOlds(toStruct({}));
+      r.setNews(toStruct(news));
+      const res = await rpc<pb.CheckRequest, pb.CheckResponse>("checkConfig", r);
+      return { inputs: js(res.getInputs()), failures: res.getFailuresList().map((f) => f.getProperty()) };
+    },
+    async check(news, olds = {}) {
+      const r = withUrn(new proto.CheckRequest());
+      r.setOlds(toStruct(olds));
+      r.setNews(toStruct(news));
+      const res = await rpc<pb.CheckRequest, pb.CheckResponse>("check", r);
+      return { inputs: js(res.getInputs()), failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })) };
+    },
+    async diff(id, olds, news) {
+      const r = withUrn(new proto.DiffRequest());
+      r.setId(id);
+      r.setOlds(toStruct(olds));
+      r.setNews(toStruct(news));
+      const res = await rpc<pb.DiffRequest, pb.DiffResponse>("diff", r);
+      const detailed: Record<string, number> = {};
+      res.getDetaileddiffMap().forEach((v, k) => (detailed[k] = v.getKind()));
+      return { changes: res.getChanges(), replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace(), hasDetailed: res.getHasdetaileddiff(), detailed };
+    },
+    async create(inputs) {
+      const r = withUrn(new proto.CreateRequest());
+      r.setProperties(toStruct(inputs));
+      const res = await rpc<pb.CreateRequest, pb.CreateResponse>("create", r);
+      return { id: res.getId(), props: js(res.getProperties()) };
+    },
+    async read(id, props) {
+      const r = withUrn(new proto.ReadRequest());
+      r.setId(id);
+      if (props) r.setProperties(toStruct(props));
+      const res = await rpc<pb.ReadRequest, pb.ReadResponse>("read", r);
+      return { id: res.getId(), props: js(res.getProperties()), inputs: js(res.getInputs()) };
+    },
+    async update(id, olds, news) {
+      const r = withUrn(new proto.UpdateRequest());
+      r.setId(id);
+      r.setOlds(toStruct(olds));
+      r.setNews(toStruct(news));
+      return js((await rpc<pb.UpdateRequest, pb.UpdateResponse>("update", r)).getProperties());
+    },
+    async delete(id, props) {
+      const r = withUrn(new proto.DeleteRequest());
+      r.setId(id);
+      r.setProperties(toStruct(props));
+      await rpc("delete", r);
+    },
+    async invoke(tok, args) {
+      const r = new proto.InvokeRequest();
+      r.setTok(tok);
+      r.setArgs(toStruct(args));
+      return js((await rpc<pb.InvokeRequest, pb.InvokeResponse>("invoke", r)).getReturn());
+    },
+    async handshake() {
+      const r = new proto.ProviderHandshakeRequest();
+      r.setEngineAddress("127.0.0.1:1");
+      return rpc("handshake", r);
+    },
+    async getSchema() {
+      const r = new proto.GetSchemaRequest();
+      r.setVersion(0);
+      return JSON.parse((await rpc<pb.GetSchemaRequest, pb.GetSchemaResponse>("getSchema", r)).getSchema());
+    },
+  };
+}
+
+/** A response as the engine reads it: Structs decoded, failures as text. */
+function decoded(res: unknown): unknown {
+  const r = res as Record<string, (() => unknown) | undefined>;
+  const out: Record<string, unknown> = {};
+  for (const getter of ["getInputs", "getProperties", "getReturn", "getSchema", "getVersion"]) {
+    const v = r[getter]?.call(res) as Struct | string | undefined;
+    if (v !== undefined) out[getter] = typeof v === "object" && v !== null && "toJavaScript" in v ? v.toJavaScript() : v;
+  }
+  const failures = r.getFailuresList?.call(res) as pb.CheckFailure[] | undefined;
+  if (failures) out.failures = failures.map((f) => `${f.getProperty()}: ${f.getReason()}`);
+  return out;
+}
