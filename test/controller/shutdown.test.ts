@@ -6,6 +6,7 @@ import { writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { startCli } from "../helpers/cli";
+import { until } from "../helpers/wait";
 
 const TOKEN = "at_1111111111_s1ShutdownTestToken";
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -18,8 +19,8 @@ test("prints addresses, token and seeded ids; logs one line per request without 
     expect(banner).not.toContain(TOKEN); // a token given by the user is not echoed
     const res = await fetch(`${cli.apiUrl}/v1/targets?scope_id=p_1234567890`, { headers: auth });
     expect(res.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 100));
-    const line = cli.output().trim().split("\n").map((l) => { try { return JSON.parse(l); } catch { return undefined; } }).find((l) => l?.msg === "request");
+    const requestLine = () => cli.output().trim().split("\n").map((l) => { try { return JSON.parse(l); } catch { return undefined; } }).find((l) => l?.msg === "request");
+    const line = await until(requestLine, "the request log line");
     expect(line).toMatchObject({ level: "info", method: "GET", path: "/v1/targets", status: 200 });
     expect(line.ms).toEqual(expect.any(Number));
     expect(cli.output()).not.toContain(TOKEN);
@@ -34,9 +35,8 @@ test("a generated token is printed and works", async () => {
     const token = /Admin token: (at_\S+)/.exec(cli.output())![1]!;
     const res = await fetch(`${cli.apiUrl}/v1/targets?scope_id=p_1234567890`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 100));
     // the text log: one line for the request, and the token only ever in the banner
-    const log = cli.output().slice(cli.output().indexOf("Try:"));
+    const log = await until(() => /\[INFO\] request /.test(cli.output()) && cli.output().slice(cli.output().indexOf("Try:")), "the request log line");
     expect(log).toMatch(/\[INFO\] request method=GET path=\/v1\/targets status=200 ms=[\d.]+\n/);
     expect(log).not.toContain(token);
   } finally {
@@ -49,14 +49,16 @@ test("with a grace period: /health turns 503 at once, the API keeps serving for 
   expect((await fetch(`${cli.opsUrl}/health`)).status).toBe(200);
   const signalledAt = Date.now();
   cli.child.kill("SIGTERM");
-  await new Promise((r) => setTimeout(r, 150));
-  const health = await fetch(`${cli.opsUrl}/health`);
-  expect(health.status).toBe(503);
+  const health = await until(async () => {
+    const h = await fetch(`${cli.opsUrl}/health`);
+    return h.status === 503 && h;
+  }, "/health to turn 503");
   expect(await health.text()).toBe("");
   // the API still creates and reads during the wait
   const created = await fetch(`${cli.apiUrl}/v1/targets`, { method: "POST", headers: auth, body: JSON.stringify({ scope_id: "p_1234567890", name: "during-grace", type: "tcp" }) });
   expect(created.status).toBe(200);
-  await new Promise((r) => setTimeout(r, 900));
+  // still serving one second into the 1.5 s wait
+  await new Promise((r) => setTimeout(r, Math.max(0, signalledAt + 1000 - Date.now())));
   expect((await fetch(`${cli.apiUrl}/v1/targets?scope_id=p_1234567890`, { headers: auth })).status).toBe(200);
   const { code, at } = await cli.exited;
   expect(code).toBe(0);
@@ -73,8 +75,7 @@ test("the grace period can come from a Boundary config file", async () => {
   const cli = await startCli(["--config", hcl]);
   const signalledAt = Date.now();
   cli.child.kill("SIGINT");
-  await new Promise((r) => setTimeout(r, 150));
-  expect((await fetch(`${cli.opsUrl}/health`)).status).toBe(503);
+  await until(async () => (await fetch(`${cli.opsUrl}/health`)).status === 503, "/health to turn 503");
   const { code, at } = await cli.exited;
   expect(code).toBe(0);
   expect(at - signalledAt).toBeGreaterThanOrEqual(1000);
@@ -92,7 +93,7 @@ test("without a grace period the controller shuts down at once with exit 0", asy
 test("a second signal during the wait forces an immediate exit", async () => {
   const cli = await startCli(["--graceful-shutdown-wait", "30s"]);
   cli.child.kill("SIGTERM");
-  await new Promise((r) => setTimeout(r, 150));
+  await until(() => cli.output().includes("shutdown started"), "the shutdown to start");
   const secondAt = Date.now();
   cli.child.kill("SIGTERM");
   const { code, at } = await cli.exited;
@@ -113,10 +114,13 @@ test("an in-flight request finishes when the API listener closes", async () => {
     });
     req.on("error", reject);
     req.write(body.slice(0, 10));
-    setTimeout(() => {
-      cli.child.kill("SIGTERM");
-      setTimeout(() => req.end(body.slice(10)), 200);
-    }, 100);
+    // once the request is on the wire, signal; finish the body only after shutdown has begun
+    req.once("socket", (socket) =>
+      socket.once("connect", () => {
+        cli.child.kill("SIGTERM");
+        until(() => cli.output().includes("shutdown started"), "the shutdown to start").then(() => req.end(body.slice(10)), reject);
+      }),
+    );
   });
   expect(await done).toBe(200);
   const answeredAt = Date.now();
