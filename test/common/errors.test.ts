@@ -1,0 +1,109 @@
+/**
+ * The one error hierarchy: every class has its name, a fixed code, the message its callers rely
+ * on, and `instanceof` that holds across two loaded copies of the package (the program's and the
+ * provider host's), for the class itself and each ancestor, and never for an unrelated class.
+ */
+import * as path from "node:path";
+
+const ROOT = path.join(__dirname, "..", "..");
+/** Every module that defines an error class, loaded twice: two copies, as two installs would be. */
+const MODULES = {
+  common: "common/errors",
+  client: "provider/client/errors",
+  apply: "provider/resource/apply",
+  resource: "provider/resource/errors",
+  filter: "common/filter",
+  config: "controller/config",
+  hcl: "controller/hcl",
+  controller: "controller/errors",
+} as const;
+type Copy = { [K in keyof typeof MODULES]: any };
+const load = (): Copy => {
+  let copy = {} as Copy;
+  jest.isolateModules(() => {
+    copy = Object.fromEntries(Object.entries(MODULES).map(([k, m]) => [k, require(path.join(ROOT, m))])) as Copy;
+  });
+  return copy;
+};
+const a = load();
+const b = load();
+
+const call = { method: "POST", path: "/v1/targets" };
+const cases: [name: string, code: string, make: (m: Copy) => Error, message: string, ancestors: string[]][] = [
+  ["PulumiBoundaryError", "BOUNDARY_ERROR", (m) => new m.common.PulumiBoundaryError("root"), "root", []],
+  ["BoundaryClientError", "BOUNDARY_CLIENT_ERROR", (m) => new m.client.BoundaryClientError("client"), "client", ["PulumiBoundaryError"]],
+  ["ClientSettingsError", "BOUNDARY_CLIENT_SETTINGS", (m) => new m.client.ClientSettingsError("BOUNDARY_ADDR: bad"), "BOUNDARY_ADDR: bad", ["BoundaryClientError", "PulumiBoundaryError"]],
+  [
+    "BoundaryApiError",
+    "BOUNDARY_API_ERROR",
+    (m) => new m.client.BoundaryApiError(call.method, call.path, 400, "InvalidArgument", "Error in provided request.", [{ name: "name", description: "This field is required." }], { "retry-after": "3" }),
+    "POST /v1/targets: 400 InvalidArgument: Error in provided request. (name: This field is required.)",
+    ["BoundaryClientError", "PulumiBoundaryError"],
+  ],
+  [
+    "VersionConflictError",
+    "BOUNDARY_VERSION_CONFLICT",
+    (m) => m.client.apiError("PATCH", "/v1/targets/ttcp_1", 404, "NotFound", 'Target "ttcp_1" not found or incorrect version provided.', []),
+    'PATCH /v1/targets/ttcp_1: 404 NotFound: Target "ttcp_1" not found or incorrect version provided.',
+    ["BoundaryApiError", "BoundaryClientError", "PulumiBoundaryError"],
+  ],
+  [
+    "NotFoundError",
+    "BOUNDARY_NOT_FOUND",
+    (m) => m.client.apiError("GET", "/v1/targets/ttcp_1", 404, "NotFound", "Resource not found.", []),
+    "GET /v1/targets/ttcp_1: 404 NotFound: Resource not found.",
+    ["BoundaryApiError", "BoundaryClientError", "PulumiBoundaryError"],
+  ],
+  [
+    "SchemaValidationError",
+    "BOUNDARY_SCHEMA_MISMATCH",
+    (m) => new m.client.SchemaValidationError("GET", "/v1/targets/ttcp_1", [{ path: ["version"], message: "expected number" }]),
+    "GET /v1/targets/ttcp_1: unexpected response: version: expected number",
+    ["BoundaryClientError", "PulumiBoundaryError"],
+  ],
+  ["TransportError", "BOUNDARY_TRANSPORT_ERROR", (m) => new m.client.TransportError("GET", "/v1/targets", "ECONNREFUSED: refused"), "GET /v1/targets: ECONNREFUSED: refused", ["BoundaryClientError", "PulumiBoundaryError"]],
+  ["TimeoutError", "BOUNDARY_TIMEOUT", (m) => new m.client.TimeoutError("GET", "/v1/targets", "no answer within 5 ms"), "GET /v1/targets: no answer within 5 ms", ["TransportError", "BoundaryClientError", "PulumiBoundaryError"]],
+  [
+    "PlanError",
+    "BOUNDARY_PLAN_FAILED",
+    (m) => new m.apply.PlanError(new Error("400"), undefined, { op: "update", mask: ["name"], fields: {} }),
+    "updating name failed: 400",
+    ["PulumiBoundaryError"],
+  ],
+  ["ResourceInitError", "BOUNDARY_PARTIAL_FAILURE", (m) => new m.resource.ResourceInitError("ttcp_1", {}, ["a", "b"]), "a; b", ["PulumiBoundaryError"]],
+  ["InvalidResourceDataError", "BOUNDARY_INVALID_RESOURCE_DATA", (m) => new m.resource.InvalidResourceDataError("state: version"), "state: version", ["PulumiBoundaryError"]],
+  ["FilterSyntaxError", "BOUNDARY_FILTER_SYNTAX", (m) => new m.filter.FilterSyntaxError("unterminated string", 3), "unterminated string at position 3", ["PulumiBoundaryError"]],
+  ["ConfigError", "BOUNDARY_CONFIG", (m) => new m.config.ConfigError("--api-addr: bad"), "--api-addr: bad", ["PulumiBoundaryError"]],
+  ["ConfigSyntaxError", "BOUNDARY_CONFIG_SYNTAX", (m) => new m.hcl.ConfigSyntaxError("line 2: bad"), "line 2: bad", ["PulumiBoundaryError"]],
+  ["BoundaryError", "BOUNDARY_CONTROLLER_RULE", (m) => new m.controller.BoundaryError("NotFound", "Resource not found."), "Resource not found.", ["PulumiBoundaryError"]],
+];
+
+/** Each class by name, in a copy. */
+const classes = (m: Copy): Record<string, Function> => Object.assign({}, ...Object.values(m));
+
+test.each(cases)("%s: code %s, message, and instanceof across two copies", (name, code, make, message, ancestors) => {
+  const err = make(a);
+  expect(err.name).toBe(name);
+  expect((err as { code?: string }).code).toBe(code);
+  expect(err.message).toBe(message);
+  expect(err).toBeInstanceOf(Error);
+  for (const copy of [a, b]) {
+    for (const cls of [name, ...ancestors]) expect(err instanceof (classes(copy)[cls] as new () => unknown)).toBe(true);
+  }
+  // never an instance of a class outside its chain
+  for (const [other] of cases) {
+    if (other !== name && !ancestors.includes(other)) expect(err instanceof (classes(b)[other] as new () => unknown)).toBe(false);
+  }
+});
+
+test("the copies really are two: their classes differ", () => {
+  expect(a.client.BoundaryApiError).not.toBe(b.client.BoundaryApiError);
+});
+
+test("codes are unique", () => {
+  expect(new Set(cases.map((c) => c[1])).size).toBe(cases.length);
+});
+
+test("an API error carries the response's headers", () => {
+  expect(cases[3]![2](a)).toMatchObject({ status: 400, kind: "InvalidArgument", headers: { "retry-after": "3" } });
+});

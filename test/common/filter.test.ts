@@ -1,0 +1,80 @@
+/** Boundary's filter language (go-bexpr), without HTTP: parsing, each operator, precedence, errors. */
+import { FilterSyntaxError, matches, parseFilter } from "../../common/filter";
+
+const item = {
+  item: {
+    name: "web-1",
+    description: "",
+    version: 3,
+    authorized_actions: ["read", "authorize-session"],
+    attributes: { default_port: 22 },
+    tags: { env: ["prod"] },
+  },
+};
+const run = (f: string, data: unknown = item) => matches(parseFilter(f), data);
+
+describe("operators", () => {
+  test.each([
+    ['"/item/name" == "web-1"', true],
+    ['"/item/name" == "web-2"', false],
+    ['"/item/name" != "web-2"', true],
+    ['"/item/version" == 3', true],
+    ['"/item/version" == "3"', true],
+    ['"/item/attributes/default_port" == 22', true],
+    ['"/item/name" matches "^web-\\\\d$"', true],
+    ['"/item/name" not matches "^db"', true],
+    ['"/item/name" contains "eb"', true],
+    ['"/item/name" not contains "db"', true],
+    ['"authorize-session" in "/item/authorized_actions"', true],
+    ['"delete" in "/item/authorized_actions"', false],
+    ['"delete" not in "/item/authorized_actions"', true],
+    ['"env" in "/item/tags"', true],
+    ['"prod" in "/item/tags/env"', true],
+    ['"/item/description" is empty', true],
+    ['"/item/worker_filter" is empty', true],
+    ['"/item/name" is not empty', true],
+    ["item.name == web-1", true],
+    ["item.attributes.default_port == 22", true],
+  ])("%s → %s", (filter, expected) => expect(run(filter)).toBe(expected));
+});
+
+describe("combining", () => {
+  test("and binds tighter than or; not and parentheses", () => {
+    expect(run('"/item/name" == "x" or "/item/version" == 3 and "/item/name" == "web-1"')).toBe(true);
+    expect(run('("/item/name" == "x" or "/item/version" == 3) and "/item/name" == "y"')).toBe(false);
+    expect(run('not "/item/name" == "x"')).toBe(true);
+    expect(run('not ("/item/name" == "web-1" and "/item/version" == 3)')).toBe(false);
+  });
+
+  test("an item on which evaluation errors is excluded, even under or (as go-bexpr)", () => {
+    expect(run('"/item/missing" == "x" or "/item/name" == "web-1"')).toBe(false);
+    expect(run('"/item/version" matches "3"')).toBe(false);
+  });
+});
+
+describe("syntax errors name the rule and the position", () => {
+  test.each([
+    ["", "empty filter at position 1"],
+    ['"/item/name" ==', "expected a value, found end of filter at position 16"],
+    ['"/item/name" = "x"', 'unexpected character "=" at position 14'],
+    ['"/item/name', "unterminated string at position 1"],
+    ['("/item/name" == "x"', 'expected ")", found end of filter at position 21'],
+    ['"/item/name" == "x" "y"', 'expected "and", "or" or the end of the filter, found "y" at position 21'],
+    ['"/item/name" matches "("', 'invalid regular expression "(" at position 22'],
+    ['"item/name" == "x"', 'selector "item/name" must be a JSON pointer starting with "/" at position 1'],
+    ['"/item/name" is full', 'expected "empty", found "full" at position 17'],
+  ])("%j: %s", (filter, message) => {
+    let err: unknown;
+    try {
+      parseFilter(filter);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(FilterSyntaxError);
+    expect((err as Error).message).toBe(message);
+  });
+});
+
+test("JSON pointer escapes: ~1 is / and ~0 is ~", () => {
+  expect(run('"/a~1b/c~0d" == "x"', { "a/b": { "c~d": "x" } })).toBe(true);
+});

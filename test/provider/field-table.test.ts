@@ -1,0 +1,56 @@
+/**
+ * The field table is the one source: TargetArgs (type level, checked by `tsc` in `npm test`), the
+ * plugin's package schema, the provider's state and the controller's update mask all follow it.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { packageSchema } from "../../provider/plugin/schema";
+import type { TargetArgs } from "../../provider/resource/resource";
+import { OUTPUT_FIELDS, TargetState } from "../../provider/resource/state";
+import { INPUT_FIELDS, MASK_PATHS, TARGET_FIELDS, spec, type InputField, type RequiredField } from "../../wire/target-fields";
+
+/** True when X and Y are the same type (not merely assignable). */
+type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false;
+const typeIs = <T extends true>(): T => true as T;
+type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
+
+/** The inputs as the spec and the README describe them, written out once here as the expectation. */
+type Expected = {
+  scopeId: pulumi.Input<string>;
+  name: pulumi.Input<string>;
+  description?: pulumi.Input<string>;
+  type?: pulumi.Input<"tcp">;
+  hostSetIds?: pulumi.Input<pulumi.Input<string>[]>;
+  applicationCredentialLibraryIds?: pulumi.Input<pulumi.Input<string>[]>;
+  sessionMaxSeconds?: pulumi.Input<number>;
+  sessionConnectionLimit?: pulumi.Input<number>;
+  workerFilter?: pulumi.Input<string>;
+  defaultPort?: pulumi.Input<number>;
+};
+
+test("TargetArgs is derived from the table: its keys, which are required, and each type", () => {
+  expect(typeIs<Equal<keyof TargetArgs, InputField>>()).toBe(true);
+  expect(typeIs<Equal<RequiredKeys<TargetArgs>, RequiredField>>()).toBe(true);
+  expect(typeIs<Equal<TargetArgs, Expected>>()).toBe(true);
+});
+
+test("the package schema's Target inputs are the table's, typed by kind, required as the table says", () => {
+  const target = packageSchema("0.0.0").resources["boundary:index:Target"];
+  expect(Object.keys(target.inputProperties)).toEqual(INPUT_FIELDS);
+  for (const f of INPUT_FIELDS) {
+    const kind = spec(f).kind;
+    const prop = target.inputProperties[f] as { type: string; items?: { type: string }; description: string };
+    expect(prop.type).toBe(kind === "integer" ? "integer" : kind === "ids" ? "array" : "string");
+    if (kind === "ids") expect(prop.items?.type).toBe("string");
+    expect(prop.description).toBe(spec(f).doc);
+  }
+  expect(target.requiredInputs).toEqual(INPUT_FIELDS.filter((f) => spec(f).required));
+  expect(Object.keys(target.properties)).toEqual([...INPUT_FIELDS, ...OUTPUT_FIELDS]);
+});
+
+test("state holds every input field and every output; the update mask is the masked fields' wire paths", () => {
+  const shape = Object.keys((TargetState as unknown as { shape: Record<string, unknown> }).shape);
+  expect(shape).toEqual([...INPUT_FIELDS, ...OUTPUT_FIELDS, "__managed"]);
+  expect(MASK_PATHS).toEqual(["name", "description", "session_max_seconds", "session_connection_limit", "worker_filter", "attributes.default_port"]);
+  expect(INPUT_FIELDS.filter((f) => spec(f).replaces)).toEqual(["scopeId", "type"]);
+  expect(INPUT_FIELDS.filter((f) => TARGET_FIELDS[f].kind === "ids").map((f) => spec(f).association?.action)).toEqual(["host-sets", "credential-libraries"]);
+});
