@@ -13,6 +13,7 @@ import { silentLogger, type Logger } from "./log";
 import { Sessions } from "./sessions";
 import { Store } from "./store";
 
+/** A listener address; port 0 picks a free port. */
 export interface HostPort {
   host: string;
   port: number;

@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { matches, parseFilter, type FilterExpr } from "../common/filter";
 import { filterProblem } from "../common/rules";
 import { Prefix, type CreateTargetRequest, type RequestField, type Target, type TargetFieldsOnWire, type UpdateTargetRequest } from "../wire/target";
-import { INPUT_FIELDS, MASK_PATHS, TARGET_FIELDS, deletePath, getPath, setPath, spec, type InputField } from "../wire/target-fields";
+import { INPUT_FIELDS, MASK_PATHS, TARGET_FIELDS, deletePath, getPath, setPath, spec, type AssociationOp, type InputField } from "../wire/target-fields";
 import { BoundaryError, invalidField, invalidFields, notFound } from "./errors";
 import type { FixtureCredentialLibrary, FixtureHostSet, FixtureScope, FixtureWorker, Fixtures } from "./fixtures";
 import * as rules from "./rules";
@@ -33,7 +33,6 @@ export type TargetRecord = Omit<TargetFieldsOnWire, "scope" | "host_sets" | "app
 
 /** A field reconciled by the add/set/remove actions. */
 export type AssociationField = "hostSetIds" | "applicationCredentialLibraryIds";
-export type AssociationOp = "add" | "remove" | "set";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
@@ -57,6 +56,7 @@ export interface ListQuery {
   filter?: string | null;
 }
 
+/** How a store behaves where Boundary releases differ. */
 export interface StoreOptions {
   /** Ignore `host_set_ids`/`application_credential_library_ids` on create, as Boundary v0.4 does. */
   ignoreCreateAssociations?: boolean;
@@ -67,9 +67,13 @@ type ScopeRecord = FixtureScope | { id: "global"; type: "global"; name: string; 
 
 /** The controller's data: seeded scopes, host sets, libraries and workers, and the Targets. */
 export class Store {
+  /** Scopes by id, `global` included (seeded; the API does not change them). */
   readonly scopes = new Map<string, ScopeRecord>();
+  /** Host sets by id (seeded). */
   readonly hostSets = new Map<string, FixtureHostSet>();
+  /** Credential libraries by id (seeded). */
   readonly credentialLibraries = new Map<string, FixtureCredentialLibrary>();
+  /** The workers a session may use (seeded). */
   readonly workers: FixtureWorker[];
   private readonly targets = new Map<string, TargetRecord>();
   /** Sorted ids per project, rebuilt lazily after a create or delete in it. */
@@ -79,6 +83,7 @@ export class Store {
   private readonly ignoreCreateAssociations: boolean;
   private readonly now: () => Date;
 
+  /** A store holding the fixtures' seed and no Target. */
   constructor(fixtures: Fixtures, options: StoreOptions = {}) {
     this.scopes.set("global", { id: "global", type: "global", name: "Global", description: "Global Scope" });
     for (const s of fixtures.scopes) this.scopes.set(s.id, s);

@@ -23,6 +23,9 @@ export interface Association {
   noun: string;
 }
 
+/** The three actions on an id list: add attaches ids (none may be attached yet), remove detaches (all must be), set replaces the list. */
+export type AssociationOp = "add" | "set" | "remove";
+
 /** Everything known about one input field of a Target. */
 export interface FieldSpec {
   kind: FieldKind;

@@ -12,10 +12,10 @@ import {
   type RequestField,
   type TargetAction,
 } from "../../wire/target";
-import { TARGET_FIELDS } from "../../wire/target-fields";
+import { TARGET_FIELDS, type AssociationOp } from "../../wire/target-fields";
 import { BoundaryError, invalidField } from "../errors";
 import type { Sessions } from "../sessions";
-import type { AssociationField, AssociationOp, Store, TargetRecord } from "../store";
+import type { AssociationField, Store, TargetRecord } from "../store";
 import { renderList, renderTarget, targetView } from "../view";
 import type { Principal } from "./auth";
 

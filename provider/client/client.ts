@@ -14,14 +14,12 @@ import {
   type RequestField,
   type UpdateTargetRequest,
 } from "../../wire/target";
-import type { Association } from "../../wire/target-fields";
+import type { Association, AssociationOp } from "../../wire/target-fields";
 import { BoundaryClientError, SchemaValidationError, TimeoutError, TransportError, apiError } from "./errors";
 import { resolveSettings, type BoundaryClientOptions, type ClientSettings } from "./settings";
 
+/** The HTTP methods the Target API uses. */
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
-
-/** The three actions on a Target's id lists. */
-export type AssociationOp = "add" | "set" | "remove";
 
 /** A Target named by id, or by name within a scope given by id or name. */
 export type TargetIdentity = { targetId: string } | { name: string; scopeId: string } | { name: string; scopeName: string };

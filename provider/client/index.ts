@@ -1,5 +1,5 @@
 /** The typed Boundary API client: the client, its settings, its errors. */
-export { BoundaryClient, type TargetIdentity, type HttpMethod, type AssociationOp } from "./client";
+export { BoundaryClient, type TargetIdentity, type HttpMethod } from "./client";
 export { resolveSettings, ENV, type BoundaryClientOptions, type ClientSettings } from "./settings";
 export {
   BoundaryClientError,

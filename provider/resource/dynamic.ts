@@ -30,29 +30,35 @@ export class DynamicTargetProvider implements pulumi.dynamic.ResourceProvider {
     await this.core.configure(providerOptions((key) => req.config.get(`boundary:${key}`)));
   }
 
+  /** Validates the program's inputs (no API call). */
   async check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
     return this.core.check(news);
   }
 
+  /** What changed; `replaces` lists the fields that force a new Target. */
   async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
     const d = this.core.diff(olds, news);
     return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
   }
 
+  /** Creates the Target; a later failure is a partial failure carrying its id. */
   async create(inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
     const { id, state } = await withProvider(inputs, () => this.core.create(inputs));
     return { id, outs: state };
   }
 
+  /** Refresh: one GET; an empty id when the Target is gone. */
   async read(id: string, props: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult> {
     const found = await this.core.read(id, props);
     return found ? { id: found.id, props: found.state, inputs: found.inputs } : { id: "" };
   }
 
+  /** Applies the plan with the fewest calls. */
   async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
     return { outs: await withProvider(news, () => this.core.update(id, olds, news)) };
   }
 
+  /** Deletes the Target; one already gone counts as deleted. */
   async delete(id: string): Promise<void> {
     await this.core.delete(id);
   }

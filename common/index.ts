@@ -1,0 +1,5 @@
+/** Code both sides share that is not the wire contract: the error root, field rules, filters, durations. */
+export { PulumiBoundaryError } from "./errors";
+export { FilterSyntaxError, parseFilter, matches, type FilterExpr } from "./filter";
+export { parseDuration } from "./duration";
+export * as rules from "./rules";
