@@ -33,8 +33,10 @@ export interface FieldSpec {
   wire: string;
   /** The allowed values, for `enum`. */
   values?: readonly string[];
-  /** A program must set it (and a create body must carry it). */
+  /** Every Target has it, and a create body must carry it. */
   required?: boolean;
+  /** A program may leave it out: the provider then generates it (Pulumi's autonaming). */
+  autoname?: boolean;
   /** A change needs a new Target: Boundary cannot change it in place. */
   replaces?: boolean;
   /** Changed in place by a PATCH naming the wire path in `update_mask`. */
@@ -73,12 +75,13 @@ export const TARGET_FIELDS = {
     kind: "string",
     wire: "name",
     required: true,
+    autoname: true,
     mask: true,
     check: (v: string) => {
       const problem = rules.nameProblem(v);
       return problem && NAME_PROBLEMS[problem];
     },
-    doc: "Name, unique within the project.",
+    doc: "Name, unique within the project. Left out, the provider names the Target after the resource (`web-3f9a2c1`): stable across updates, fresh on replacement. A name given here is used verbatim; replacing such a Target within its project needs `deleteBeforeReplace: true`.",
   }),
   description: field({
     kind: "string",
@@ -161,8 +164,13 @@ export type ValueOf<F extends FieldSpec> = F["kind"] extends "string"
         ? V
         : string;
 
-/** The fields a program must set. */
-export type RequiredField = { [K in InputField]: TargetFields[K] extends { required: true } ? K : never }[InputField];
+/** The fields a program must set: required, and not named by the provider. */
+export type RequiredField = { [K in InputField]: TargetFields[K] extends { required: true } ? (TargetFields[K] extends { autoname: true } ? never : K) : never }[InputField];
+
+/** True when a program must set the field. */
+export function programMustSet(f: InputField): boolean {
+  return !!spec(f).required && !spec(f).autoname;
+}
 
 /** Reads a dotted wire path (`attributes.default_port`) from a wire object. */
 export function getPath(o: unknown, path: string): unknown {

@@ -14,15 +14,24 @@ import type { Target } from "../../wire/target";
 import { INPUT_FIELDS, type InputField } from "../../wire/target-fields";
 import { BoundaryClient, NotFoundError, TransportError, VersionConflictError, type BoundaryClientOptions } from "../client";
 import { PlanError, applyPlan } from "./apply";
+import { autoname, type NamingContext } from "./autoname";
 import { InvalidResourceDataError, ResourceInitError } from "./errors";
 import { checkInputs, type CheckFailure, type TargetInputs } from "./inputs";
-import { createRequest, diffTarget, planUpdate, sameValue, type TargetDiff } from "./plan";
+import { createRequest, diffTarget, planUpdate, projectCreate, projectUpdate, sameValue, type TargetDiff } from "./plan";
 import { TargetState, inputsFromState, managedFields, stateFromTarget } from "./state";
 
 /** A create whose answer was lost is adopted only if the Target was made this recently (clock skew). */
 const ADOPT_SKEW_MS = 5 * 60_000;
 
 const ManagedList = z.array(z.enum(INPUT_FIELDS as [InputField, ...InputField[]]));
+
+/** What the engine tells an operation beyond its data. */
+export interface OperationContext {
+  /** Where this operation's warnings go (the route's channel, with the resource's URN); never pass a secret. */
+  warn?: (message: string) => void;
+  /** The input fields the program set at its previous run (the engine's old inputs), beyond `__managed`. */
+  priorInputs?: readonly string[];
+}
 
 /** What `read` found: the Target's state and the inputs to diff the program against. */
 export interface ReadResult {
@@ -54,18 +63,36 @@ export class TargetCore {
     return (this.clientInstance ??= new BoundaryClient(this.options));
   }
 
-  /** Validates a program's inputs; returns them unchanged with the failures, each naming its field. */
-  check(news: Record<string, unknown>): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
-    return checkInputs(news);
+  /**
+   * Validates a program's inputs and names the Target when the program does not (autonaming, see
+   * `autoname.ts`). Returns the inputs, with the name added if generated, and the failures, each
+   * naming its field.
+   */
+  check(news: Record<string, unknown>, naming: NamingContext = {}): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
+    const named = autoname(typeof news.name === "string" ? news.name : undefined, naming);
+    const inputs = named.name !== undefined && news.name === undefined ? { ...news, name: named.name } : news;
+    const { failures } = checkInputs(inputs);
+    if (named.failure) failures.push({ property: "name", reason: named.failure });
+    return { inputs, failures };
   }
 
   /** What differs between the state and the program, field by field, and what forces a replacement. */
-  diff(olds: unknown, news: Record<string, unknown>): TargetDiff {
-    return diffTarget(parseState(olds), parseInputs(news));
+  diff(olds: unknown, news: Record<string, unknown>, ctx: OperationContext = {}): TargetDiff {
+    return diffTarget(withPrior(parseState(olds), ctx), parseInputs(news));
+  }
+
+  /** A preview of create: the projected state, with no API call. */
+  previewCreate(news: Record<string, unknown>): Record<string, unknown> {
+    return projectCreate(parseInputs(news));
+  }
+
+  /** A preview of update: the projected state, with no API call. */
+  previewUpdate(olds: unknown, news: Record<string, unknown>, ctx: OperationContext = {}): Record<string, unknown> {
+    return projectUpdate(withPrior(parseState(olds), ctx), parseInputs(news));
   }
 
   /** Creates the Target and applies what the POST did not; a later failure is a ResourceInitError. */
-  async create(news: Record<string, unknown>): Promise<{ id: string; state: TargetState }> {
+  async create(news: Record<string, unknown>, ctx: OperationContext = {}): Promise<{ id: string; state: TargetState }> {
     const inputs = parseInputs(news) as TargetInputs;
     const managed = managedFields(inputs);
     const started = Date.now();
@@ -78,7 +105,7 @@ export class TargetCore {
       if (!(err instanceof TransportError)) throw err;
       const found = await this.findJustCreated(inputs, started);
       if (!found) throw err;
-      this.warn(`creating target ${JSON.stringify(inputs.name)}: ${err.message}; it was created as ${found.id} and is recorded in the stack.`);
+      (ctx.warn ?? this.warn)(`creating target ${JSON.stringify(inputs.name)}: ${err.message}; it was created as ${found.id} and is recorded in the stack.`);
       created = found;
     }
     let state = stateFromTarget(created, managed);
@@ -119,8 +146,8 @@ export class TargetCore {
    * conflict (changed outside Pulumi) is retried once from a fresh read; a failure after some calls
    * succeeded is a ResourceInitError holding what the controller now has.
    */
-  async update(id: string, olds: unknown, news: Record<string, unknown>): Promise<TargetState> {
-    const state = parseState(olds);
+  async update(id: string, olds: unknown, news: Record<string, unknown>, ctx: OperationContext = {}): Promise<TargetState> {
+    const state = withPrior(parseState(olds), ctx);
     const inputs = parseInputs(news) as TargetInputs;
     const managed = managedFields(inputs);
     let last;
@@ -128,7 +155,7 @@ export class TargetCore {
       last = await applyPlan(this.client, id, state.version, planUpdate(state, inputs));
     } catch (err) {
       if (!(err instanceof PlanError && err.cause instanceof VersionConflictError)) throw partial(id, err, managed);
-      last = await this.retryFromFresh(id, err.last ? stateFromTarget(err.last, state.__managed) : state, inputs, managed);
+      last = await this.retryFromFresh(id, err.last ? stateFromTarget(err.last, state.__managed) : state, inputs, managed, ctx.warn ?? this.warn);
     }
     return last ? stateFromTarget(last, managed) : { ...state, __managed: managed };
   }
@@ -155,11 +182,11 @@ export class TargetCore {
    * which fields changed, and retry once from the fresh version. The new plan touches only fields
    * the program sets, so outside changes to other fields are kept.
    */
-  private async retryFromFresh(id: string, known: TargetState, news: TargetInputs, managed: InputField[]): Promise<Target> {
+  private async retryFromFresh(id: string, known: TargetState, news: TargetInputs, managed: InputField[], warn: (m: string) => void): Promise<Target> {
     const current = await this.client.getTarget(id);
     const fresh = stateFromTarget(current, known.__managed);
     const outside = INPUT_FIELDS.filter((f) => !sameValue(known[f], fresh[f]));
-    this.warn(
+    warn(
       `target ${id} was changed outside Pulumi (version ${known.version} → ${fresh.version}` +
         `${outside.length ? `; changed: ${outside.join(", ")}` : ""}); retrying once from the current version.`,
     );
@@ -176,6 +203,12 @@ function partial(id: string, err: unknown, managed: InputField[]): unknown {
   if (!(err instanceof PlanError)) return err;
   if (!err.last) return err.cause;
   return new ResourceInitError(id, stateFromTarget(err.last, managed), [`updating target ${id}: ${err.message}`]);
+}
+
+/** The state, managing also what the program set at its previous run (a field it has since removed is reset). */
+function withPrior(state: TargetState, ctx: OperationContext): TargetState {
+  const prior = INPUT_FIELDS.filter((f) => ctx.priorInputs?.includes(f) && !state.__managed.includes(f));
+  return prior.length === 0 ? state : { ...state, __managed: [...state.__managed, ...prior] };
 }
 
 /** Prior state, as the engine hands it back. */

@@ -4,6 +4,11 @@
  * `pulumi.dynamic.ResourceProvider` to the core. Only this file knows `__provider`: the host needs
  * it in the properties of a partial failure, or later Read/Delete could not load the provider.
  *
+ * The host gives no URN and no old inputs past Check, so two hidden inputs carry what the core
+ * needs: `__logicalName` (set by the Target class when the program gives no name, for autonaming)
+ * and `__priorInputs` (written here by Check from the old inputs: the fields the program set at its
+ * previous run, so a field removed since is reset even if no apply ever recorded it).
+ *
  * Stacks deployed by any earlier version store a proxy that calls `providerFor(this)` and then one
  * of the methods below: keep both.
  */
@@ -12,8 +17,11 @@ import type { BoundaryClientOptions } from "../client";
 import { providerOptions } from "../config";
 import { TargetCore } from "./core";
 import { ResourceInitError } from "./errors";
+import { managedFields } from "./state";
 
 const PROVIDER_KEY = "__provider";
+const LOGICAL_NAME_KEY = "__logicalName";
+const PRIOR_INPUTS_KEY = "__priorInputs";
 
 /** `pulumi.dynamic.ResourceProvider` over the core; warnings go to stderr, the host's only channel. */
 export class DynamicTargetProvider implements pulumi.dynamic.ResourceProvider {
@@ -31,13 +39,18 @@ export class DynamicTargetProvider implements pulumi.dynamic.ResourceProvider {
   }
 
   /** Validates the program's inputs (no API call). */
-  async check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
-    return this.core.check(news);
+  async check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+    const logicalName = news[LOGICAL_NAME_KEY];
+    const { inputs, failures } = this.core.check(news, {
+      logicalName: typeof logicalName === "string" ? logicalName : undefined,
+      oldName: typeof olds.name === "string" ? olds.name : undefined,
+    });
+    return { inputs: { ...inputs, [PRIOR_INPUTS_KEY]: managedFields(olds) }, failures };
   }
 
   /** What changed; `replaces` lists the fields that force a new Target. */
   async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
-    const d = this.core.diff(olds, news);
+    const d = this.core.diff(olds, news, { priorInputs: priorInputs(news) });
     return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
   }
 
@@ -55,13 +68,19 @@ export class DynamicTargetProvider implements pulumi.dynamic.ResourceProvider {
 
   /** Applies the plan with the fewest calls. */
   async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
-    return { outs: await withProvider(news, () => this.core.update(id, olds, news)) };
+    return { outs: await withProvider(news, () => this.core.update(id, olds, news, { priorInputs: priorInputs(news) })) };
   }
 
   /** Deletes the Target; one already gone counts as deleted. */
   async delete(id: string): Promise<void> {
     await this.core.delete(id);
   }
+}
+
+/** The fields the program set at its previous run, as Check recorded them. */
+function priorInputs(news: Record<string, unknown>): string[] {
+  const prior = news[PRIOR_INPUTS_KEY];
+  return Array.isArray(prior) ? prior.filter((f): f is string => typeof f === "string") : [];
 }
 
 /** Runs `op`; a partial failure gets the inputs' `__provider` in its properties, as the host needs. */

@@ -6,7 +6,7 @@
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { z } from "zod";
 import { hasIdPrefix } from "../../common/rules";
-import { INPUT_FIELDS, TARGET_FIELDS, spec, type FieldSpec, type InputField, type RequiredField, type TargetFields, type ValueOf } from "../../wire/target-fields";
+import { INPUT_FIELDS, TARGET_FIELDS, programMustSet, type FieldSpec, type InputField, type RequiredField, type TargetFields, type ValueOf } from "../../wire/target-fields";
 
 /** What the engine sends for a value that is not known yet (during preview): the SDK's own sentinel. */
 export const UNKNOWN: string = unknownValue;
@@ -29,7 +29,7 @@ function inputSchema(f: FieldSpec): z.ZodType {
       if (why) ctx.addIssue({ code: "custom", message: why });
     });
   }
-  return f.required ? s : s.optional();
+  return f.required && !f.autoname ? s : s.optional();
 }
 
 type InputShape = { [K in InputField]: K extends RequiredField ? z.ZodType<ValueOf<TargetFields[K]>> : z.ZodOptional<z.ZodType<ValueOf<TargetFields[K]>>> };
@@ -83,7 +83,7 @@ export function checkInputs(news: Record<string, unknown>): { inputs: Record<str
     failures.push({ property, reason: `${property} ${issue.message}` });
   }
   for (const f of INPUT_FIELDS) {
-    if (spec(f).required && known[f] === undefined && !pending.has(f)) failures.push({ property: f, reason: `${f} is required` });
+    if (programMustSet(f) && known[f] === undefined && !pending.has(f)) failures.push({ property: f, reason: `${f} is required` });
   }
   return { inputs: news, failures };
 }

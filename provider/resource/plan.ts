@@ -9,8 +9,8 @@
  */
 import type { CreateTargetRequest, UpdateTargetRequest } from "../../wire/target";
 import { INPUT_FIELDS, setPath, spec, type Association, type InputField } from "../../wire/target-fields";
-import { isUnknown, type TargetInputs } from "./inputs";
-import type { TargetState } from "./state";
+import { UNKNOWN, isUnknown, type TargetInputs } from "./inputs";
+import { OUTPUT_FIELDS, TARGET_OUTPUTS, managedFields, type TargetState } from "./state";
 
 /** One field whose desired value differs from the state. */
 export interface Change {
@@ -120,4 +120,36 @@ export function createRequest(news: TargetInputs): CreateTargetRequest {
 /** Says what a call does, for messages. */
 export function describeCall(call: Call): string {
   return call.op === "update" ? `updating ${call.mask.join(", ")}` : `setting ${call.association.action.replace("-", " ")}`;
+}
+
+/**
+ * What a create will produce, for a preview (no API call): the inputs the program set, and unknown
+ * for everything the controller decides (its defaults, the outputs).
+ */
+export function projectCreate(news: Partial<TargetInputs>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of INPUT_FIELDS) out[f] = news[f] ?? UNKNOWN;
+  for (const k of OUTPUT_FIELDS) out[k] = UNKNOWN;
+  out.__managed = managedFields(news);
+  return out;
+}
+
+/**
+ * What an update will produce, for a preview (no API call): the state with each change applied (a
+ * removed field back at its default, a value not known yet unknown), and the outputs an update
+ * changes unknown.
+ */
+export function projectUpdate(state: TargetState, news: Partial<TargetInputs>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...state };
+  const changed = new Set<string>();
+  for (const c of changes(state, news)) {
+    out[c.field] = c.to === undefined ? spec(c.field).default : c.to;
+    changed.add(c.field);
+  }
+  for (const k of OUTPUT_FIELDS) {
+    const rule = TARGET_OUTPUTS[k].onUpdate;
+    if (rule === "changes" ? changed.size > 0 : rule !== "kept" && changed.has(rule)) out[k] = UNKNOWN;
+  }
+  out.__managed = managedFields(news);
+  return out;
 }

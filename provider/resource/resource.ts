@@ -60,6 +60,8 @@ export class Target extends pulumi.dynamic.Resource {
     // every field is registered, so each output exists whether or not the program set it
     const props: Record<string, unknown> = {};
     for (const key of [...INPUT_FIELDS, ...OUTPUT_FIELDS]) props[key] = (args as Record<string, unknown>)[key];
+    // with no name, the provider names the Target after this resource (autonaming)
+    if (args.name === undefined) props.__logicalName = name;
     super(provider, name, props, opts, "boundary", "Target");
   }
 }

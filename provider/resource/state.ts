@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import type { Target } from "../../wire/target";
-import { INPUT_FIELDS, TARGET_FIELDS, getPath, spec, type FieldSpec, type InputField, type RequiredField, type TargetFields, type ValueOf } from "../../wire/target-fields";
+import { INPUT_FIELDS, TARGET_FIELDS, getPath, spec, type FieldSpec, type InputField, type TargetFields, type ValueOf } from "../../wire/target-fields";
 import type { TargetInputs } from "./inputs";
 
 const ScopeState = z.object({ id: z.string(), type: z.string(), name: z.string().optional(), description: z.string().optional(), parentScopeId: z.string().optional() });
@@ -21,6 +21,8 @@ interface OutputSpec<S extends z.ZodType> {
   schema: S;
   /** Its value, from the API's Target. */
   from: (t: Target) => z.infer<S>;
+  /** What an update does to it: keeps it, changes it (unknown in a preview), or follows an input field. */
+  onUpdate: "kept" | "changes" | InputField;
   type: OutputType;
   doc: string;
 }
@@ -28,34 +30,37 @@ const output = <S extends z.ZodType>(o: OutputSpec<S>) => o;
 
 /** The output-only fields of the resource: what the controller adds to what the program set. */
 export const TARGET_OUTPUTS = {
-  version: output({ schema: z.number().int(), from: (t) => t.version, type: "integer", doc: "The Target's version after the last change Pulumi made or saw." }),
-  createdTime: output({ schema: z.string().optional(), from: (t) => t.created_time, type: "string", doc: "Creation time (RFC 3339)." }),
-  updatedTime: output({ schema: z.string().optional(), from: (t) => t.updated_time, type: "string", doc: "Time of the last update (RFC 3339)." }),
+  version: output({ schema: z.number().int(), from: (t) => t.version, onUpdate: "changes", type: "integer", doc: "The Target's version after the last change Pulumi made or saw." }),
+  createdTime: output({ schema: z.string().optional(), from: (t) => t.created_time, onUpdate: "kept", type: "string", doc: "Creation time (RFC 3339)." }),
+  updatedTime: output({ schema: z.string().optional(), from: (t) => t.updated_time, onUpdate: "changes", type: "string", doc: "Time of the last update (RFC 3339)." }),
   scope: output({
     schema: ScopeState.optional(),
     from: (t) => t.scope && compact({ id: t.scope.id, type: t.scope.type, name: t.scope.name, description: t.scope.description, parentScopeId: t.scope.parent_scope_id }),
+    onUpdate: "kept",
     type: { ref: "Scope" },
     doc: "The Target's scope.",
   }),
   hostSets: output({
     schema: z.array(HostSetState),
     from: (t) => (t.host_sets ?? []).map((h) => compact({ id: h.id, hostCatalogId: h.host_catalog_id })),
+    onUpdate: "hostSetIds",
     type: { refs: "HostSetSummary" },
     doc: "The attached host sets.",
   }),
   applicationCredentialLibraries: output({
     schema: z.array(CredentialLibraryState),
     from: (t) => (t.application_credential_libraries ?? []).map((l) => compact({ id: l.id, credentialStoreId: l.credential_store_id })),
+    onUpdate: "applicationCredentialLibraryIds",
     type: { refs: "CredentialLibrarySummary" },
     doc: "The attached credential libraries.",
   }),
-  authorizedActions: output({ schema: z.array(z.string()), from: (t) => t.authorized_actions ?? [], type: "strings", doc: "Actions the caller may perform on the Target." }),
+  authorizedActions: output({ schema: z.array(z.string()), from: (t) => t.authorized_actions ?? [], onUpdate: "kept", type: "strings", doc: "Actions the caller may perform on the Target." }),
 };
 type Outputs = typeof TARGET_OUTPUTS;
 export const OUTPUT_FIELDS = Object.keys(TARGET_OUTPUTS) as (keyof Outputs)[];
 
-/** A field is always present in state when the program must set it or the controller has a default. */
-type Stored = RequiredField | { [K in InputField]: TargetFields[K] extends { default: unknown } ? K : never }[InputField];
+/** A field is always present in state when every Target has it or the controller has a default. */
+type Stored = { [K in InputField]: TargetFields[K] extends { required: true } | { default: unknown } ? K : never }[InputField];
 type StateShape = { [K in InputField]: K extends Stored ? z.ZodType<ValueOf<TargetFields[K]>> : z.ZodOptional<z.ZodType<ValueOf<TargetFields[K]>>> } & {
   [K in keyof Outputs]: Outputs[K]["schema"];
 } & { __managed: z.ZodArray<z.ZodType<InputField>> };
