@@ -26,6 +26,6 @@ export type { Target as ApiTarget, SessionAuthorization } from "../wire/target";
 
 // Run by Pulumi as a plugin (PulumiPlugin.yaml): serve boundary:index:Target over the provider protocol.
 import { runningAsPlugin } from "./plugin/main";
-if (runningAsPlugin()) {
+if (runningAsPlugin(module)) {
   require("./plugin/server").serve();
 }

@@ -71,7 +71,7 @@ export class BoundaryClient {
 
   /** Deletes a Target. Resolves on 204; a NotFoundError means it was already gone. */
   async deleteTarget(id: string): Promise<void> {
-    await this.call("DELETE", `/v1/targets/${encodeURIComponent(id)}`, undefined, undefined);
+    await this.exchange("DELETE", `/v1/targets/${encodeURIComponent(id)}`, undefined);
   }
 
   /**
@@ -149,18 +149,10 @@ export class BoundaryClient {
     });
   }
 
-  private async call<S extends z.ZodType | undefined>(
-    method: HttpMethod,
-    path: string,
-    body: unknown,
-    schema: S,
-  ): Promise<S extends z.ZodType ? z.infer<S> : undefined> {
-    this.apiPool ??= this.pool(this.settings.origin);
-    const res = await this.send(this.apiPool, method, this.settings.basePath + path, body, { auth: true, retry: true });
-    const text = await res.body.text();
+  /** One API call whose answer is parsed with `schema`. */
+  private async call<S extends z.ZodType>(method: HttpMethod, path: string, body: unknown, schema: S): Promise<z.infer<S>> {
+    const text = await this.exchange(method, path, body);
     const shownPath = path.split("?")[0]!;
-    if (res.statusCode >= 400) throw errorFrom(method, shownPath, res.statusCode, text, res.headers);
-    if (!schema) return undefined as never;
     let json: unknown;
     try {
       json = text === "" ? {} : JSON.parse(text);
@@ -169,7 +161,16 @@ export class BoundaryClient {
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) throw new SchemaValidationError(method, shownPath, parsed.error.issues);
-    return parsed.data as never;
+    return parsed.data;
+  }
+
+  /** One API call: the answer's text, or the typed error of an error status. */
+  private async exchange(method: HttpMethod, path: string, body: unknown): Promise<string> {
+    this.apiPool ??= this.pool(this.settings.origin);
+    const res = await this.send(this.apiPool, method, this.settings.basePath + path, body, { auth: true, retry: true });
+    const text = await res.body.text();
+    if (res.statusCode >= 400) throw errorFrom(method, path.split("?")[0]!, res.statusCode, text, res.headers);
+    return text;
   }
 
   /**

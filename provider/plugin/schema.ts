@@ -4,7 +4,7 @@
  * state's outputs table, the config variables from the provider's config table, and the secret
  * session fields from the one list of them.
  */
-import { INPUT_FIELDS, spec, type FieldSpec } from "../../wire/target-fields";
+import { INPUT_FIELDS, programMustSet, spec, type FieldSpec } from "../../wire/target-fields";
 import { PROVIDER_CONFIG, type ConfigSpec } from "../config";
 import { SESSION_SECRET_FIELDS } from "../functions";
 import { OUTPUT_FIELDS, TARGET_OUTPUTS, type OutputType } from "../resource/state";
@@ -42,6 +42,17 @@ const configVars: Record<string, Prop> = Object.fromEntries(
 );
 const object = (description: string, properties: Record<string, Prop>, required: string[] = []) => ({ type: "object", description, properties, required });
 
+/**
+ * The generated SDKs' names, set here rather than derived: `pulumi package add` generates each
+ * SDK locally. Node's is distinct from this package so both can be installed; Go's module path is
+ * not fetched from anywhere (the generated module is used through the `replace` line the CLI prints).
+ */
+export const SDK_NAMES = {
+  nodejs: { packageName: "pulumi-boundary-sdk" },
+  python: { packageName: "pulumi_boundary_sdk" },
+  go: { importBasePath: "github.com/pulumi-boundary/sdk/go/boundary" },
+} as const;
+
 /** The properties of authorizeSession's result, the secret ones marked. */
 function markSecrets(properties: Record<string, Prop>): Record<string, Prop> {
   for (const k of SESSION_SECRET_FIELDS) properties[k] = { ...properties[k]!, secret: true };
@@ -58,7 +69,6 @@ export function packageSchema(version: string) {
     description: "Manage HashiCorp Boundary Targets.",
     keywords: ["pulumi", "boundary", "hashicorp", "category/network"],
     license: "MPL-2.0",
-    repository: "https://www.npmjs.com/package/pulumi-boundary",
     config: { variables: configVars },
     provider: { description: "The Boundary provider: one controller address and token.", inputProperties: configVars, properties: configVars },
     types: {
@@ -79,7 +89,7 @@ export function packageSchema(version: string) {
       "boundary:index:Target": {
         description: "A Boundary Target. Fields left out are not managed; removing a field resets it to the controller's default.",
         inputProperties: INPUTS,
-        requiredInputs: INPUT_FIELDS.filter((f) => spec(f).required),
+        requiredInputs: INPUT_FIELDS.filter(programMustSet),
         properties: targetProperties,
         required: ALWAYS_SET,
       },
@@ -105,6 +115,6 @@ export function packageSchema(version: string) {
         outputs: { properties: { targets: refs("TargetSummary", "The Targets found.") }, required: ["targets"] },
       },
     },
-    language: { nodejs: { packageName: "pulumi-boundary-sdk" }, python: { packageName: "pulumi_boundary_sdk" } },
+    language: SDK_NAMES,
   };
 }

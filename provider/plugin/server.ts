@@ -7,19 +7,15 @@
 import type * as grpc from "@grpc/grpc-js";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { engineAddressFrom } from "./engine-log";
+import { packageRoot } from "./main";
 import { loadSdk } from "./sdk";
 import { BoundaryProviderService } from "./service";
 
-/** This package's version, from its package.json (found upwards, so sources and dist/ agree). */
+/** This package's version, from its package.json. */
 function packageVersion(): string {
-  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const file = path.join(dir, "package.json");
-    if (fs.existsSync(file)) {
-      const pkg = JSON.parse(fs.readFileSync(file, "utf8"));
-      if (pkg.name === "pulumi-boundary") return pkg.version;
-    }
-  }
-  return "0.0.0";
+  const root = packageRoot();
+  return root ? JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version : "0.0.0";
 }
 
 const IMPLEMENTED = ["handshake", "getPluginInfo", "getSchema", "checkConfig", "diffConfig", "configure", "check", "diff", "create", "read", "update", "delete", "invoke", "cancel"] as const;
@@ -28,7 +24,8 @@ type Implemented = (typeof IMPLEMENTED)[number];
 /** Serves the provider on a loopback port; prints the port as the first stdout line (the plugin protocol). */
 export async function serve(): Promise<{ port: number; stop: () => void }> {
   const s = loadSdk();
-  const service = new BoundaryProviderService(s, packageVersion());
+  // run-plugin passes the engine's address as the last argument; Handshake may give it again
+  const service = new BoundaryProviderService(s, packageVersion(), engineAddressFrom(process.argv.slice(2)));
   const handlers: grpc.UntypedServiceImplementation = {};
   for (const name of Object.keys(s.services.ResourceProviderService)) {
     handlers[name] = (IMPLEMENTED as readonly string[]).includes(name)

@@ -2,16 +2,23 @@
  * The plugin route's adapter: `pulumirpc.ResourceProvider` requests in, the core's calls, protocol
  * responses out. Only this file (with `server.ts`) knows gRPC messages, Structs and secret
  * wrappers; every rule lives in the core. Each RPC has the same shape: decode, call, encode.
+ *
+ * As the engine drives a provider that answers Handshake: Create and Update come during previews
+ * too (`preview = true`) and must make no API call; secret inputs arrive wrapped and must leave
+ * wrapped (the engine does not re-mark outputs of a provider that accepts secrets); warnings go
+ * to the engine's Log service with the resource's URN.
  */
 import type * as grpc from "@grpc/grpc-js";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
 import { PACKAGE, providerOptions } from "../config";
 import { SESSION_SECRET_FIELDS, sessionView, targetSummary } from "../functions";
-import { TargetCore } from "../resource/core";
+import { TargetCore, type OperationContext } from "../resource/core";
+import { UNKNOWN } from "../resource/inputs";
 import { ResourceInitError } from "../resource/errors";
 import type { Change } from "../resource/plan";
 import { packageSchema } from "./schema";
-import { isSecret, unwrapSecrets, wrapSecret } from "./secrets";
+import { EngineLog } from "./engine-log";
+import { isSecret, rewrap, secretKeys, unwrapSecrets, wrapSecret } from "./secrets";
 import type { Sdk } from "./sdk";
 
 type Obj = Record<string, unknown>;
@@ -20,11 +27,30 @@ type StructLike = { toJavaScript(): Obj } | undefined;
 /** The provider service of one plugin process (the engine starts one per provider instance). */
 export class BoundaryProviderService {
   private core = new TargetCore();
+  /** Where warnings go: the engine's Log service. */
+  readonly log: EngineLog;
 
   constructor(
     private readonly s: Sdk,
     private readonly version: string,
-  ) {}
+    engineAddress?: string,
+  ) {
+    this.log = new EngineLog(s);
+    this.log.connect(engineAddress);
+  }
+
+  /**
+   * Runs an operation with a warn channel bound to its resource's URN, and answers only once every
+   * warning has reached the engine (so the user sees it with the step it belongs to).
+   */
+  private async withWarnings<T>(urn: string, op: (warn: OperationContext["warn"]) => Promise<T>): Promise<T> {
+    const pending: Promise<void>[] = [];
+    try {
+      return await op((m) => pending.push(this.log.warn(m, urn)));
+    } finally {
+      await Promise.all(pending);
+    }
+  }
 
   private toStruct(o: unknown) {
     // a Struct holds no undefined: drop them as JSON does
@@ -34,10 +60,12 @@ export class BoundaryProviderService {
     return unwrapSecrets(s?.toJavaScript() ?? {}) as Obj;
   }
 
-  handshake(): pb.ProviderHandshakeResponse {
+  handshake(req: pb.ProviderHandshakeRequest): pb.ProviderHandshakeResponse {
+    this.log.connect(req.getEngineAddress() || undefined);
     const r = new this.s.proto.ProviderHandshakeResponse();
     r.setAcceptSecrets(true);
     r.setAcceptResources(false);
+    r.setSupportsAutonamingConfiguration(true);
     return r;
   }
 
@@ -53,12 +81,12 @@ export class BoundaryProviderService {
     return r;
   }
 
-  /** Provider config: `addr` must be an http(s) URL when given; `token` stays wrapped as a secret. */
+  /** Provider config: a known `addr` must be an http(s) URL (unknown during preview is fine); `token` stays wrapped. */
   checkConfig(req: pb.CheckRequest): pb.CheckResponse {
     const news = req.getNews()?.toJavaScript() ?? {};
     const failures = [];
     const addr = unwrapSecrets(news.addr);
-    if (addr !== undefined && (typeof addr !== "string" || !/^https?:\/\/[^/]/.test(addr))) {
+    if (addr !== undefined && addr !== UNKNOWN && (typeof addr !== "string" || !/^https?:\/\/[^/]/.test(addr))) {
       failures.push(this.failure("addr", `addr must be an http(s) URL such as http://127.0.0.1:9200, got ${JSON.stringify(addr)}`));
     }
     const token = news.token === undefined || isSecret(news.token) ? {} : { token: wrapSecret(news.token) };
@@ -78,30 +106,44 @@ export class BoundaryProviderService {
     return r;
   }
 
-  /** Configures the core from Configure's arguments, else its variables (`boundary:addr`). */
+  /** Configures the core from Configure's arguments, else its variables, keyed as the engine keys them (`boundary:config:addr`). */
   configure(req: pb.ConfigureRequest): pb.ConfigureResponse {
     const args = this.fromStruct(req.getArgs());
     const vars = req.getVariablesMap();
-    const value = (key: string) => (typeof args[key] === "string" ? (args[key] as string) : vars.get(`${PACKAGE}:${key}`));
+    const value = (key: string) => (typeof args[key] === "string" ? (args[key] as string) : vars.get(`${PACKAGE}:config:${key}`));
     this.core = new TargetCore(providerOptions(value));
     const r = new this.s.proto.ConfigureResponse();
     r.setAcceptsecrets(true);
     r.setAcceptresources(false);
-    r.setSupportspreview(false);
+    r.setSupportspreview(true);
+    r.setSupportsAutonamingConfiguration(true);
     return r;
   }
 
+  /** Validates and names the Target (autonaming from the engine's settings); secret inputs stay wrapped. */
   check(req: pb.CheckRequest): pb.CheckResponse {
-    const { inputs, failures } = this.core.check(this.fromStruct(req.getNews()));
+    const wrapped = req.getNews()?.toJavaScript() ?? {};
+    const olds = this.fromStruct(req.getOlds());
+    const autonaming = req.getAutonaming();
+    const Mode = this.s.proto.CheckRequest.AutonamingOptions.Mode;
+    const { inputs, failures } = this.core.check(unwrapSecrets(wrapped) as Obj, {
+      logicalName: req.getName() || req.getUrn().split("::").pop(),
+      oldName: typeof olds.name === "string" ? olds.name : undefined,
+      autonaming: autonaming && {
+        proposedName: autonaming.getProposedName(),
+        mode: autonaming.getMode() === Mode.ENFORCE ? "enforce" : autonaming.getMode() === Mode.DISABLE ? "disable" : "propose",
+      },
+      randomSeed: req.getRandomseed_asU8(),
+    });
     const r = new this.s.proto.CheckResponse();
-    r.setInputs(this.toStruct(inputs));
+    r.setInputs(this.toStruct(rewrap(inputs, secretKeys(wrapped))));
     r.setFailuresList(failures.map((f) => this.failure(f.property, f.reason)));
     return r;
   }
 
   /** Per-property detailed diff from the core: update vs replace, add vs delete. */
   diff(req: pb.DiffRequest): pb.DiffResponse {
-    const d = this.core.diff(this.fromStruct(req.getOlds()), this.fromStruct(req.getNews()));
+    const d = this.core.diff(this.fromStruct(req.getOlds()), this.fromStruct(req.getNews()), { priorInputs: Object.keys(this.fromStruct(req.getOldInputs())) });
     const { DiffChanges } = this.s.proto.DiffResponse;
     const r = new this.s.proto.DiffResponse();
     r.setChanges(d.changes ? DiffChanges.DIFF_SOME : DiffChanges.DIFF_NONE);
@@ -126,30 +168,47 @@ export class BoundaryProviderService {
     return c.replace ? K.UPDATE_REPLACE : K.UPDATE;
   }
 
+  /** Creates the Target; in a preview, projects it with no API call (id and computed values unknown). */
   async create(req: pb.CreateRequest): Promise<pb.CreateResponse> {
-    const { id, state } = await this.core.create(this.fromStruct(req.getProperties()));
+    const wrapped = req.getProperties()?.toJavaScript() ?? {};
+    const news = unwrapSecrets(wrapped) as Obj;
     const r = new this.s.proto.CreateResponse();
+    if (req.getPreview()) {
+      r.setProperties(this.toStruct(rewrap(this.core.previewCreate(news), secretKeys(wrapped))));
+      return r;
+    }
+    const { id, state } = await this.withWarnings(req.getUrn(), (warn) => this.core.create(news, { warn }));
     r.setId(id);
-    r.setProperties(this.toStruct(state));
+    r.setProperties(this.toStruct(rewrap(state, secretKeys(wrapped))));
     return r;
   }
 
   /** Refresh, and import: given only an id, every field the controller shows becomes an input. */
   async read(req: pb.ReadRequest): Promise<pb.ReadResponse> {
-    const found = await this.core.read(req.getId(), this.fromStruct(req.getProperties()));
+    const props = req.getProperties()?.toJavaScript() ?? {};
+    const secret = secretKeys(props, req.getInputs()?.toJavaScript() ?? {});
+    const found = await this.core.read(req.getId(), unwrapSecrets(props) as Obj);
     const r = new this.s.proto.ReadResponse();
     r.setId(found?.id ?? "");
     if (found) {
-      r.setProperties(this.toStruct(found.state));
-      r.setInputs(this.toStruct(found.inputs));
+      r.setProperties(this.toStruct(rewrap(found.state, secret)));
+      r.setInputs(this.toStruct(rewrap(found.inputs, secret)));
     }
     return r;
   }
 
+  /** Updates the Target; in a preview, projects the result with no API call. */
   async update(req: pb.UpdateRequest): Promise<pb.UpdateResponse> {
-    const state = await this.core.update(req.getId(), this.fromStruct(req.getOlds()), this.fromStruct(req.getNews()));
+    const wrappedNews = req.getNews()?.toJavaScript() ?? {};
+    const wrappedOlds = req.getOlds()?.toJavaScript() ?? {};
+    const secret = secretKeys(wrappedNews, wrappedOlds);
+    const [olds, news] = [unwrapSecrets(wrappedOlds) as Obj, unwrapSecrets(wrappedNews) as Obj];
+    const priorInputs = Object.keys(this.fromStruct(req.getOldInputs()));
     const r = new this.s.proto.UpdateResponse();
-    r.setProperties(this.toStruct(state));
+    const state = req.getPreview()
+      ? this.core.previewUpdate(olds, news, { priorInputs })
+      : await this.withWarnings(req.getUrn(), (warn) => this.core.update(req.getId(), olds, news, { warn, priorInputs }));
+    r.setProperties(this.toStruct(rewrap(state, secret)));
     return r;
   }
 
