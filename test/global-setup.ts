@@ -1,7 +1,7 @@
 /**
  * Once per test run: pack the package as `npm publish` would and install the tarball into a temp
  * Pulumi program, so the provider-host tests load exactly what users install. The program's
- * directory is handed to the tests in PB_PACKED_PROGRAM.
+ * directory is handed to the tests in PB_PACKED_PROGRAM, the tarball in PB_PACKED_TARBALL.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
@@ -23,4 +23,5 @@ export default function globalSetup(): void {
   );
   execFileSync(npm, ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], { cwd: program, stdio: "ignore" });
   process.env.PB_PACKED_PROGRAM = program;
+  process.env.PB_PACKED_TARBALL = path.join(dir, tarball);
 }

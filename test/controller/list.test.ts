@@ -13,13 +13,12 @@ afterAll(() => c.shutdown());
 
 const list = async (query: string) => {
   const res = await c.call("GET", `/v1/targets?${query}`);
-  if (res.status !== 200) return res;
-  return { ...res, names: res.body.items.map((t: any) => t.name).sort() };
+  return { ...res, names: res.status === 200 ? (res.body.items as { name: string }[]).map((t) => t.name).sort() : [] };
 };
 const filtered = (f: string) => list(`scope_id=${PROJECT}&filter=${encodeURIComponent(f)}`);
 
 test("a project lists its own targets as full Targets", async () => {
-  const res: any = await list(`scope_id=${PROJECT}`);
+  const res = await list(`scope_id=${PROJECT}`);
   expect(res.names).toEqual(["db", "web"]);
   expect(res.body.items.find((t: any) => t.id === web.id)).toEqual(web);
 });
@@ -34,9 +33,9 @@ test("an empty project answers items: []", async () => {
 });
 
 test("recursive from global or an org covers every project below it", async () => {
-  expect(((await list("scope_id=global&recursive=true")) as any).names).toEqual(["db", "elsewhere", "web"]);
-  expect(((await list("scope_id=o_1234567890&recursive=true")) as any).names).toEqual(["db", "elsewhere", "web"]);
-  expect(((await list(`scope_id=${OTHER_PROJECT}&recursive=true`)) as any).names).toEqual(["elsewhere"]);
+  expect((await list("scope_id=global&recursive=true")).names).toEqual(["db", "elsewhere", "web"]);
+  expect((await list("scope_id=o_1234567890&recursive=true")).names).toEqual(["db", "elsewhere", "web"]);
+  expect((await list(`scope_id=${OTHER_PROJECT}&recursive=true`)).names).toEqual(["elsewhere"]);
 });
 
 test("scope rules: missing is 400, an org without recursive 400, unknown 404, bad recursive 400", async () => {
@@ -63,14 +62,14 @@ test.each([
   ['not ("/item/name" == "web") and "/item/type" == "tcp"', ["db"]],
   ['"/item/name" == "db" or "/item/attributes/default_port" == 22', ["db", "web"]],
 ])("filter %s", async (f, names) => {
-  expect(((await filtered(f)) as any).names).toEqual(names);
+  expect((await filtered(f)).names).toEqual(names);
 });
 
 test("an item on which evaluation fails is excluded, not an error", async () => {
   // db has no default_port: comparing a missing field excludes it
-  expect(((await filtered('"/item/attributes/default_port" != 22')) as any).names).toEqual([]);
+  expect((await filtered('"/item/attributes/default_port" != 22')).names).toEqual([]);
   // as in go-bexpr, the error ends the whole expression for that item, even under "or"
-  expect(((await filtered('"/item/attributes/default_port" == 22 or "/item/name" == "db"')) as any).names).toEqual(["web"]);
+  expect((await filtered('"/item/attributes/default_port" == 22 or "/item/name" == "db"')).names).toEqual(["web"]);
 });
 
 test.each([

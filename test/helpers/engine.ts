@@ -17,19 +17,32 @@ type Obj = Record<string, any>;
 type Struct = { toJavaScript(): Obj } | undefined;
 const js = (s: Struct): Obj => s?.toJavaScript() ?? {};
 
+/** What the engine adds to Check: the logical name, its autonaming settings, the random seed. */
+export interface CheckOptions {
+  name?: string;
+  autonaming?: { proposedName: string; mode: "propose" | "enforce" | "disable" };
+  randomSeed?: Uint8Array;
+}
+
 /** Calls in the engine's shapes; `urn` names the resource every request is about. */
 export interface Engine {
   proto: typeof pb;
   configure(args: Obj, variables?: Record<string, string>): Promise<pb.ConfigureResponse>;
   checkConfig(news: Obj): Promise<{ inputs: Obj; failures: string[] }>;
-  check(news: Obj, olds?: Obj): Promise<{ inputs: Obj; failures: { property: string; reason: string }[] }>;
-  diff(id: string, olds: Obj, news: Obj): Promise<{ changes: number; replaces: string[]; deleteBeforeReplace: boolean; hasDetailed: boolean; detailed: Record<string, number> }>;
-  create(inputs: Obj): Promise<{ id: string; props: Obj }>;
+  check(news: Obj, olds?: Obj, options?: CheckOptions): Promise<{ inputs: Obj; failures: { property: string; reason: string }[] }>;
+  diff(
+    id: string,
+    olds: Obj,
+    news: Obj,
+    options?: { oldInputs?: Obj },
+  ): Promise<{ changes: number; replaces: string[]; deleteBeforeReplace: boolean; hasDetailed: boolean; detailed: Record<string, number> }>;
+  create(inputs: Obj, options?: { preview?: boolean }): Promise<{ id: string; props: Obj }>;
   read(id: string, props?: Obj): Promise<{ id: string; props: Obj; inputs: Obj }>;
-  update(id: string, olds: Obj, news: Obj): Promise<Obj>;
+  update(id: string, olds: Obj, news: Obj, options?: { preview?: boolean; oldInputs?: Obj }): Promise<Obj>;
   delete(id: string, props: Obj): Promise<void>;
   invoke(tok: string, args: Obj): Promise<Obj>;
-  handshake(): Promise<pb.ProviderHandshakeResponse>;
+  /** Handshake as the engine sends it, with the address of its own gRPC server. */
+  handshake(engineAddress?: string): Promise<pb.ProviderHandshakeResponse>;
   getSchema(): Promise<Obj>;
   /** Every response so far, decoded (Structs as plain values, failures as text). */
   responses: unknown[];
@@ -65,26 +78,37 @@ export function engine(host: Host, urn: string): Engine {
       const res = await rpc<pb.CheckRequest, pb.CheckResponse>("checkConfig", r);
       return { inputs: js(res.getInputs()), failures: res.getFailuresList().map((f) => f.getProperty()) };
     },
-    async check(news, olds = {}) {
+    async check(news, olds = {}, options = {}) {
       const r = withUrn(new proto.CheckRequest());
       r.setOlds(toStruct(olds));
       r.setNews(toStruct(news));
+      if (options.name) r.setName(options.name);
+      if (options.randomSeed) r.setRandomseed(options.randomSeed);
+      if (options.autonaming) {
+        const a = new proto.CheckRequest.AutonamingOptions();
+        const Mode = proto.CheckRequest.AutonamingOptions.Mode;
+        a.setProposedName(options.autonaming.proposedName);
+        a.setMode({ propose: Mode.PROPOSE, enforce: Mode.ENFORCE, disable: Mode.DISABLE }[options.autonaming.mode]);
+        r.setAutonaming(a);
+      }
       const res = await rpc<pb.CheckRequest, pb.CheckResponse>("check", r);
       return { inputs: js(res.getInputs()), failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })) };
     },
-    async diff(id, olds, news) {
+    async diff(id, olds, news, options = {}) {
       const r = withUrn(new proto.DiffRequest());
       r.setId(id);
       r.setOlds(toStruct(olds));
       r.setNews(toStruct(news));
+      if (options.oldInputs) r.setOldInputs(toStruct(options.oldInputs));
       const res = await rpc<pb.DiffRequest, pb.DiffResponse>("diff", r);
       const detailed: Record<string, number> = {};
       res.getDetaileddiffMap().forEach((v, k) => (detailed[k] = v.getKind()));
       return { changes: res.getChanges(), replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace(), hasDetailed: res.getHasdetaileddiff(), detailed };
     },
-    async create(inputs) {
+    async create(inputs, options = {}) {
       const r = withUrn(new proto.CreateRequest());
       r.setProperties(toStruct(inputs));
+      r.setPreview(options.preview ?? false);
       const res = await rpc<pb.CreateRequest, pb.CreateResponse>("create", r);
       return { id: res.getId(), props: js(res.getProperties()) };
     },
@@ -95,11 +119,13 @@ export function engine(host: Host, urn: string): Engine {
       const res = await rpc<pb.ReadRequest, pb.ReadResponse>("read", r);
       return { id: res.getId(), props: js(res.getProperties()), inputs: js(res.getInputs()) };
     },
-    async update(id, olds, news) {
+    async update(id, olds, news, options = {}) {
       const r = withUrn(new proto.UpdateRequest());
       r.setId(id);
       r.setOlds(toStruct(olds));
       r.setNews(toStruct(news));
+      r.setPreview(options.preview ?? false);
+      if (options.oldInputs) r.setOldInputs(toStruct(options.oldInputs));
       return js((await rpc<pb.UpdateRequest, pb.UpdateResponse>("update", r)).getProperties());
     },
     async delete(id, props) {
@@ -114,9 +140,9 @@ export function engine(host: Host, urn: string): Engine {
       r.setArgs(toStruct(args));
       return js((await rpc<pb.InvokeRequest, pb.InvokeResponse>("invoke", r)).getReturn());
     },
-    async handshake() {
+    async handshake(engineAddress = "127.0.0.1:1") {
       const r = new proto.ProviderHandshakeRequest();
-      r.setEngineAddress("127.0.0.1:1");
+      r.setEngineAddress(engineAddress);
       return rpc("handshake", r);
     },
     async getSchema() {

@@ -54,15 +54,21 @@ export function startHost(program: string, env: Record<string, string> = {}): Pr
   return startProviderProcess(program, [require.resolve("@pulumi/pulumi/cmd/dynamic-provider", { paths: [program] }), "127.0.0.1:1"], env);
 }
 
-/** The package as a plugin, as the Node language host runs a PulumiPlugin.yaml directory. */
-export function startPlugin(program: string, env: Record<string, string> = {}): Promise<Host> {
-  const runPlugin = require.resolve("@pulumi/pulumi/cmd/run-plugin", { paths: [program] });
-  const pluginDir = path.join(program, "node_modules", "pulumi-boundary");
-  return startProviderProcess(program, [runPlugin, pluginDir, "127.0.0.1:1"], env);
+/**
+ * A plugin directory as the Node language host runs it: `node run-plugin <pluginDir> <engineAddr>`
+ * with the program's directory as cwd; by default this package as installed in the program.
+ */
+export function startPlugin(program: string, options: { env?: Record<string, string>; engineAddress?: string; pluginDir?: string } = {}): Promise<Host> {
+  const runPlugin = require.resolve("@pulumi/pulumi/cmd/run-plugin", { paths: [options.pluginDir ?? program] });
+  const pluginDir = options.pluginDir ?? path.join(program, "node_modules", "pulumi-boundary");
+  return startProviderProcess(program, [runPlugin, pluginDir, options.engineAddress ?? "127.0.0.1:1"], options.env ?? {}, options.pluginDir ?? program);
 }
 
-/** Spawns a provider process in `program` (its cwd), reads its port, and connects the SDK's gRPC client. */
-async function startProviderProcess(program: string, args: string[], env: Record<string, string>): Promise<Host> {
+/**
+ * Spawns a provider process in `program` (its cwd), reads its port, and connects the SDK's gRPC
+ * client, loaded from `sdkFrom`. The process is killed if any of that fails.
+ */
+async function startProviderProcess(program: string, args: string[], env: Record<string, string>, sdkFrom = program): Promise<Host> {
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: program,
     env: { ...process.env, PULUMI_NODEJS_PROJECT: "host-test", ...env },
@@ -85,17 +91,27 @@ async function startProviderProcess(program: string, args: string[], env: Record
     child.stdout!.on("data", onData);
     child.once("exit", (code) => reject(new Error(`host exited ${code}: ${out}`)));
   });
-  const grpc = programRequire<typeof import("@grpc/grpc-js")>(program, "@grpc/grpc-js");
-  const services = programRequire<typeof import("@pulumi/pulumi/proto/provider_grpc_pb")>(program, "@pulumi/pulumi/proto/provider_grpc_pb");
-  const proto = programRequire<typeof import("@pulumi/pulumi/proto/provider_pb")>(program, "@pulumi/pulumi/proto/provider_pb");
-  const struct = programRequire<typeof import("google-protobuf/google/protobuf/struct_pb")>(program, "google-protobuf/google/protobuf/struct_pb");
+  try {
+    return connect(child, port, sdkFrom, () => out);
+  } catch (err) {
+    child.kill();
+    throw err;
+  }
+}
+
+/** The SDK's gRPC client for a provider process listening on `port`. */
+function connect(child: ChildProcess, port: string, sdkFrom: string, output: () => string): Host {
+  const grpc = programRequire<typeof import("@grpc/grpc-js")>(sdkFrom, "@grpc/grpc-js");
+  const services = programRequire<typeof import("@pulumi/pulumi/proto/provider_grpc_pb")>(sdkFrom, "@pulumi/pulumi/proto/provider_grpc_pb");
+  const proto = programRequire<typeof import("@pulumi/pulumi/proto/provider_pb")>(sdkFrom, "@pulumi/pulumi/proto/provider_pb");
+  const struct = programRequire<typeof import("google-protobuf/google/protobuf/struct_pb")>(sdkFrom, "google-protobuf/google/protobuf/struct_pb");
   const client = new services.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   // the generated client has one method per RPC; tests name them as strings
   const methods = client as unknown as Record<string, (req: unknown, cb: (err: unknown, res: unknown) => void) => void>;
   return {
     proto,
     toStruct: (o) => struct.Struct.fromJavaScript(o as Record<string, never>),
-    output: () => out,
+    output,
     call: <T>(method: string, request: unknown) =>
       new Promise<T>((resolve, reject) => methods[method]!.call(client, request, (err, res) => (err ? reject(err) : resolve(res as T)))),
     stop: async () => {

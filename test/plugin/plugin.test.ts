@@ -16,7 +16,7 @@ let p: Host;
 let e: Engine;
 
 /** Configure as the engine sends it for an explicit provider: args, with the token secret. */
-const configure = (on: Engine, addr: string, token: string) => on.configure({ addr, token: secret(token) }, { "boundary:addr": addr });
+const configure = (on: Engine, addr: string, token: string) => on.configure({ addr, token: secret(token) }, { "boundary:config:addr": addr });
 
 beforeAll(async () => {
   program = packedProgram();
@@ -43,7 +43,7 @@ test("GetSchema: a well-formed package schema whose every Target input Check acc
   expect(schema.config.variables.token).toMatchObject({ type: "string", secret: true, defaultInfo: { environment: ["BOUNDARY_TOKEN"] } });
   expect(schema.config.variables.addr.defaultInfo).toEqual({ environment: ["BOUNDARY_ADDR"] });
   const target = schema.resources["boundary:index:Target"];
-  expect(target.requiredInputs).toEqual(["scopeId", "name"]);
+  expect(target.requiredInputs).toEqual(["scopeId"]); // name: autonamed when left out
   expect(schema.functions["boundary:index:authorizeSession"].outputs.properties.credentials.secret).toBe(true);
   expect(Object.keys(schema.functions)).toEqual(["boundary:index:authorizeSession", "boundary:index:getTargets"]);
   // every $ref resolves to a declared type

@@ -6,7 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { packageSchema } from "../../provider/plugin/schema";
 import type { TargetArgs } from "../../provider/resource/resource";
 import { OUTPUT_FIELDS, TargetState } from "../../provider/resource/state";
-import { INPUT_FIELDS, MASK_PATHS, TARGET_FIELDS, spec, type InputField, type RequiredField } from "../../wire/target-fields";
+import { INPUT_FIELDS, MASK_PATHS, TARGET_FIELDS, programMustSet, spec, type InputField, type RequiredField } from "../../wire/target-fields";
 
 /** True when X and Y are the same type (not merely assignable). */
 type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false;
@@ -16,7 +16,7 @@ type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[k
 /** The inputs as the spec and the README describe them, written out once here as the expectation. */
 type Expected = {
   scopeId: pulumi.Input<string>;
-  name: pulumi.Input<string>;
+  name?: pulumi.Input<string>;
   description?: pulumi.Input<string>;
   type?: pulumi.Input<"tcp">;
   hostSetIds?: pulumi.Input<pulumi.Input<string>[]>;
@@ -43,7 +43,8 @@ test("the package schema's Target inputs are the table's, typed by kind, require
     if (kind === "ids") expect(prop.items?.type).toBe("string");
     expect(prop.description).toBe(spec(f).doc);
   }
-  expect(target.requiredInputs).toEqual(INPUT_FIELDS.filter((f) => spec(f).required));
+  expect(target.requiredInputs).toEqual(INPUT_FIELDS.filter(programMustSet));
+  expect(target.requiredInputs).toEqual(["scopeId"]);
   expect(Object.keys(target.properties)).toEqual([...INPUT_FIELDS, ...OUTPUT_FIELDS]);
 });
 

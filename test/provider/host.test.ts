@@ -51,7 +51,8 @@ test("a whole lifecycle over gRPC, with the fewest API calls", async () => {
   const program1 = { scopeId: PROJECT, name: "web", description: "v1", hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"] };
   const checked = await check({}, program1);
   expect(checked.failures).toEqual([]);
-  expect(checked.inputs).toEqual({ ...program1, __provider: providerText });
+  // Check records what the previous program set (nothing yet), for the diff's resets
+  expect(checked.inputs).toEqual({ ...program1, __priorInputs: [], __provider: providerText });
 
   // create (v0.4 behaviour: POST, then the two set-* calls)
   const { result: created, calls: createCalls } = await countCalls(c.opsUrl, () => create(checked.inputs));
@@ -127,6 +128,30 @@ test("a failure after create reaches the engine as a partial failure carrying id
   expect(updated.hostSetIds).toEqual(["hsst_1234567890"]);
   await del(id, updated);
   expect(c.store.size).toBe(0);
+});
+
+test("autonaming: no name in the program gives the logical name plus a suffix, kept at the next Check", async () => {
+  const first = await check({}, { scopeId: PROJECT, __logicalName: "api" });
+  expect(first.failures).toEqual([]);
+  expect(first.inputs.name).toMatch(/^api-[0-9a-f]{7}$/);
+  expect((await check(first.inputs, { scopeId: PROJECT, __logicalName: "api", description: "d" })).inputs.name).toBe(first.inputs.name);
+  // a replacement is checked without old inputs: a fresh name
+  expect((await check({}, { scopeId: PROJECT, __logicalName: "api" })).inputs.name).not.toBe(first.inputs.name);
+});
+
+test("a field newly set to the server's value, then removed, is reset: Check carries the previous program's fields", async () => {
+  const v1 = (await check({}, { scopeId: PROJECT, name: "adopted" })).inputs;
+  const created = await create(v1);
+  await c.call("PATCH", `/v1/targets/${created.id}`, { version: created.outs.version, description: "set by hand" });
+  const refreshed = await read(created.id, created.outs);
+  const v2 = (await check(v1, { scopeId: PROJECT, name: "adopted", description: "set by hand" })).inputs;
+  expect((await diff(created.id, refreshed.props, v2)).changes).toBe(e.proto.DiffResponse.DiffChanges.DIFF_NONE);
+  const v3 = (await check(v2, { scopeId: PROJECT, name: "adopted" })).inputs;
+  expect(v3.__priorInputs).toContain("description");
+  expect((await diff(created.id, refreshed.props, v3)).changes).toBe(e.proto.DiffResponse.DiffChanges.DIFF_SOME);
+  const updated = await update(created.id, refreshed.props, v3);
+  expect(updated.description).toBeUndefined();
+  await del(created.id, updated);
 });
 
 describe("a stack deployed with version 0.1.0 keeps working after the upgrade", () => {
