@@ -6,11 +6,20 @@
  *   item.name matches "^web" or "/item/description" is empty
  *
  * Selectors are JSON pointers in quotes (`"/item/name"`) or bare dotted paths (`item.name`).
+ * `matches` uses RE2 (re2js), as go-bexpr uses Go's regexp: the same syntax, and linear time in the
+ * text, so no pattern can make a list backtrack for seconds. A filter is at most MAX_FILTER_LENGTH
+ * characters and MAX_FILTER_NESTING levels deep: the work of one evaluation is bounded.
  * Evaluating a selector that is missing is an error for comparisons (go-bexpr then excludes the
  * item); `is empty` treats a missing field as empty, because Boundary omits zero values on the wire
  * and a filter for "no description" should still match.
  */
+import { RE2JS } from "re2js";
 import { PulumiBoundaryError } from "./errors";
+
+/** The longest filter accepted, in characters. */
+export const MAX_FILTER_LENGTH = 4096;
+/** The deepest nesting of parentheses and `not` accepted. */
+export const MAX_FILTER_NESTING = 32;
 
 /** A filter that does not parse; the message names the rule and the 1-based position. */
 export class FilterSyntaxError extends PulumiBoundaryError {
@@ -29,7 +38,7 @@ type Op = "==" | "!=" | "matches" | "not matches" | "contains" | "not contains" 
 export type FilterExpr =
   | { kind: "and" | "or"; left: FilterExpr; right: FilterExpr }
   | { kind: "not"; expr: FilterExpr }
-  | { kind: "match"; selector: Selector; op: Op; value: string; regex?: RegExp };
+  | { kind: "match"; selector: Selector; op: Op; value: string; regex?: RE2JS };
 
 type Token = { type: "str" | "word" | "op" | "lparen" | "rparen"; text: string; pos: number; quoted?: boolean };
 
@@ -71,8 +80,10 @@ const KEYWORDS = new Set(["and", "or", "not", "in", "is", "empty", "matches", "c
 
 /** Parses a filter; throws FilterSyntaxError with the position of the first error. */
 export function parseFilter(src: string): FilterExpr {
+  if (src.length > MAX_FILTER_LENGTH) throw new FilterSyntaxError(`filter is longer than ${MAX_FILTER_LENGTH} characters`, MAX_FILTER_LENGTH + 1);
   const tokens = tokenize(src);
   let p = 0;
+  let depth = 0;
   const peek = () => tokens[p];
   const end = src.length + 1;
   const isWord = (t: Token | undefined, w: string) => t?.type === "word" && t.text === w;
@@ -92,14 +103,21 @@ export function parseFilter(src: string): FilterExpr {
   };
   const parseAnd = chain("and", () => parseNot());
   const parseOr = chain("or", parseAnd);
+  const nested = <T>(at: Token, inner: () => T): T => {
+    if (++depth > MAX_FILTER_NESTING) throw new FilterSyntaxError(`nested more than ${MAX_FILTER_NESTING} levels deep`, at.pos);
+    const result = inner();
+    depth--;
+    return result;
+  };
   const parseNot = (): FilterExpr => {
-    if (isWord(peek(), "not")) {
+    const t = peek();
+    if (isWord(t, "not")) {
       p++;
-      return { kind: "not", expr: parseNot() };
+      return nested(t!, () => ({ kind: "not", expr: parseNot() }));
     }
-    if (peek()?.type === "lparen") {
+    if (t?.type === "lparen") {
       p++;
-      const inner = parseOr();
+      const inner = nested(t, parseOr);
       if (peek()?.type !== "rparen") fail('")"');
       p++;
       return inner;
@@ -148,9 +166,10 @@ export function parseFilter(src: string): FilterExpr {
     const expr: FilterExpr = { kind: "match", selector: sel, op, value: value.text };
     if (op === "matches" || op === "not matches") {
       try {
-        expr.regex = new RegExp(value.text);
-      } catch {
-        throw new FilterSyntaxError(`invalid regular expression ${JSON.stringify(value.text)}`, value.pos);
+        expr.regex = RE2JS.compile(value.text);
+      } catch (err) {
+        const why = err instanceof Error ? err.message.replace(/^error parsing regexp: /, "") : String(err);
+        throw new FilterSyntaxError(`invalid regular expression ${JSON.stringify(value.text)} (${why})`, value.pos);
       }
     }
     return expr;
@@ -218,7 +237,7 @@ function evalMatch(e: Extract<FilterExpr, { kind: "match" }>, data: unknown): bo
     case "matches":
     case "not matches": {
       if (typeof field !== "string") throw new Error("matches needs a string");
-      return e.regex!.test(field) === (e.op === "matches");
+      return e.regex!.matcher(field).find() === (e.op === "matches");
     }
     case "contains":
     case "in":

@@ -1,4 +1,5 @@
 /** Boundary's filter language (go-bexpr), without HTTP: parsing, each operator, precedence, errors. */
+import { performance } from "node:perf_hooks";
 import { FilterSyntaxError, matches, parseFilter } from "../../common/filter";
 
 const item = {
@@ -60,10 +61,16 @@ describe("syntax errors name the rule and the position", () => {
     ['"/item/name', "unterminated string at position 1"],
     ['("/item/name" == "x"', 'expected ")", found end of filter at position 21'],
     ['"/item/name" == "x" "y"', 'expected "and", "or" or the end of the filter, found "y" at position 21'],
-    ['"/item/name" matches "("', 'invalid regular expression "(" at position 22'],
+    ['"/item/name" matches "("', 'invalid regular expression "(" (missing closing ): `(`) at position 22'],
+    ['"/item/name" matches "(?=web)"', 'invalid regular expression "(?=web)" (invalid or unsupported Perl syntax: `(?=`) at position 22'],
+    ['"/item/name" matches "a{1001}"', 'invalid regular expression "a{1001}" (invalid repeat count: `{1001}`) at position 22'],
+    ["(".repeat(1000) + '"/item/name" == "x"' + ")".repeat(1000), "nested more than 32 levels deep at position 33"],
+    ["(".repeat(2000), "nested more than 32 levels deep at position 33"],
+    ["not ".repeat(40) + '"/item/name" == "x"', "nested more than 32 levels deep at position 129"],
+    ['"/item/name" == "' + "x".repeat(5000) + '"', "filter is longer than 4096 characters at position 4097"],
     ['"item/name" == "x"', 'selector "item/name" must be a JSON pointer starting with "/" at position 1'],
     ['"/item/name" is full', 'expected "empty", found "full" at position 17'],
-  ])("%j: %s", (filter, message) => {
+  ])("%#: %s", (filter, message) => {
     let err: unknown;
     try {
       parseFilter(filter);
@@ -73,6 +80,17 @@ describe("syntax errors name the rule and the position", () => {
     expect(err).toBeInstanceOf(FilterSyntaxError);
     expect((err as Error).message).toBe(message);
   });
+});
+
+test("matches runs in linear time (RE2): a pattern that backtracks for seconds in JavaScript answers at once", () => {
+  const long = { item: { created_time: "2026-11-22T12:18:18.247Z".repeat(200) } };
+  const started = performance.now();
+  expect(run('"/item/created_time" matches "^(.*)*(.*)*!$"', long)).toBe(false);
+  expect(performance.now() - started).toBeLessThan(1000); // JavaScript's RegExp: far beyond a minute
+});
+
+test("32 levels of nesting are accepted", () => {
+  expect(run("(".repeat(32) + '"/item/name" == "web-1"' + ")".repeat(32))).toBe(true);
 });
 
 test("JSON pointer escapes: ~1 is / and ~0 is ~", () => {
