@@ -15,7 +15,11 @@ export type ErrorKind =
   | "Aborted"
   | "PayloadTooLarge"
   | "MethodNotAllowed"
+  | "Unavailable"
   | "Internal";
+
+/** The most request fields one error body names; the rest are counted in one more line. */
+export const MAX_REPORTED_FIELDS = 20;
 
 export class BoundaryError extends PulumiBoundaryError {
   static override readonly code = "BOUNDARY_CONTROLLER_RULE";
@@ -23,14 +27,23 @@ export class BoundaryError extends PulumiBoundaryError {
     readonly kind: ErrorKind,
     message: string,
     readonly requestFields: RequestField[] = [],
+    /** Response headers that go with this error (`Allow` on a 405, `Retry-After` on a 503). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
   }
 
-  /** The body Boundary sends: `{kind, message, details.request_fields}`. */
+  /**
+   * The body Boundary sends: `{kind, message, details.request_fields}`, naming at most
+   * MAX_REPORTED_FIELDS fields and then how many more, so an answer stays small whatever was sent.
+   */
   toBody(): ErrorBody {
     const body: ErrorBody = { kind: this.kind, message: this.message };
-    if (this.requestFields.length > 0) body.details = { request_fields: this.requestFields };
+    const fields = this.requestFields;
+    if (fields.length > MAX_REPORTED_FIELDS) {
+      const more = { name: "(more)", description: `${fields.length - MAX_REPORTED_FIELDS} more fields were refused.` };
+      body.details = { request_fields: [...fields.slice(0, MAX_REPORTED_FIELDS), more] };
+    } else if (fields.length > 0) body.details = { request_fields: fields };
     return body;
   }
 }

@@ -40,11 +40,17 @@ export function checkField(field: InputField, value: unknown): RequestField | un
   return why ? { name: TARGET_FIELDS[field].wire, description: why } : undefined;
 }
 
+/** The most ids one request may name in a list. */
+export const MAX_IDS_PER_REQUEST = 1000;
+
 /**
- * Checks a list of ids for the action endpoints and create: each must carry `prefix`. Returns the
- * de-duplicated, sorted list and the offending ids as request fields.
+ * Checks a list of ids for the action endpoints and create: at most MAX_IDS_PER_REQUEST, each with
+ * `prefix`. Returns the de-duplicated, sorted list and the offending ids as request fields.
  */
 export function checkIds(field: string, prefix: string, ids: readonly string[] | null | undefined): { ids: string[]; errors: RequestField[] } {
+  if ((ids?.length ?? 0) > MAX_IDS_PER_REQUEST) {
+    return { ids: [], errors: [{ name: field, description: `At most ${MAX_IDS_PER_REQUEST} identifiers per request; this one has ${ids!.length}.` }] };
+  }
   const errors: RequestField[] = [];
   for (const id of ids ?? []) {
     if (!shared.hasIdPrefix(id, prefix)) {

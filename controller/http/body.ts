@@ -29,7 +29,7 @@ function readAll(req: IncomingMessage): Promise<{ chunks: Buffer[]; size: number
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
         req.off("data", onData);
-        req.resume(); // drain the rest so the connection can answer
+        req.pause(); // read no more: the answer closes the connection (see chain.ts)
         reject(tooLarge());
       } else chunks.push(chunk);
     };

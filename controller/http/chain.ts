@@ -48,9 +48,32 @@ export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerRes
     // counted before the answer leaves, so a client that reads /metrics next sees its own call
     deps.metrics.requests.inc({ method, route: template, code: String(reply.status) });
     if (deps.closing()) res.setHeader("connection", "close");
+    if (!req.complete) refuseRest(req, res);
     send(res, reply);
     deps.logger.info("request", { method, path: pathname, status: reply.status, ms: Number((performance.now() - started).toFixed(2)) });
   };
+}
+
+/** How much of an unread body is read after the answer, and for how long, before the connection is cut. */
+const LINGER_BYTES = 64 * 1024;
+const LINGER_MS = 1000;
+
+/**
+ * The answer came before the body was read (401, 413, …): answer with `Connection: close`, then
+ * read only a little more, so the client can take the answer in before the connection is cut
+ * (cutting at once could make its kernel drop the answer), instead of reading the whole body.
+ */
+function refuseRest(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader("connection", "close");
+  res.once("finish", () => {
+    let extra = 0;
+    const cut = () => req.socket.destroy();
+    req.on("data", (chunk: Buffer) => {
+      extra += chunk.length;
+      if (extra > LINGER_BYTES) cut();
+    });
+    setTimeout(cut, LINGER_MS).unref();
+  });
 }
 
 function splitUrl(url: string): { pathname: string; query: URLSearchParams } {

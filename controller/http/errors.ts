@@ -15,6 +15,7 @@ const STATUS: Record<ErrorKind, number> = {
   Aborted: 409,
   PayloadTooLarge: 413,
   Internal: 500,
+  Unavailable: 503,
 };
 
 export function statusOf(kind: ErrorKind): number {
@@ -26,20 +27,21 @@ export function toBoundaryError(err: unknown): BoundaryError {
   return new BoundaryError("Internal", "Internal error.");
 }
 
-/** The reply for an error: Boundary's body with the status of its kind. */
-export function errorReply(e: BoundaryError): { status: number; body: unknown } {
-  return { status: statusOf(e.kind), body: e.toBody() };
+/** The reply for an error: Boundary's body with the status of its kind, and the error's headers. */
+export function errorReply(e: BoundaryError): { status: number; body: unknown; headers: Readonly<Record<string, string>> } {
+  return { status: statusOf(e.kind), body: e.toBody(), headers: e.headers };
 }
 
 /** Writes a reply: `json` bytes already rendered, `body` as JSON, or neither for an empty body. */
-export function send(res: ServerResponse, reply: { status: number; body?: unknown; json?: Buffer }): void {
+export function send(res: ServerResponse, reply: { status: number; body?: unknown; json?: Buffer; headers?: Readonly<Record<string, string>> }): void {
   const bytes = reply.json ?? (reply.body === undefined ? undefined : Buffer.from(JSON.stringify(reply.body)));
   if (bytes === undefined) {
-    res.writeHead(reply.status, { "cache-control": "no-store" });
+    res.writeHead(reply.status, { ...reply.headers, "cache-control": "no-store" });
     res.end();
     return;
   }
   res.writeHead(reply.status, {
+    ...reply.headers,
     "content-type": "application/json",
     "content-length": bytes.length,
     "cache-control": "no-store",

@@ -19,11 +19,12 @@ import type { AssociationField, Store, TargetRecord } from "../store";
 import { renderList, renderTarget, targetView } from "../view";
 import type { Principal } from "./auth";
 
-/** What a handler answers: a JSON value, JSON already rendered, or neither (an empty body). */
+/** What a handler answers: a JSON value, JSON already rendered, or neither (an empty body); and headers. */
 export interface Reply {
   status: number;
   body?: unknown;
   json?: Buffer;
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** What a handler works with, once the request is authenticated, authorized and decoded. */
@@ -145,7 +146,11 @@ export function match(method: string, pathname: string): { route: Route; id: str
     template = BY_TEMPLATE.has(withAction) ? withAction : ITEM;
     id = template === ITEM ? segment : segment.slice(0, colon);
   } else throw new BoundaryError("NotFound", `No route for ${pathname}.`);
-  const found = BY_TEMPLATE.get(template)!.find((r) => r.method === method);
-  if (!found) throw new BoundaryError("MethodNotAllowed", `Method ${method} is not allowed on ${template}.`);
+  const routes = BY_TEMPLATE.get(template)!;
+  const found = routes.find((r) => r.method === method);
+  if (!found) {
+    const allow = routes.map((r) => r.method).join(", ");
+    throw new BoundaryError("MethodNotAllowed", `Method ${method} is not allowed on ${template}.`, [], { allow });
+  }
   return { route: found, id };
 }
