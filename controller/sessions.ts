@@ -9,6 +9,7 @@ import { base58Decode, base58Encode } from "./base58";
 import { BoundaryError, invalidField, invalidFields, notFound } from "./errors";
 import { DEV_USER_ID } from "./fixtures";
 import { matches, parseFilter } from "../common/filter";
+import { ExpiryHeap } from "./expiry-heap";
 import { newId, type Store, type TargetRecord } from "./store";
 import { scopeSummary } from "./view";
 
@@ -47,11 +48,20 @@ export class TokenSigner {
   }
 }
 
+/** The most live sessions the controller holds by default; then authorize-session answers 503. */
+export const DEFAULT_MAX_SESSIONS = 100_000;
+
+/** The sessions the controller has authorized and not yet forgotten (they expire). */
 export class Sessions {
   readonly sessions = new Map<string, Session>();
   readonly signer = new TokenSigner();
+  private readonly expiries = new ExpiryHeap();
 
-  constructor(private readonly store: Store) {}
+  /** `maxSessions` bounds memory: expired sessions are forgotten first, then new ones are refused. */
+  constructor(
+    private readonly store: Store,
+    private readonly maxSessions = DEFAULT_MAX_SESSIONS,
+  ) {}
 
   /** `pathId` is the `{id}` segment: a target id, or a target name when the body names a scope. */
   authorize(pathId: string, req: AuthorizeSessionRequest): SessionAuthorization {
@@ -61,6 +71,7 @@ export class Sessions {
 
     const now = new Date();
     this.prune(now);
+    this.checkRoom(now);
     const endpoint = `tcp://${host.address}${target.attributes?.default_port ? `:${target.attributes.default_port}` : ""}`;
     const session: Session = {
       id: newId(Prefix.session),
@@ -71,6 +82,7 @@ export class Sessions {
       expiresAt: new Date(now.getTime() + target.session_max_seconds * 1000),
     };
     this.sessions.set(session.id, session);
+    this.expiries.push(session.expiresAt.getTime(), session.id);
 
     const authorization_token = this.signer.sign({
       session_id: session.id,
@@ -99,9 +111,22 @@ export class Sessions {
     return out;
   }
 
-  /** Forgets sessions past their expiry, so a long-running controller does not grow without bound. */
+  /** Forgets sessions past their expiry, earliest first: each costs O(log n), nothing is scanned. */
   private prune(now: Date): void {
-    for (const [id, s] of this.sessions) if (s.expiresAt <= now) this.sessions.delete(id);
+    const t = now.getTime();
+    for (let top = this.expiries.peek(); top && top.at <= t; top = this.expiries.peek()) {
+      this.expiries.pop();
+      this.sessions.delete(top.id);
+    }
+  }
+
+  /** Full of live sessions: 503 until the earliest one expires. */
+  private checkRoom(now: Date): void {
+    if (this.sessions.size < this.maxSessions) return;
+    const seconds = Math.max(1, Math.ceil(((this.expiries.peek()?.at ?? now.getTime()) - now.getTime()) / 1000));
+    throw new BoundaryError("Unavailable", `The controller holds ${this.maxSessions} live sessions, its limit; try again when one expires.`, [], {
+      "retry-after": String(seconds),
+    });
   }
 
   private resolveTarget(pathId: string, req: AuthorizeSessionRequest): TargetRecord {

@@ -80,6 +80,8 @@ export class Store {
   private readonly idsByScope = new Map<string, string[]>();
   /** scope_id + "\n" + name → target id: names are unique per project. */
   private readonly names = new Map<string, string>();
+  /** scope_id + "\n" + lower-case name → target ids: authorize-session matches names case-insensitively. */
+  private readonly foldedNames = new Map<string, Set<string>>();
   private readonly ignoreCreateAssociations: boolean;
   private readonly now: () => Date;
 
@@ -188,7 +190,7 @@ export class Store {
     this.checkUniqueName(scopeId, record.name);
     this.targets.set(record.id, Object.freeze(record));
     this.idsByScope.delete(scopeId);
-    this.names.set(nameKey(scopeId, record.name), record.id);
+    this.indexName(record);
     return record;
   }
 
@@ -216,8 +218,8 @@ export class Store {
     if (next.name !== current.name) this.checkUniqueName(current.scope_id, next.name);
     next.version = current.version + 1;
     next.updated_time = this.now().toISOString();
-    this.names.delete(nameKey(current.scope_id, current.name));
-    this.names.set(nameKey(next.scope_id, next.name), next.id);
+    this.unindexName(current);
+    this.indexName(next);
     this.targets.set(id, Object.freeze(next));
     return next;
   }
@@ -262,7 +264,22 @@ export class Store {
     const t = this.getTarget(id);
     this.targets.delete(id);
     this.idsByScope.delete(t.scope_id);
+    this.unindexName(t);
+  }
+
+  private indexName(t: TargetRecord): void {
+    this.names.set(nameKey(t.scope_id, t.name), t.id);
+    const folded = nameKey(t.scope_id, t.name.toLowerCase());
+    const ids = this.foldedNames.get(folded) ?? new Set<string>();
+    this.foldedNames.set(folded, ids.add(t.id));
+  }
+
+  private unindexName(t: TargetRecord): void {
     this.names.delete(nameKey(t.scope_id, t.name));
+    const folded = nameKey(t.scope_id, t.name.toLowerCase());
+    const ids = this.foldedNames.get(folded);
+    ids?.delete(t.id);
+    if (ids?.size === 0) this.foldedNames.delete(folded);
   }
 
   /**
@@ -302,15 +319,22 @@ export class Store {
     return next;
   }
 
-  /** Finds a target by name in a scope given by id or by name (both case-insensitive on names). */
+  /**
+   * Finds a target by name in a scope given by id or by name, both matched case-insensitively (as
+   * Boundary does). Names are unique case-sensitively, so two targets can match: that is a 400
+   * naming `name`, never a guess.
+   */
   findTargetByName(name: string, scope: { id?: string; name?: string }): TargetRecord {
     const scopeIds = scope.id
       ? [scope.id]
       : [...this.scopes.values()].filter((s) => s.name?.toLowerCase() === scope.name!.toLowerCase()).map((s) => s.id);
-    const lower = name.toLowerCase();
-    const found = [...this.targets.values()].find((t) => scopeIds.includes(t.scope_id) && t.name.toLowerCase() === lower);
-    if (!found) throw notFound(`Target ${JSON.stringify(name)} not found in the given scope.`);
-    return found;
+    const ids = scopeIds.flatMap((s) => [...(this.foldedNames.get(nameKey(s, name.toLowerCase())) ?? [])]);
+    if (ids.length === 0) throw notFound(`Target ${JSON.stringify(name)} not found in the given scope.`);
+    if (ids.length > 1) {
+      const names = ids.map((id) => JSON.stringify(this.targets.get(id)!.name)).join(", ");
+      throw invalidField("name", `More than one target matches ${JSON.stringify(name)} case-insensitively (${names}); name the target by its id.`);
+    }
+    return this.targets.get(ids[0]!)!;
   }
 
   private checkVersion(current: TargetRecord, version: number): void {

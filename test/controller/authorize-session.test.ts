@@ -1,5 +1,6 @@
 /** authorize-session by id and by name, hosts, workers, credentials and the signed token. */
 import { defaultFixtures } from "../../controller";
+import { until } from "../helpers/wait";
 import { base58Decode } from "../../controller/base58";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
 
@@ -38,9 +39,10 @@ test("by id: endpoint with default_port, credentials raw+decoded, and a remember
 });
 
 test("expired sessions are forgotten", async () => {
-  const t = await c.create({ host_set_ids: ["hsst_1234567890"] });
+  const t = await c.create({ host_set_ids: ["hsst_1234567890"], session_max_seconds: 1 });
   const first = (await authorize(t.id)).body.session_id;
-  c.sessions.sessions.get(first)!.expiresAt = new Date(Date.now() - 1);
+  const expires = c.sessions.sessions.get(first)!.expiresAt.getTime();
+  await until(() => Date.now() > expires, "the first session to expire");
   const second = (await authorize(t.id)).body.session_id;
   expect(c.sessions.sessions.has(first)).toBe(false);
   expect(c.sessions.sessions.has(second)).toBe(true);
