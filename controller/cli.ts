@@ -47,8 +47,9 @@ async function main(argv: string[]): Promise<number> {
   try {
     controller = await startController({ ...config, logger });
   } catch (err) {
-    process.stderr.write(`pulumi-boundary dev: cannot listen: ${(err as Error).message}\n`);
-    return 1;
+    // startController closed whatever did start: with nothing open, the process ends
+    process.stderr.write(`pulumi-boundary dev: ${(err as Error).message}\n`);
+    return 2;
   }
   printBanner(config, controller);
   return -1; // keep running

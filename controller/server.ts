@@ -4,6 +4,7 @@
  * and the benchmarks alike.
  */
 import { createServer, type Server } from "node:http";
+import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import type { Fixtures } from "./fixtures";
 import { Authenticator } from "./http/auth";
@@ -32,6 +33,8 @@ export interface ControllerOptions {
   logger?: Logger;
   /** Serve an existing store (a restart that keeps its data, as a real controller's database does). */
   store?: Store;
+  /** The most live sessions held (default DEFAULT_MAX_SESSIONS); beyond, authorize-session answers 503. */
+  maxSessions?: number;
 }
 
 /** A started controller: its addresses, its data, and how to stop it. */
@@ -47,6 +50,15 @@ export interface RunningController {
 
 /** How long in-flight requests get after the API listener closes before connections are cut. */
 const DRAIN_MS = 5000;
+/**
+ * Even without a grace period, answers carry `Connection: close` this long before the listener
+ * closes: keep-alive clients move off their sockets instead of meeting a reset on them.
+ */
+const DRAIN_WINDOW_MS = 250;
+/** How long connections are kept alive just before the listener closes (see shutdown). */
+const SETTLE_MS = 100;
+/** After the listener closes, how long a connection without a request may still deliver one. */
+const IDLE_AFTER_CLOSE_MS = 100;
 
 /**
  * Starts a controller: binds the API and ops listeners (port 0 picks a free port) over one store,
@@ -55,7 +67,7 @@ const DRAIN_MS = 5000;
 export async function startController(options: ControllerOptions): Promise<RunningController> {
   const logger = options.logger ?? silentLogger;
   const store = options.store ?? new Store(options.fixtures, { ignoreCreateAssociations: options.ignoreCreateAssociations });
-  const sessions = new Sessions(store);
+  const sessions = new Sessions(store, options.maxSessions);
   const auth = new Authenticator(options.token, options.readOnlyToken);
   const metrics = new Metrics();
   const health: HealthState = { shuttingDown: false };
@@ -66,18 +78,30 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const api = createServer((req, res) => void handleApi(req, res));
   const handleOps = opsHandler(health, metrics);
   const ops = createServer((req, res) => void handleOps(req, res));
-  const apiAddr = await listen(api, options.api);
-  const opsAddr = await listen(ops, options.ops);
+  const apiAddr = await listen(api, options.api, "API");
+  let opsAddr: AddressInfo;
+  try {
+    opsAddr = await listen(ops, options.ops, "ops");
+  } catch (err) {
+    await close(api); // nothing may keep serving when the controller failed to start
+    throw err;
+  }
 
   let stopping: Promise<void> | undefined;
   const shutdown = () =>
     (stopping ??= (async () => {
       health.shuttingDown = true;
+      // during the wait every answer closes its connection: clients (and load balancers) move off
+      closing = true;
       logger.info("shutdown started", { grace_ms: options.gracefulShutdownWaitMs });
-      if (options.gracefulShutdownWaitMs > 0) {
-        await new Promise((r) => setTimeout(r, options.gracefulShutdownWaitMs));
-        logger.info("grace period over; closing the API listener");
-      }
+      await sleep(Math.max(options.gracefulShutdownWaitMs, DRAIN_WINDOW_MS));
+      if (options.gracefulShutdownWaitMs > 0) logger.info("grace period over; closing the API listener");
+      // Clients still sending reconnect after every answer, so at any instant some sit in the
+      // kernel's accept queue, and closing the listener resets them. Keep connections alive for a
+      // moment: they stop reconnecting, the queue empties, and the listener closes on no one.
+      // Then each connection closes after its next answer (close() below).
+      closing = false;
+      await sleep(SETTLE_MS);
       closing = true;
       await close(api);
       await close(ops);
@@ -94,27 +118,40 @@ export async function startController(options: ControllerOptions): Promise<Runni
   };
 }
 
-function listen(server: Server, at: HostPort): Promise<AddressInfo> {
+/** Binds a listener; the error names which one and where ("cannot listen on the ops address …"). */
+function listen(server: Server, at: HostPort, which: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (err: NodeJS.ErrnoException) => reject(new Error(`cannot listen on the ${which} address ${at.host}:${at.port}: ${err.code ?? err.message}`)));
     server.listen(at.port, at.host, () => {
-      server.off("error", reject);
+      server.removeAllListeners("error");
       resolve(server.address() as AddressInfo);
     });
   });
 }
 
-/** Stops accepting, lets in-flight requests finish (idle keep-alive sockets close now), then cuts. */
+/**
+ * Stops accepting, lets requests already received finish, then closes what is left idle, and cuts
+ * the rest after DRAIN_MS. Not `http.Server.close()`: it also destroys every connection it thinks
+ * idle at once, including a connection just accepted whose request is on the wire but not parsed
+ * yet; that client then sees a reset. So the listening socket closes first (`net.Server.close`),
+ * and idle connections are closed only after IDLE_AFTER_CLOSE_MS, when such requests have arrived.
+ */
 function close(server: Server): Promise<void> {
   return new Promise((resolve) => {
     const force = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
+    const idle = setTimeout(() => server.closeIdleConnections(), IDLE_AFTER_CLOSE_MS);
     force.unref();
-    server.close(() => {
+    idle.unref();
+    net.Server.prototype.close.call(server, () => {
       clearTimeout(force);
+      clearTimeout(idle);
       resolve();
     });
-    server.closeIdleConnections();
   });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
 }
 
 function url(a: AddressInfo): string {
