@@ -8,7 +8,7 @@ import { PulumiBoundaryError } from "../common/errors";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { defaultFixtures, parseFixtures, type Fixtures } from "./fixtures";
-import { ConfigSyntaxError, fromJson, parseHcl, type Block } from "./hcl";
+import { ConfigSyntaxError, checkJsonNesting, fromJson, parseHcl, type Block } from "./hcl";
 import { parseDuration } from "../common/duration";
 import type { LogFormat } from "./log";
 import type { ControllerOptions, HostPort } from "./server";
@@ -24,13 +24,19 @@ export interface DevConfig extends ControllerOptions {
   generatedToken: boolean;
 }
 
-/** A config duration: Go syntax or a bare integer of seconds, in milliseconds (see common/duration.ts). */
-export function configDuration(key: string, value: string | number): number {
+/** The longest grace period accepted: 24 hours (longer ones are surely a typo, and overflow timers). */
+export const MAX_GRACEFUL_SHUTDOWN_WAIT_MS = 24 * 3_600_000;
+
+/** A config duration: Go syntax or a bare integer of seconds, in milliseconds, at most `max` (see common/duration.ts). */
+export function configDuration(key: string, value: string | number, max = MAX_GRACEFUL_SHUTDOWN_WAIT_MS): number {
+  let ms: number;
   try {
-    return parseDuration(key, value);
+    ms = parseDuration(key, value);
   } catch (err) {
     throw new ConfigError((err as Error).message);
   }
+  if (!Number.isFinite(ms) || ms > max) throw new ConfigError(`${key}: ${JSON.stringify(value)} is longer than the maximum of ${max / 3_600_000}h`);
+  return ms;
 }
 
 /** "HOST:PORT" or "[IPv6]:PORT"; port 0 picks a free one. */
@@ -58,7 +64,7 @@ Options:
   --ops-addr HOST:PORT              ops listener (default 127.0.0.1:9203)
   --token TOKEN                     admin token (default: generated, in Boundary's at_… format)
   --read-only-token TOKEN           a second token that may only list and read targets
-  --graceful-shutdown-wait DURATION keep serving this long after the first SIGINT/SIGTERM, with /health at 503
+  --graceful-shutdown-wait DURATION keep serving this long after the first SIGINT/SIGTERM, with /health at 503 (at most 24h)
   --config FILE                     Boundary configuration file (HCL, or JSON when it ends in .json)
   --fixtures FILE                   JSON seed data replacing the default scopes, host sets, libraries and workers
   --ignore-create-associations      ignore host_set_ids/application_credential_library_ids on create (as Boundary v0.4)
@@ -143,8 +149,9 @@ function readConfigFile(path: string, readFile: (path: string) => string): Block
     throw new ConfigError(`--config: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   try {
-    if (path.endsWith(".json")) return fromJson(JSON.parse(text));
-    return parseHcl(text);
+    if (!path.endsWith(".json")) return parseHcl(text);
+    checkJsonNesting(text);
+    return fromJson(JSON.parse(text));
   } catch (err) {
     if (err instanceof ConfigSyntaxError || err instanceof SyntaxError) throw new ConfigError(`--config ${path}: ${err.message}`);
     throw err;
@@ -152,14 +159,15 @@ function readConfigFile(path: string, readFile: (path: string) => string): Block
 }
 
 function readFixtures(path: string, readFile: (path: string) => string): Fixtures {
-  let doc: unknown;
+  let text: string;
   try {
-    doc = JSON.parse(readFile(path));
+    text = readFile(path);
   } catch (err) {
     throw new ConfigError(`--fixtures: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   try {
-    return parseFixtures(doc);
+    checkJsonNesting(text);
+    return parseFixtures(JSON.parse(text));
   } catch (err) {
     throw new ConfigError(`--fixtures ${path}: ${(err as Error).message}`);
   }

@@ -74,9 +74,16 @@ function lex(src: string): Tok[] {
 }
 
 /** Parses HCL text into the root block (type "" with no labels). */
+/** The deepest nesting of blocks and lists a config file may have (Boundary's use a few levels). */
+export const MAX_CONFIG_NESTING = 32;
+
 export function parseHcl(src: string): Block {
   const toks = lex(src);
   let p = 0;
+  let depth = 0;
+  const deeper = (tok: Tok) => {
+    if (++depth > MAX_CONFIG_NESTING) throw new ConfigSyntaxError(`line ${tok.line}: nested more than ${MAX_CONFIG_NESTING} levels deep`);
+  };
   const at = () => toks[p];
   const expect = (v: string) => {
     const tok = toks[p];
@@ -92,9 +99,11 @@ export function parseHcl(src: string): Block {
     if (tok.t === "num") return Number(tok.v);
     if (tok.t === "ident" && (tok.v === "true" || tok.v === "false")) return tok.v === "true";
     if (tok.t === "punct" && tok.v === "[") {
+      deeper(tok);
       const list: Value[] = [];
       while (!(at()?.t === "punct" && at()!.v === "]")) list.push(value());
       p++;
+      depth--;
       return list;
     }
     throw new ConfigSyntaxError(`line ${tok.line}: expected a value, found ${JSON.stringify(tok.v)}`);
@@ -115,8 +124,10 @@ export function parseHcl(src: string): Block {
       }
       const child: Block = { type: tok.v, labels: [], attrs: {}, blocks: [] };
       while (at()?.t === "str" || at()?.t === "ident") child.labels.push(toks[p++]!.v);
+      deeper(tok);
       expect("{");
       body(child, true);
+      depth--;
       block.blocks.push(child);
     }
     if (closing) throw new ConfigSyntaxError("unexpected end of file, expected \"}\"");
@@ -124,6 +135,27 @@ export function parseHcl(src: string): Block {
   const root: Block = { type: "", labels: [], attrs: {}, blocks: [] };
   body(root, false);
   return root;
+}
+
+/**
+ * Refuses JSON nested more than MAX_CONFIG_NESTING levels before it is parsed (a parser or a walker
+ * of such a document would run out of stack), naming the line where it goes too deep.
+ */
+export function checkJsonNesting(text: string): void {
+  let depth = 0;
+  let line = 1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\n") line++;
+    else if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "[" || c === "{") {
+      if (++depth > MAX_CONFIG_NESTING) throw new ConfigSyntaxError(`line ${line}: nested more than ${MAX_CONFIG_NESTING} levels deep`);
+    } else if (c === "]" || c === "}") depth--;
+  }
 }
 
 /**

@@ -7,7 +7,31 @@ export interface Logger {
   error(msg: string, fields?: Fields): void;
 }
 
-export function createLogger(format: LogFormat, write: (line: string) => void = (l) => process.stdout.write(l + "\n")): Logger {
+/** The most log output held in memory while stdout is not being read. */
+export const MAX_BUFFERED_LOG_BYTES = 1024 * 1024;
+
+/**
+ * A line writer to `stream` that never buffers more than `limit` bytes: when nobody reads stdout
+ * (a pipe left unread), lines beyond it are dropped and counted, and the count is written as soon
+ * as the stream takes output again.
+ */
+export function boundedWriter(stream: NodeJS.WritableStream & { writableLength: number } = process.stdout, limit = MAX_BUFFERED_LOG_BYTES): (line: string) => void {
+  let dropped = 0;
+  return (line) => {
+    if (stream.writableLength > limit) {
+      dropped++;
+      return;
+    }
+    if (dropped > 0) {
+      stream.write(`${dropped} log lines dropped: the log output was not being read\n`);
+      dropped = 0;
+    }
+    stream.write(line + "\n");
+  };
+}
+
+/** A logger writing one line per event (by default to stdout, bounded: see boundedWriter). */
+export function createLogger(format: LogFormat, write: (line: string) => void = boundedWriter()): Logger {
   const emit = (level: string, msg: string, fields: Fields = {}) => {
     const time = new Date().toISOString();
     if (format === "json") {
