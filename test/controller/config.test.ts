@@ -1,5 +1,6 @@
 /** Configuration: durations, addresses, Boundary's HCL/JSON config files, fixtures, exit code 2. */
 import { mkdtempSync, writeFileSync } from "node:fs";
+import * as net from "node:net";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { ConfigError, configDuration, loadDevConfig, parseListenAddr } from "../../controller";
@@ -127,4 +128,49 @@ test("unknown commands and no command exit 2 with usage", async () => {
   const none = await runCli([]);
   expect(none.code).toBe(2);
   expect(none.stdout).toContain("Usage: pulumi-boundary dev");
+});
+
+describe("hostile configuration (each fails with one message, exit 2, never a crash or a silent overflow)", () => {
+  test.each(["1000h", "99999999999999999999999s", "24h1s"])("10. --graceful-shutdown-wait %s is over the 24h maximum", (wait) => {
+    expect(() => loadDevConfig(["--graceful-shutdown-wait", wait])).toThrow(new ConfigError(`--graceful-shutdown-wait: ${JSON.stringify(wait)} is longer than the maximum of 24h`));
+  });
+
+  test("10. 24h itself is accepted", () => {
+    expect(loadDevConfig(["--graceful-shutdown-wait", "24h"]).gracefulShutdownWaitMs).toBe(24 * 3_600_000);
+  });
+
+  test.each([
+    ["50k nested lists", "dev.hcl", "x = " + "[".repeat(50_000) + "]".repeat(50_000), "line 1: nested more than 32 levels deep"],
+    ["20k nested blocks", "dev.hcl", "a {\n".repeat(20_000) + "}\n".repeat(20_000), "line 33: nested more than 32 levels deep"],
+    ["deep JSON", "dev.json", '{"controller":' + "[".repeat(50_000) + "]".repeat(50_000) + "}", "line 1: nested more than 32 levels deep"],
+  ])("11. a config file with %s", (_what, name, text, message) => {
+    expect(() => loadDevConfig(["--config", name], () => text)).toThrow(new ConfigError(`--config ${name}: ${message}`));
+  });
+
+  test("11. deep fixtures JSON", () => {
+    expect(() => loadDevConfig(["--fixtures", "f.json"], () => "[".repeat(50_000))).toThrow(new ConfigError("--fixtures f.json: line 1: nested more than 32 levels deep"));
+  });
+
+  test("11. the real CLI: exit 2 and one line, no stack trace", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "pb-deep-"));
+    const file = path.join(dir, "deep.hcl");
+    writeFileSync(file, "x = " + "[".repeat(50_000) + "]".repeat(50_000));
+    const res = await runCli(["dev", "--config", file]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toBe(`pulumi-boundary dev: --config ${file}: line 1: nested more than 32 levels deep\n`);
+  });
+
+  test("6. with the ops port taken: one message, exit 2, and nothing left serving the API", async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((r) => blocker.listen(0, "127.0.0.1", () => r()));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const res = await runCli(["dev", "--api-addr", "127.0.0.1:0", "--ops-addr", `127.0.0.1:${port}`]);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toBe(`pulumi-boundary dev: cannot listen on the ops address 127.0.0.1:${port}: EADDRINUSE\n`);
+      expect(res.stdout).not.toContain("API address");
+    } finally {
+      blocker.close();
+    }
+  });
 });
