@@ -1,5 +1,6 @@
 /** `npm run bench`: every benchmark, each compared with a baseline measured in the same run. */
 import { benchController, storeMemory } from "./controller";
+import { benchListAndSessions, benchRegex } from "./hostile";
 import { benchCalls, benchLatency, providerBytes } from "./provider";
 import { printTable } from "./table";
 
@@ -14,6 +15,12 @@ async function main() {
 
   console.log("\nProvider latency against the raw client making the same calls (ms, mean of 300; goal ratio ≤ 1.15)\n");
   printTable(["operation", "raw client", "provider", "ratio"], await benchLatency());
+
+  console.log("\nFilters: `matches` per target, RE2 (linear time, used now) against JavaScript's RegExp (backtracking, used before)\n");
+  printTable(["case, ns per target", "RegExp", "RE2", "ratio"], benchRegex());
+
+  console.log("\nList with a filter, and authorize-session as live sessions pile up (sequential requests over HTTP)\n");
+  printTable(["case", "baseline", "measured", "ratio"], await benchListAndSessions());
 
   console.log(`\n__provider (the serialized provider in every Target's state): ${await providerBytes()} bytes (goal ≤ 4096)`);
 }
