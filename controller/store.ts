@@ -12,6 +12,7 @@ import { Prefix, type CreateTargetRequest, type RequestField, type Target, type 
 import { INPUT_FIELDS, MASK_PATHS, TARGET_FIELDS, deletePath, getPath, setPath, spec, type AssociationOp, type InputField } from "../wire/target-fields";
 import { BoundaryError, invalidField, invalidFields, notFound } from "./errors";
 import type { FixtureCredentialLibrary, FixtureHostSet, FixtureScope, FixtureWorker, Fixtures } from "./fixtures";
+import { profileOf, type AssociationNoun, type Emulation, type Profile } from "./emulation";
 import * as rules from "./rules";
 
 /**
@@ -58,7 +59,9 @@ export interface ListQuery {
 
 /** How a store behaves where Boundary releases differ. */
 export interface StoreOptions {
-  /** Ignore `host_set_ids`/`application_credential_library_ids` on create, as Boundary v0.4 does. */
+  /** Which Boundary to behave like (default: the spec, see emulation.ts). */
+  emulation?: Emulation;
+  /** Ignore `host_set_ids`/`application_credential_library_ids` on create, as Boundary v0.4 does (what `--emulate 0.4` does on create). */
   ignoreCreateAssociations?: boolean;
   now?: () => Date;
 }
@@ -80,8 +83,14 @@ export class Store {
   private readonly idsByScope = new Map<string, string[]>();
   /** scope_id + "\n" + name → target id: names are unique per project. */
   private readonly names = new Map<string, string>();
-  /** scope_id + "\n" + lower-case name → target ids: authorize-session matches names case-insensitively. */
-  private readonly foldedNames = new Map<string, Set<string>>();
+  /**
+   * For names with capitals only (a lower-case name is found in `names` under its own key):
+   * scope_id + "\n" + lower-case name → the target id, or the ids when several fold together.
+   * authorize-session matches names case-insensitively.
+   */
+  private readonly foldedNames = new Map<string, string | string[]>();
+  /** What differs between the emulated Boundary releases. */
+  readonly profile: Profile;
   private readonly ignoreCreateAssociations: boolean;
   private readonly now: () => Date;
 
@@ -92,7 +101,8 @@ export class Store {
     for (const h of fixtures.host_sets) this.hostSets.set(h.id, h);
     for (const c of fixtures.credential_libraries) this.credentialLibraries.set(c.id, c);
     this.workers = fixtures.workers;
-    this.ignoreCreateAssociations = options.ignoreCreateAssociations ?? false;
+    this.profile = profileOf(options.emulation ?? "spec");
+    this.ignoreCreateAssociations = options.ignoreCreateAssociations === true || !this.profile.createAppliesAssociations;
     this.now = options.now ?? (() => new Date());
   }
 
@@ -184,7 +194,7 @@ export class Store {
         const ids = rules.checkIds(wire, association.prefix, this.createIds(req, f)).ids;
         this.checkMembers(f, scopeId, ids);
         target[wire] = ids;
-      } else setValue(target, f, getPath(req, wire));
+      } else setValue(target, f, getPath(req, wire), this.defaultOf(f));
     }
     const record = target as TargetRecord;
     this.checkUniqueName(scopeId, record.name);
@@ -192,6 +202,11 @@ export class Store {
     this.idsByScope.delete(scopeId);
     this.indexName(record);
     return record;
+  }
+
+  /** The controller's value of a field left unset or cleared: the table's default, unless this release's differs. */
+  private defaultOf(f: InputField): unknown {
+    return this.profile.defaults[f] ?? spec(f).default;
   }
 
   /** The ids a create body asks for in an association field (none when creates ignore them). */
@@ -214,7 +229,7 @@ export class Store {
     const { errors, paths, next } = this.updated(current, req, mask);
     if (paths === 0 && errors.length === 0) throw invalidFields([noValidMask()]);
     if (errors.length > 0) throw invalidFields(errors);
-    this.checkVersion(current, req.version!);
+    this.checkVersion(current, req.version!, "update");
     if (next.name !== current.name) this.checkUniqueName(current.scope_id, next.name);
     next.version = current.version + 1;
     next.updated_time = this.now().toISOString();
@@ -253,7 +268,7 @@ export class Store {
       else {
         const bad = rules.checkField(f, value);
         if (bad) errors.push(bad);
-        else setValue(next, f, value);
+        else setValue(next, f, value, this.defaultOf(f));
       }
     }
     return { errors, paths: paths.size, next };
@@ -269,17 +284,21 @@ export class Store {
 
   private indexName(t: TargetRecord): void {
     this.names.set(nameKey(t.scope_id, t.name), t.id);
-    const folded = nameKey(t.scope_id, t.name.toLowerCase());
-    const ids = this.foldedNames.get(folded) ?? new Set<string>();
-    this.foldedNames.set(folded, ids.add(t.id));
+    const lower = t.name.toLowerCase();
+    if (lower === t.name) return;
+    const folded = nameKey(t.scope_id, lower);
+    const ids = this.foldedNames.get(folded);
+    this.foldedNames.set(folded, ids === undefined ? t.id : [...(typeof ids === "string" ? [ids] : ids), t.id]);
   }
 
   private unindexName(t: TargetRecord): void {
     this.names.delete(nameKey(t.scope_id, t.name));
-    const folded = nameKey(t.scope_id, t.name.toLowerCase());
-    const ids = this.foldedNames.get(folded);
-    ids?.delete(t.id);
-    if (ids?.size === 0) this.foldedNames.delete(folded);
+    const lower = t.name.toLowerCase();
+    if (lower === t.name) return;
+    const folded = nameKey(t.scope_id, lower);
+    const rest = [this.foldedNames.get(folded) ?? []].flat().filter((id) => id !== t.id);
+    if (rest.length === 0) this.foldedNames.delete(folded);
+    else this.foldedNames.set(folded, rest.length === 1 ? rest[0]! : rest);
   }
 
   /**
@@ -299,9 +318,9 @@ export class Store {
 
     const attached = current[wire as "host_set_ids"];
     if (op === "set" && rules.sameIds(attached, wanted)) return current;
-    this.checkVersion(current, version!);
-    this.checkMembers(field, current.scope_id, wanted);
-    const bad = (id: string, why: string) => invalidField(wire, `${id} ${why}.`);
+    this.checkVersion(current, version!, op, association.action);
+    const bad = (id: string, why: string) => this.profile.associationMistake(wire, `${id} ${why}.`, op, association.action);
+    this.checkMembers(field, current.scope_id, wanted, bad);
     let result: string[];
     if (op === "add") {
       const dup = wanted.find((h) => attached.includes(h));
@@ -328,23 +347,19 @@ export class Store {
     const scopeIds = scope.id
       ? [scope.id]
       : [...this.scopes.values()].filter((s) => s.name?.toLowerCase() === scope.name!.toLowerCase()).map((s) => s.id);
-    const ids = scopeIds.flatMap((s) => [...(this.foldedNames.get(nameKey(s, name.toLowerCase())) ?? [])]);
+    const key = (s: string) => nameKey(s, name.toLowerCase());
+    const ids = scopeIds.flatMap((s) => [this.names.get(key(s)) ?? [], this.foldedNames.get(key(s)) ?? []].flat());
     if (ids.length === 0) throw notFound(`Target ${JSON.stringify(name)} not found in the given scope.`);
     if (ids.length > 1) {
-      const names = ids.map((id) => JSON.stringify(this.targets.get(id)!.name)).join(", ");
+      const names = ids.map((id) => JSON.stringify(this.targets.get(id)!.name)).sort().join(", ");
       throw invalidField("name", `More than one target matches ${JSON.stringify(name)} case-insensitively (${names}); name the target by its id.`);
     }
     return this.targets.get(ids[0]!)!;
   }
 
-  private checkVersion(current: TargetRecord, version: number): void {
-    if (version !== current.version) {
-      throw new BoundaryError(
-        "Aborted",
-        `Version mismatch: target ${current.id} is at version ${current.version}, but the request carried version ${version}.`,
-        [{ name: "version", description: `The current version is ${current.version}.` }],
-      );
-    }
+  /** A stale version is answered as the emulated release answers it (409 here; 404 or 500 in Boundary). */
+  private checkVersion(current: TargetRecord, version: number, op: "update" | AssociationOp, noun?: AssociationNoun): void {
+    if (version !== current.version) throw this.profile.staleVersion(current.id, current.version, version, op, noun);
   }
 
   private checkUniqueName(scopeId: string, name: string): void {
@@ -353,26 +368,27 @@ export class Store {
     }
   }
 
-  private checkMembers(field: InputField, scopeId: string, ids: readonly string[]): void {
-    const { wire } = spec(field);
+  /** Every id names a host set (or library) of the target's project; `bad` makes the error (400 on create). */
+  private checkMembers(field: InputField, scopeId: string, ids: readonly string[], bad: (id: string, why: string) => BoundaryError = (id, why) => invalidField(spec(field).wire, `${id} ${why}.`)): void {
     const hostSets = field === "hostSetIds";
     const table: Map<string, { scope_id: string }> = hostSets ? this.hostSets : this.credentialLibraries;
     const noun = hostSets ? "Host set" : "Credential library";
     for (const id of ids) {
       const item = table.get(id);
-      if (!item) throw invalidField(wire, `${noun} ${id} was not found.`);
-      if (item.scope_id !== scopeId) throw invalidField(wire, `${noun} ${id} belongs to scope ${item.scope_id}, not to the target's scope ${scopeId}.`);
+      if (!item) throw bad(`${noun} ${id}`, "was not found");
+      if (item.scope_id !== scopeId) throw bad(`${noun} ${id}`, `belongs to scope ${item.scope_id}, not to the target's scope ${scopeId}`);
     }
   }
 }
 
 /**
- * Stores a field's value in a record: a value is kept; unset, null or "" (Boundary omits zero
- * values) becomes the field's default, or removes it.
+ * Stores a field's value in a record, trimmed where Boundary trims: a value is kept; unset, null or
+ * "" (Boundary omits zero values) becomes `fallback` (the field's default), or removes it.
  */
-function setValue(record: Record<string, unknown>, f: InputField, value: unknown): void {
-  const { wire, default: fallback } = spec(f);
-  if (value !== undefined && value !== null && value !== "") setPath(record, wire, value);
+function setValue(record: Record<string, unknown>, f: InputField, value: unknown, fallback: unknown): void {
+  const { wire, trim } = spec(f);
+  const v = trim && typeof value === "string" ? value.trim() : value;
+  if (v !== undefined && v !== null && v !== "") setPath(record, wire, v);
   else if (fallback !== undefined) setPath(record, wire, fallback);
   else deletePath(record, wire);
 }

@@ -47,6 +47,8 @@ export interface FieldSpec {
   default?: string | number | readonly string[];
   /** The shared rule, worded for a Pulumi user; undefined when the value is fine. */
   check?: (value: never) => string | undefined;
+  /** Stored trimmed of surrounding white space (Boundary trims it): the provider trims it in check too. */
+  trim?: boolean;
   /** Holds a credential: kept secret in state and logs. */
   secret?: boolean;
   /** Documentation for the program's input (TSDoc, package schema, README). */
@@ -57,7 +59,6 @@ const field = <const F extends FieldSpec>(f: F) => f;
 
 const NAME_PROBLEMS = {
   blank: "must not be empty",
-  padded: "must not start or end with white space",
   unprintable: "must contain printable characters only",
 } as const;
 
@@ -76,6 +77,7 @@ export const TARGET_FIELDS = {
     wire: "name",
     required: true,
     autoname: true,
+    trim: true,
     mask: true,
     check: (v: string) => {
       const problem = rules.nameProblem(v);
@@ -86,6 +88,7 @@ export const TARGET_FIELDS = {
   description: field({
     kind: "string",
     wire: "description",
+    trim: true,
     mask: true,
     check: (v: string) => (rules.isPrintable(v) ? undefined : "must contain printable characters only"),
     doc: "Description.",
@@ -172,10 +175,18 @@ export function programMustSet(f: InputField): boolean {
   return !!spec(f).required && !spec(f).autoname;
 }
 
+/** The keys of a dotted path, split once per path (paths come from the table: a handful). */
+const SEGMENTS = new Map<string, readonly string[]>();
+function segments(path: string): readonly string[] {
+  let s = SEGMENTS.get(path);
+  if (!s) SEGMENTS.set(path, (s = path.split(".")));
+  return s;
+}
+
 /** Reads a dotted wire path (`attributes.default_port`) from a wire object. */
 export function getPath(o: unknown, path: string): unknown {
   let cur = o;
-  for (const key of path.split(".")) {
+  for (const key of segments(path)) {
     if (cur === null || typeof cur !== "object") return undefined;
     cur = (cur as Record<string, unknown>)[key];
   }
@@ -184,7 +195,7 @@ export function getPath(o: unknown, path: string): unknown {
 
 /** Writes a dotted wire path, creating the objects on the way. */
 export function setPath(o: Record<string, unknown>, path: string, value: unknown): void {
-  const keys = path.split(".");
+  const keys = segments(path);
   let cur = o;
   for (const key of keys.slice(0, -1)) cur = (cur[key] ??= {}) as Record<string, unknown>;
   cur[keys[keys.length - 1]!] = value;
@@ -192,7 +203,7 @@ export function setPath(o: Record<string, unknown>, path: string, value: unknown
 
 /** Removes a dotted wire path; parents stay (Boundary sends `attributes: {}` when empty). */
 export function deletePath(o: Record<string, unknown>, path: string): void {
-  const keys = path.split(".");
+  const keys = segments(path);
   const parent = keys.length === 1 ? o : getPath(o, keys.slice(0, -1).join("."));
   if (parent && typeof parent === "object") delete (parent as Record<string, unknown>)[keys[keys.length - 1]!];
 }
