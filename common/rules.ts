@@ -8,11 +8,10 @@ import { FilterSyntaxError, parseFilter } from "./filter";
 /** The largest value of Boundary's int32 fields (session limits). */
 export const MAX_INT32 = 2 ** 31 - 1;
 
-/** What is wrong with a name, or undefined: not blank, printable, no surrounding white space. */
-export function nameProblem(name: string): "blank" | "unprintable" | "padded" | undefined {
+/** What is wrong with a name, or undefined: not blank, printable (surrounding white space is trimmed). */
+export function nameProblem(name: string): "blank" | "unprintable" | undefined {
   if (name.trim() === "") return "blank";
   if (!isPrintable(name)) return "unprintable";
-  if (name !== name.trim()) return "padded";
   return undefined;
 }
 

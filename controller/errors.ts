@@ -48,9 +48,10 @@ export class BoundaryError extends PulumiBoundaryError {
   }
 }
 
-/** A 400 naming each offending field, with Boundary's fixed message for field errors. */
-export function invalidFields(fields: RequestField[]): BoundaryError {
-  return new BoundaryError("InvalidArgument", "Error in provided request.", fields);
+/** A 400 naming each offending field, sorted by name as Boundary reports them, with its fixed message. */
+export function invalidFields(fields: readonly RequestField[]): BoundaryError {
+  const sorted = [...fields].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return new BoundaryError("InvalidArgument", "Error in provided request.", sorted);
 }
 
 /** A 400 naming one field. */

@@ -5,7 +5,7 @@
  */
 import * as shared from "../common/rules";
 import type { RequestField } from "../wire/target";
-import { TARGET_FIELDS, type InputField } from "../wire/target-fields";
+import { TARGET_FIELDS, spec, type InputField } from "../wire/target-fields";
 
 /** A field rule: what is wrong with a present value, or undefined. */
 type Rule = (value: never) => string | undefined;
@@ -13,7 +13,6 @@ type Rule = (value: never) => string | undefined;
 const NAME = {
   blank: "This field is required.",
   unprintable: "Name contains non-printable characters.",
-  padded: "Name must not start or end with white space.",
 } as const;
 
 /** One rule per input field that has one (association ids are checked by `checkIds`). */
@@ -22,7 +21,7 @@ export const FIELD_RULES = {
     const problem = shared.nameProblem(v);
     return problem && NAME[problem];
   },
-  description: (v: string) => (shared.isPrintable(v) ? undefined : "Description contains non-printable characters."),
+  description: (v: string) => (v === "" ? "Cannot set empty string as description" : shared.isPrintable(v) ? undefined : "Description contains non-printable characters."),
   type: (v: string) => (TARGET_FIELDS.type.values.includes(v as "tcp") ? undefined : `Unknown type ${JSON.stringify(v)}: the only target type is "tcp".`),
   sessionMaxSeconds: (v: number) => (shared.isSessionMaxSeconds(v) ? undefined : `This must be greater than zero and at most ${shared.MAX_INT32}.`),
   sessionConnectionLimit: (v: number) => (shared.isConnectionLimit(v) ? undefined : "This must be -1 (unlimited) or greater than zero."),
@@ -36,7 +35,9 @@ export const FIELD_RULES = {
 /** The request field naming an input field's problem with `value`, or undefined when it is fine. */
 export function checkField(field: InputField, value: unknown): RequestField | undefined {
   const rule = (FIELD_RULES as Partial<Record<InputField, (v: unknown) => string | undefined>>)[field];
-  const why = value === undefined || value === null ? undefined : rule?.(value);
+  // Boundary trims names and descriptions first, then judges what is left
+  const v = spec(field).trim && typeof value === "string" ? value.trim() : value;
+  const why = v === undefined || v === null ? undefined : rule?.(v);
   return why ? { name: TARGET_FIELDS[field].wire, description: why } : undefined;
 }
 

@@ -6,7 +6,7 @@
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { z } from "zod";
 import { hasIdPrefix } from "../../common/rules";
-import { INPUT_FIELDS, TARGET_FIELDS, programMustSet, type FieldSpec, type InputField, type RequiredField, type TargetFields, type ValueOf } from "../../wire/target-fields";
+import { INPUT_FIELDS, TARGET_FIELDS, programMustSet, spec, type FieldSpec, type InputField, type RequiredField, type TargetFields, type ValueOf } from "../../wire/target-fields";
 
 /** What the engine sends for a value that is not known yet (during preview): the SDK's own sentinel. */
 export const UNKNOWN: string = unknownValue;
@@ -41,6 +41,12 @@ export type TargetInputs = z.infer<typeof TargetInputs>;
 /** The same with every field optional: fields whose value is not known yet are left out before parsing. */
 const PartialInputs = TargetInputs.partial();
 
+/** The inputs with the fields Boundary trims trimmed (the same object when none needs it). */
+function trimmed(news: Record<string, unknown>): Record<string, unknown> {
+  const fix = INPUT_FIELDS.filter((f) => spec(f).trim && typeof news[f] === "string" && news[f] !== UNKNOWN && (news[f] as string).trim() !== news[f]);
+  return fix.length === 0 ? news : { ...news, ...Object.fromEntries(fix.map((f) => [f, (news[f] as string).trim()])) };
+}
+
 /** A failure Pulumi shows against one property. */
 export interface CheckFailure {
   property: string;
@@ -59,10 +65,12 @@ function propertyPath(path: PropertyKey[]): string {
 
 /**
  * Validates program inputs. Unknown values (preview) are not checked; `__provider` and other
- * `__` keys the SDK adds are ignored. Returns the inputs unchanged: no defaults are injected, so
- * the state records exactly what the program wrote.
+ * `__` keys the SDK adds are ignored. Returns the inputs as the controller will hold them: trimmed
+ * where Boundary trims (so state never differs from the server by white space), and otherwise
+ * unchanged: no defaults are injected, so the state records exactly what the program wrote.
  */
-export function checkInputs(news: Record<string, unknown>): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
+export function checkInputs(given: Record<string, unknown>): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
+  const news = trimmed(given);
   const known: Record<string, unknown> = {};
   const pending = new Set<string>();
   for (const [k, v] of Object.entries(news)) {

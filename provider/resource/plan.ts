@@ -95,8 +95,9 @@ export function planUpdate(state: TargetState, news: Partial<TargetInputs>): Cal
     if (c.replace) continue; // handled by replacement, never by update
     if (f.association) lists.push({ op: "set", field: c.field, association: f.association, ids: normalize(c.to ?? []) as string[] });
     else if (f.mask) {
+      // a removed field, or one set to "" (unset), is masked and left out: the controller clears it
       mask.push(f.wire);
-      if (c.kind !== "delete") setPath(fields, f.wire, c.to);
+      if (c.kind !== "delete" && normalize(c.to) !== undefined) setPath(fields, f.wire, c.to);
     }
   }
   return mask.length > 0 ? [{ op: "update", mask, fields }, ...lists] : lists;

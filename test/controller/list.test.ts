@@ -54,7 +54,7 @@ test.each([
   ['"authorize-session" in "/item/authorized_actions"', ["db", "web"]],
   ['"fly" not in "/item/authorized_actions"', ["db", "web"]],
   ['"/item/attributes/default_port" == 22', ["web"]],
-  ['"/item/session_connection_limit" == -1', ["web"]],
+  ['"/item/session_connection_limit" == 1', ["web"]],
   ['"/item/description" contains "front"', ["web"]],
   ['"/item/description" is empty', ["db"]],
   ['"/item/description" is not empty', ["web"]],

@@ -24,7 +24,7 @@ describe("create", () => {
       version: 1,
       type: "tcp",
       session_max_seconds: 28800,
-      session_connection_limit: -1,
+      session_connection_limit: 1, // Boundary v0.4's default (-1 came in 0.9.1)
       attributes: {},
     });
     expect(t.created_time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z$/);
@@ -98,13 +98,14 @@ describe("create", () => {
   test("one 400 names every offending field at once: decode errors and rule errors together", async () => {
     const res = await c.call("POST", "/v1/targets", { id: "ttcp_1234567890", scope_id: 7, name: "", type: "ssh", colour: 1, session_max_seconds: 0 });
     expect(res.status).toBe(400);
+    // sorted by field name, as Boundary reports them
     expect(res.body.details.request_fields).toEqual([
-      { name: "id", description: "This is a read only field." },
-      { name: "scope_id", description: "Invalid input: expected string, received number" },
       { name: "colour", description: "Unknown field." },
+      { name: "id", description: "This is a read only field." },
       { name: "name", description: "This field is required." },
-      { name: "type", description: 'Unknown type "ssh": the only target type is "tcp".' },
+      { name: "scope_id", description: "Invalid input: expected string, received number" },
       { name: "session_max_seconds", description: "This must be greater than zero and at most 2147483647." },
+      { name: "type", description: 'Unknown type "ssh": the only target type is "tcp".' },
     ]);
     const t = await c.create();
     const patch = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 1, name: 5, session_connection_limit: 0, description: "ok" });
@@ -187,7 +188,7 @@ describe("update (PATCH)", () => {
   test("without update_mask the mask is the body's keys", async () => {
     const t = await c.create();
     const res = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 1, session_max_seconds: 60, attributes: { default_port: 2222 } });
-    expect(res.body).toMatchObject({ version: 2, session_max_seconds: 60, attributes: { default_port: 2222 }, session_connection_limit: -1 });
+    expect(res.body).toMatchObject({ version: 2, session_max_seconds: 60, attributes: { default_port: 2222 }, session_connection_limit: 1 });
   });
 
   test("masked fields sent as null or left out are cleared or reset to defaults", async () => {
@@ -199,7 +200,7 @@ describe("update (PATCH)", () => {
     expect(res.status).toBe(200);
     expect(res.body).not.toHaveProperty("description");
     expect(res.body).not.toHaveProperty("worker_filter");
-    expect(res.body).toMatchObject({ session_max_seconds: 28800, session_connection_limit: -1, attributes: {}, version: 2 });
+    expect(res.body).toMatchObject({ session_max_seconds: 28800, session_connection_limit: 1, attributes: {}, version: 2 });
   });
 
   test("clearing the name is refused", async () => {
@@ -265,5 +266,46 @@ describe("update (PATCH)", () => {
     const t = await c.create();
     const res = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 9, description: "x" });
     expect(res.text).not.toContain(ADMIN_TOKEN);
+  });
+});
+
+describe("Boundary v0.4's facts where the spec is silent", () => {
+  let c: TestController;
+  beforeAll(async () => {
+    c = await startTestController();
+  });
+  afterAll(() => c.shutdown());
+
+  test("name and description are stored trimmed; only white space is a 400", async () => {
+    const t = await c.create({ name: "  padded name\t", description: " described " });
+    expect(t).toMatchObject({ name: "padded name", description: "described" });
+    const blank = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "   ", type: "tcp" });
+    expect(blank.body.details.request_fields).toEqual([{ name: "name", description: "This field is required." }]);
+    const renamed = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 1, name: " renamed " });
+    expect(renamed.body.name).toBe("renamed");
+  });
+
+  test('description "" is a 400 on create and update ("Cannot set empty string as description"); null clears it', async () => {
+    const created = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "empty-description", type: "tcp", description: "" });
+    expect(created.status).toBe(400);
+    expect(created.body.details.request_fields).toEqual([{ name: "description", description: "Cannot set empty string as description" }]);
+    const t = await c.create({ description: "d" });
+    const patched = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 1, description: "" });
+    expect(patched.status).toBe(400);
+    expect(patched.body.details.request_fields).toEqual([{ name: "description", description: "Cannot set empty string as description" }]);
+    const cleared = await c.call("PATCH", `/v1/targets/${t.id}?update_mask=description`, { version: 1, description: null });
+    expect(cleared.body).not.toHaveProperty("description");
+  });
+
+  test("session_connection_limit defaults to 1, on create and on a masked reset", async () => {
+    const t = await c.create({ session_connection_limit: 5 });
+    expect((await c.create()).session_connection_limit).toBe(1);
+    const reset = await c.call("PATCH", `/v1/targets/${t.id}?update_mask=session_connection_limit`, { version: 1 });
+    expect(reset.body.session_connection_limit).toBe(1);
+  });
+
+  test("request fields are sorted by name", async () => {
+    const res = await c.call("POST", "/v1/targets", { type: "ssh", session_max_seconds: 0, scope_id: PROJECT, name: "" });
+    expect(res.body.details.request_fields.map((f: { name: string }) => f.name)).toEqual(["name", "session_max_seconds", "type"]);
   });
 });

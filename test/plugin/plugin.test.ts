@@ -97,7 +97,7 @@ test("a whole lifecycle: Configure, Check, Create, Diff (detailed), Update, impo
   expect(imported.id).toBe(created.id);
   const importedInputs = imported.inputs;
   expect(importedInputs).toEqual({
-    scopeId: PROJECT, name: "web", type: "tcp", hostSetIds: ["hsst_1234567891"], sessionMaxSeconds: 28800, sessionConnectionLimit: -1,
+    scopeId: PROJECT, name: "web", type: "tcp", hostSetIds: ["hsst_1234567891"], sessionMaxSeconds: 28800, sessionConnectionLimit: 1,
     workerFilter: '"dev" in "/tags/type"', defaultPort: 22,
   });
   // the generated program (these inputs) previews with no changes

@@ -30,7 +30,7 @@ describe("check", () => {
     [{ scopeId: "o_1234567890" }, "scopeId", "must be a project scope id"],
     [{ scopeId: undefined }, "scopeId", "scopeId is required"],
     [{ name: " " }, "name", "must not be empty"],
-    [{ name: " web" }, "name", "white space"],
+    [{ name: "we\u0001b" }, "name", "printable characters only"],
     [{ type: "ssh" }, "type", 'must be "tcp"'],
     [{ hostSetIds: ["hsst_1234567890", "hs_1"] }, "hostSetIds[1]", "must be a host set id starting with hsst_"],
     [{ applicationCredentialLibraryIds: ["cred"] }, "applicationCredentialLibraryIds[0]", "clvlt_"],

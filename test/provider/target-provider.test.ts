@@ -62,7 +62,7 @@ describe.each([
       hostSetIds: ["hsst_1234567890", "hsst_1234567891"],
       applicationCredentialLibraryIds: ["clvlt_1234567890"],
       sessionMaxSeconds: 28800,
-      sessionConnectionLimit: -1,
+      sessionConnectionLimit: 1, // the controller's default (Boundary v0.4's)
       version: ignoreCreateAssociations ? 3 : 1,
       scope: { id: PROJECT, type: "project" },
       hostSets: [{ id: "hsst_1234567890", hostCatalogId: "hcst_1234567890" }, { id: "hsst_1234567891", hostCatalogId: "hcst_1234567890" }],

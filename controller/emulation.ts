@@ -1,0 +1,90 @@
+/**
+ * Which Boundary the controller behaves like, as data: the store, the view and the routes ask the
+ * profile instead of testing a mode. `spec` is the user's spec with Boundary v0.4's facts where the
+ * spec is silent (and our clearer 409 for a stale version); `0.4` is Boundary v0.4.0 as it answers,
+ * read in its source at that tag (messages included).
+ */
+import type { AssociationOp, InputField } from "../wire/target-fields";
+import { BoundaryError } from "./errors";
+
+/** The releases the controller can emulate (`--emulate`). */
+export const EMULATIONS = ["spec", "0.4"] as const;
+export type Emulation = (typeof EMULATIONS)[number];
+
+/** The two id lists, by the noun of their actions. */
+export type AssociationNoun = "host-sets" | "credential-libraries";
+
+/** Everything that differs between the emulated releases. */
+export interface Profile {
+  emulation: Emulation;
+  /** One line for the banner: which API this controller speaks. */
+  describes: string;
+  /** Create applies `host_set_ids` / `application_credential_library_ids` (real Boundary ignores them). */
+  createAppliesAssociations: boolean;
+  /** Defaults that differ from the field table's (`session_connection_limit` was 1 until Boundary 0.9.1). */
+  defaults: Partial<Record<InputField, string | number>>;
+  /** The answer to a mutation whose version is not the Target's. */
+  staleVersion(targetId: string, current: number, sent: number, op: "update" | AssociationOp, noun?: AssociationNoun): BoundaryError;
+  /** The answer to an add of an attached id, a remove of an unattached one, or an id of another project. */
+  associationMistake(field: string, description: string, op: AssociationOp, noun: AssociationNoun): BoundaryError;
+  /** The body of an empty list. */
+  emptyList: Record<string, unknown>;
+  /** List items carry the association ids and summaries (Boundary's list query does not load them). */
+  listItemsCarryAssociations: boolean;
+}
+
+const SPEC: Profile = {
+  emulation: "spec",
+  describes: "the spec's Target API (Boundary v0.4 names; a stale version is 409)",
+  createAppliesAssociations: true,
+  defaults: { sessionConnectionLimit: 1 },
+  staleVersion: (id, current, sent) =>
+    new BoundaryError("Aborted", `Version mismatch: target ${id} is at version ${current}, but the request carried version ${sent}.`, [
+      { name: "version", description: `The current version is ${current}.` },
+    ]),
+  associationMistake: (field, description) => new BoundaryError("InvalidArgument", "Error in provided request.", [{ name: field, description }]),
+  emptyList: { items: [] },
+  listItemsCarryAssociations: true,
+};
+
+/** v0.4.0's repository operations, by action: the op names and messages its errors carry. */
+const V04_OPS: Record<AssociationNoun, Record<AssociationOp, { op: string; handler: string }>> = {
+  "host-sets": {
+    add: { op: "target.(Repository).AddTargetHostSets", handler: "Unable to add host sets to target" },
+    set: { op: "target.(Repository).SetTargetHostSets", handler: "Unable to set host sets in target" },
+    remove: { op: "target.(Repository).DeleteTargeHostSets", handler: "Unable to remove host sets from target" },
+  },
+  "credential-libraries": {
+    add: { op: "target.(Repository).AddTargetCredentialLibraries", handler: "Unable to add credential libraries to target" },
+    set: { op: "target.(Repository).SetTargetCredentialLibraries", handler: "Unable to set credential libraries in target" },
+    remove: { op: "target.(Repository).DeleteTargetCredentialLibraries", handler: "Unable to remove credential libraries from target" },
+  },
+};
+
+/** A 500 as v0.4.0's handlers wrap a repository error: "<handler>: <op>: db.DoTx: <op>: <cause>." */
+function internal(noun: AssociationNoun, op: AssociationOp, cause: string): BoundaryError {
+  const o = V04_OPS[noun][op];
+  return new BoundaryError("Internal", `${o.handler}: ${o.op}: db.DoTx: ${o.op}: ${cause}.`);
+}
+
+const V04: Profile = {
+  emulation: "0.4",
+  describes: "Boundary v0.4.0 (create ignores associations; stale versions are 404 and 500, as it answers)",
+  createAppliesAssociations: false,
+  defaults: { sessionConnectionLimit: 1 },
+  staleVersion: (id, _current, _sent, op, noun) => {
+    if (op === "update") return new BoundaryError("NotFound", `Target ${JSON.stringify(id)} not found or incorrect version provided.`);
+    // host sets: the version update touched no row; credential libraries: an explicit version check
+    return noun === "host-sets"
+      ? internal(noun, op, `${op === "set" ? "set target host sets: " : ""}updated target and 0 rows updated: search issue: error #1101`)
+      : internal(noun!, op, "invalid target version: integrity violation: error #1105");
+  },
+  associationMistake: (_field, description, op, noun) => internal(noun, op, `${description.replace(/\.$/, "")}: integrity violation: error #1002`),
+  emptyList: {},
+  listItemsCarryAssociations: false,
+};
+
+/** The profile of an emulation. */
+export function profileOf(emulation: Emulation): Profile {
+  return emulation === "0.4" ? V04 : SPEC;
+}
