@@ -59,6 +59,7 @@ function printBanner(config: DevConfig, c: RunningController): void {
   const f = config.fixtures;
   const lines = [
     "==> Boundary local controller started",
+    `           Speaks: ${c.store.profile.describes}`,
     `        API address: ${c.apiUrl}`,
     `        Ops address: ${c.opsUrl} (GET /health, GET /metrics)`,
     `        Admin token: ${config.generatedToken ? config.token : "(as given with --token)"}`,

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { PulumiBoundaryError } from "../common/errors";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { EMULATIONS, type Emulation } from "./emulation";
 import { defaultFixtures, parseFixtures, type Fixtures } from "./fixtures";
 import { ConfigSyntaxError, checkJsonNesting, fromJson, parseHcl, type Block } from "./hcl";
 import { parseDuration } from "../common/duration";
@@ -67,7 +68,8 @@ Options:
   --graceful-shutdown-wait DURATION keep serving this long after the first SIGINT/SIGTERM, with /health at 503 (at most 24h)
   --config FILE                     Boundary configuration file (HCL, or JSON when it ends in .json)
   --fixtures FILE                   JSON seed data replacing the default scopes, host sets, libraries and workers
-  --ignore-create-associations      ignore host_set_ids/application_credential_library_ids on create (as Boundary v0.4)
+  --emulate spec|0.4                which Boundary to behave like (default spec: the spec's API with v0.4's facts)
+  --ignore-create-associations      ignore host_set_ids/application_credential_library_ids on create (what --emulate 0.4 does on create)
   --log-format text|json            request log format (default text)
 `;
 
@@ -88,6 +90,7 @@ export function loadDevConfig(argv: string[], readFile: (path: string) => string
         config: { type: "string" },
         fixtures: { type: "string" },
         "ignore-create-associations": { type: "boolean" },
+        emulate: { type: "string" },
         "log-format": { type: "string" },
       },
     }));
@@ -137,8 +140,17 @@ export function loadDevConfig(argv: string[], readFile: (path: string) => string
     gracefulShutdownWaitMs: waitMs,
     fixtures: values.fixtures ? readFixtures(values.fixtures, readFile) : defaultFixtures(),
     ignoreCreateAssociations: values["ignore-create-associations"] ?? false,
+    emulation: emulationOf(values.emulate, controllerBlock?.attrs["emulate"]),
     logFormat,
   };
+}
+
+/** `--emulate`, else the config file's `controller { emulate = "…" }`, else the spec. */
+function emulationOf(flag: string | undefined, fromFile: unknown): Emulation {
+  const [key, value] = flag !== undefined ? ["--emulate", flag] : ["controller.emulate", fromFile];
+  if (value === undefined) return "spec";
+  if (typeof value === "string" && (EMULATIONS as readonly string[]).includes(value)) return value as Emulation;
+  throw new ConfigError(`${key}: ${JSON.stringify(value)} is not one of ${EMULATIONS.join(", ")}`);
 }
 
 function readConfigFile(path: string, readFile: (path: string) => string): Block {

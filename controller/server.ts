@@ -6,6 +6,7 @@
 import { createServer, type Server } from "node:http";
 import * as net from "node:net";
 import type { AddressInfo } from "node:net";
+import type { Emulation } from "./emulation";
 import type { Fixtures } from "./fixtures";
 import { Authenticator } from "./http/auth";
 import { apiChain } from "./http/chain";
@@ -30,6 +31,8 @@ export interface ControllerOptions {
   gracefulShutdownWaitMs: number;
   fixtures: Fixtures;
   ignoreCreateAssociations?: boolean;
+  /** Which Boundary to behave like (see emulation.ts); default the spec. */
+  emulation?: Emulation;
   logger?: Logger;
   /** Serve an existing store (a restart that keeps its data, as a real controller's database does). */
   store?: Store;
@@ -66,7 +69,7 @@ const IDLE_AFTER_CLOSE_MS = 100;
  */
 export async function startController(options: ControllerOptions): Promise<RunningController> {
   const logger = options.logger ?? silentLogger;
-  const store = options.store ?? new Store(options.fixtures, { ignoreCreateAssociations: options.ignoreCreateAssociations });
+  const store = options.store ?? new Store(options.fixtures, { ignoreCreateAssociations: options.ignoreCreateAssociations, emulation: options.emulation });
   const sessions = new Sessions(store, options.maxSessions);
   const auth = new Authenticator(options.token, options.readOnlyToken);
   const metrics = new Metrics();

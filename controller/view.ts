@@ -10,14 +10,33 @@ import type { Store, TargetRecord } from "./store";
  * change (see Store), so a record's JSON never goes stale; a GET or a list then costs no stringify.
  */
 const rendered = new WeakMap<TargetRecord, Map<readonly TargetAction[], Buffer>>();
+/** The same for list items where the emulated release omits associations from them. */
+const renderedItems = new WeakMap<TargetRecord, Map<readonly TargetAction[], Buffer>>();
 
 /** The Target's JSON bytes for a caller with `actions` (cached; see above). */
 export function renderTarget(store: Store, t: TargetRecord, actions: readonly TargetAction[]): Buffer {
-  let byActions = rendered.get(t);
-  if (!byActions) rendered.set(t, (byActions = new Map()));
+  return cached(rendered, t, actions, () => targetView(store, t, actions));
+}
+
+/** A list item's JSON bytes: the Target, without associations where the release's list omits them. */
+export function renderListItem(store: Store, t: TargetRecord, actions: readonly TargetAction[]): Buffer {
+  if (store.profile.listItemsCarryAssociations) return renderTarget(store, t, actions);
+  return cached(renderedItems, t, actions, () => listItemView(store, t, actions));
+}
+
+function cached(cache: WeakMap<TargetRecord, Map<readonly TargetAction[], Buffer>>, t: TargetRecord, actions: readonly TargetAction[], view: () => Target): Buffer {
+  let byActions = cache.get(t);
+  if (!byActions) cache.set(t, (byActions = new Map()));
   let json = byActions.get(actions);
-  if (json === undefined) byActions.set(actions, (json = Buffer.from(JSON.stringify(targetView(store, t, actions)))));
+  if (json === undefined) byActions.set(actions, (json = Buffer.from(JSON.stringify(view()))));
   return json;
+}
+
+/** A Target as a list shows it: Boundary's list query loads no association ids or summaries. */
+export function listItemView(store: Store, t: TargetRecord, actions: readonly TargetAction[]): Target {
+  if (store.profile.listItemsCarryAssociations) return targetView(store, t, actions);
+  const { host_set_ids, host_sets, application_credential_library_ids, application_credential_libraries, ...item } = targetView(store, t, actions);
+  return item as Target;
 }
 
 /** The scope summary Boundary embeds in a Target and a session authorization. */
@@ -57,12 +76,13 @@ const ITEMS_OPEN = Buffer.from('{"items":[');
 const ITEMS_CLOSE = Buffer.from("]}");
 const COMMA = Buffer.from(",");
 
-/** `{"items":[…]}` from cached per-target bytes. */
+/** `{"items":[…]}` from cached per-item bytes; an empty list as the emulated release sends it. */
 export function renderList(store: Store, targets: readonly TargetRecord[], actions: readonly TargetAction[]): Buffer {
+  if (targets.length === 0) return Buffer.from(JSON.stringify(store.profile.emptyList));
   const parts: Buffer[] = [ITEMS_OPEN];
   targets.forEach((t, i) => {
     if (i > 0) parts.push(COMMA);
-    parts.push(renderTarget(store, t, actions));
+    parts.push(renderListItem(store, t, actions));
   });
   parts.push(ITEMS_CLOSE);
   return Buffer.concat(parts);

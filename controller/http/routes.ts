@@ -16,7 +16,7 @@ import { TARGET_FIELDS, type AssociationOp } from "../../wire/target-fields";
 import { BoundaryError, invalidField } from "../errors";
 import type { Sessions } from "../sessions";
 import type { AssociationField, Store, TargetRecord } from "../store";
-import { renderList, renderTarget, targetView } from "../view";
+import { listItemView, renderList, renderTarget } from "../view";
 import type { Principal } from "./auth";
 
 /** What a handler answers: a JSON value, JSON already rendered, or neither (an empty body); and headers. */
@@ -84,7 +84,8 @@ export const ROUTES: readonly Route[] = [
     action: "list",
     handle: (ctx) => {
       const { store, principal, query: q } = ctx;
-      const records = store.queryTargets({ scopeId: q.get("scope_id") ?? undefined, recursive: q.get("recursive"), filter: q.get("filter") }, (t) => targetView(store, t, principal.actions));
+      // a filter sees each item as the list returns it
+      const records = store.queryTargets({ scopeId: q.get("scope_id") ?? undefined, recursive: q.get("recursive"), filter: q.get("filter") }, (t) => listItemView(store, t, principal.actions));
       return { status: 200, json: renderList(store, records, principal.actions) };
     },
   }),

@@ -39,7 +39,7 @@ export class BoundaryApiError extends BoundaryClientError {
 /**
  * A mutation carried a version that is not the Target's current one: someone changed the Target
  * since it was read. Ours answers 409 Aborted; real Boundary 404 "…incorrect version provided" on
- * PATCH and 500 "…0 rows updated" on the add/remove/set actions.
+ * PATCH and 500 "…0 rows updated" or "…invalid target version…" on the add/remove/set actions.
  */
 export class VersionConflictError extends BoundaryApiError {
   static override readonly code = "BOUNDARY_VERSION_CONFLICT";
@@ -94,7 +94,8 @@ export function apiError(
   const conflict =
     (status === 409 && kind === "Aborted") ||
     (mutation && status === 404 && /incorrect version provided/i.test(message)) ||
-    (mutation && status === 500 && /\b0 rows updated\b/i.test(message));
+    // v0.4's host-set actions say "0 rows updated"; its credential-library actions "invalid target version"
+    (mutation && status === 500 && /\b0 rows updated\b|invalid target version/i.test(message));
   const Kind = conflict ? VersionConflictError : status === 404 ? NotFoundError : BoundaryApiError;
   return new Kind(method, path, status, kind, message, fields, headers);
 }

@@ -16,7 +16,7 @@ const PROVIDER_TEXT = "exports.handler = () => ({});"; // stands for the seriali
 
 describe.each([
   ["our controller (lists applied on create)", false],
-  ["Boundary v0.4 behaviour (lists ignored on create)", true],
+  ["Boundary v0.4.0 (--emulate 0.4: lists ignored on create, stale versions 404/500)", true],
 ])("%s", (_name, ignoreCreateAssociations) => {
   let c: TestController;
   let provider: DynamicTargetProvider;
@@ -33,7 +33,7 @@ describe.each([
   const calls = <T>(fn: () => Promise<T>) => countCalls(c.opsUrl, fn);
 
   beforeAll(async () => {
-    c = await startTestController({ ignoreCreateAssociations });
+    c = await startTestController(ignoreCreateAssociations ? { emulation: "0.4" } : {});
     provider = new DynamicTargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN });
     provider.core.warn = jest.fn();
     raw = new BoundaryClient({ addr: c.apiUrl, token: ADMIN_TOKEN }, {});
