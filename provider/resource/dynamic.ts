@@ -93,6 +93,28 @@ async function withProvider<T>(inputs: Record<string, unknown>, op: () => Promis
   }
 }
 
+// ---- the entry module as a provider (what an installed package serializes into state) ----
+
+let shared: DynamicTargetProvider | undefined;
+const entry = () => (shared ??= new DynamicTargetProvider());
+
+/**
+ * This module is itself a `pulumi.dynamic.ResourceProvider`: when the package is installed (in
+ * `node_modules`), the Target passes the module, and the SDK serializes it as
+ * `require("pulumi-boundary/dynamic")`, a few hundred bytes of state instead of a proxy's code.
+ * The host configures it once per `__provider` text, which all Targets share.
+ */
+export const configure = (req: pulumi.dynamic.ConfigureRequest) => entry().configure(req);
+export const check = (olds: Record<string, unknown>, news: Record<string, unknown>) => entry().check(olds, news);
+export const diff = (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) => entry().diff(id, olds, news);
+export const create = (inputs: Record<string, unknown>) => entry().create(inputs);
+export const read = (id: string, props: Record<string, unknown>) => entry().read(id, props);
+export const update = (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) => entry().update(id, olds, news);
+const remove = (id: string) => entry().delete(id);
+export { remove as delete };
+
+// ---- the proxies of earlier versions and of uninstalled checkouts ----
+
 const providers = new WeakMap<object, DynamicTargetProvider>();
 
 /**

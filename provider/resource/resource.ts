@@ -1,12 +1,15 @@
 /**
  * `boundary.Target`: a Pulumi dynamic resource for a Boundary Target.
  *
- * Pulumi serializes the resource's provider into every Target's state (`__provider`). That provider
- * is the proxy below: stateless, a few hundred bytes, each method `require`s the implementation from
- * the installed package inside the host. No token, address or client is ever captured in it.
+ * Pulumi serializes the resource's provider into every Target's state (`__provider`), twice (inputs
+ * and outputs). An installed package passes its `pulumi-boundary/dynamic` module, which the SDK
+ * serializes as a bare `require` (~250 bytes). From a checkout or a linked package the SDK would copy
+ * that module by value, which cannot work, so the stateless proxy below is passed instead: each
+ * method `require`s the implementation inside the host. No token, address or client is captured.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { INPUT_FIELDS } from "../../wire/target-fields";
+import * as entry from "./dynamic";
 import type { TargetInputs } from "./inputs";
 import { OUTPUT_FIELDS, type TargetState } from "./state";
 
@@ -35,7 +38,8 @@ export class TargetProviderProxy implements pulumi.dynamic.ResourceProvider {
   }
 }
 
-const provider = new TargetProviderProxy();
+/** The module when this package is installed (the SDK then references it), else the proxy. */
+const provider: pulumi.dynamic.ResourceProvider = /[\\/]node_modules[\\/]/.test(__filename) ? (entry as pulumi.dynamic.ResourceProvider) : new TargetProviderProxy();
 
 /** A program's value for a field: an Input, and for a list an Input of Inputs. */
 type ArgValue<T> = T extends readonly (infer E)[] ? pulumi.Input<pulumi.Input<E>[]> : pulumi.Input<T>;

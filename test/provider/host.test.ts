@@ -41,8 +41,10 @@ const update = (id: string, olds: object, news: object) => e.update(id, olds, ne
 const del = (id: string, props: object) => e.delete(id, props);
 
 test("the serialized provider is small, holds no credential and only requires the installed package", () => {
-  expect(Buffer.byteLength(providerText)).toBeLessThanOrEqual(4096);
+  // the installed package's entry module, referenced: a bare require, not the provider's code
+  expect(Buffer.byteLength(providerText)).toBeLessThanOrEqual(1024);
   expect(providerText).toContain('require("pulumi-boundary/dynamic")');
+  expect(providerText).not.toContain("providerFor");
   expect(providerText).not.toContain(ADMIN_TOKEN);
   expect(providerText).not.toMatch(/127\.0\.0\.1|BOUNDARY_TOKEN|zod|undici/);
 });
@@ -88,6 +90,10 @@ test("a whole lifecycle over gRPC, with the fewest API calls", async () => {
   const { calls: deleteCalls } = await countCalls(c.opsUrl, () => del(created.id, updated));
   expect(deleteCalls).toEqual({ "DELETE /v1/targets/{id}": 1 });
   expect((await read(created.id, updated)).id).toBe("");
+
+  // what the engine stores per Target: inputs and outputs, each with __provider
+  const stateBytes = Buffer.byteLength(JSON.stringify({ inputs: checked2.inputs, outputs: updated }));
+  expect(stateBytes).toBeLessThanOrEqual(2560);
 
   // the token was never in any state the engine received, nor in anything the host printed
   for (const state of [checked.inputs, created.outs, refreshed.props, refreshed.inputs, updated]) expect(JSON.stringify(state)).not.toContain(ADMIN_TOKEN);
