@@ -79,7 +79,7 @@ export class Store {
   /** The workers a session may use (seeded). */
   readonly workers: FixtureWorker[];
   private readonly targets = new Map<string, TargetRecord>();
-  /** Sorted ids per project, rebuilt lazily after a create or delete in it. */
+  /** Sorted ids per project, kept sorted on every create and delete (nothing is rebuilt by scanning). */
   private readonly idsByScope = new Map<string, string[]>();
   /** scope_id + "\n" + name → target id: names are unique per project. */
   private readonly names = new Map<string, string>();
@@ -121,8 +121,7 @@ export class Store {
     }
     const projects =
       scope.type === "project" ? [scopeId] : [...this.scopes.values()].filter((s) => s.type === "project" && (scopeId === "global" || s.parent_scope_id === scopeId)).map((s) => s.id);
-    const ids = projects.flatMap((p) => this.idsIn(p));
-    if (projects.length > 1) ids.sort();
+    const ids = projects.map((p) => this.idsByScope.get(p) ?? []).reduce(mergeSorted, []);
     return ids.map((id) => this.targets.get(id)!);
   }
 
@@ -143,14 +142,7 @@ export class Store {
     return filter ? records.filter((t) => matches(filter, { item: view(t) })) : records;
   }
 
-  private idsIn(projectId: string): string[] {
-    let ids = this.idsByScope.get(projectId);
-    if (!ids) {
-      ids = [...this.targets.values()].filter((t) => t.scope_id === projectId).map((t) => t.id).sort();
-      this.idsByScope.set(projectId, ids);
-    }
-    return ids;
-  }
+
 
   /** The Target with this id: 400 for an id that is not a target id, 404 when there is none. */
   getTarget(id: string): TargetRecord {
@@ -199,7 +191,9 @@ export class Store {
     const record = target as TargetRecord;
     this.checkUniqueName(scopeId, record.name);
     this.targets.set(record.id, Object.freeze(record));
-    this.idsByScope.delete(scopeId);
+    const ids = this.idsByScope.get(scopeId) ?? [];
+    ids.splice(sortedIndex(ids, record.id), 0, record.id);
+    this.idsByScope.set(scopeId, ids);
     this.indexName(record);
     return record;
   }
@@ -278,7 +272,8 @@ export class Store {
   deleteTarget(id: string): void {
     const t = this.getTarget(id);
     this.targets.delete(id);
-    this.idsByScope.delete(t.scope_id);
+    const ids = this.idsByScope.get(t.scope_id)!;
+    ids.splice(sortedIndex(ids, id), 1);
     this.unindexName(t);
   }
 
@@ -391,6 +386,30 @@ function setValue(record: Record<string, unknown>, f: InputField, value: unknown
   if (v !== undefined && v !== null && v !== "") setPath(record, wire, v);
   else if (fallback !== undefined) setPath(record, wire, fallback);
   else deletePath(record, wire);
+}
+
+/** Where `id` is, or would go, in the sorted `ids` (binary search). */
+function sortedIndex(ids: readonly string[], id: string): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ids[mid]! < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Two sorted id lists as one sorted list (a recursive list merges its projects' lists, never re-sorts). */
+function mergeSorted(a: readonly string[], b: readonly string[]): string[] {
+  const out = new Array<string>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = a[i]! <= b[j]! ? a[i++]! : b[j++]!;
+  while (i < a.length) out[k++] = a[i++]!;
+  while (j < b.length) out[k++] = b[j++]!;
+  return out;
 }
 
 function noValidMask(): RequestField {
