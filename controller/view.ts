@@ -6,16 +6,23 @@ import type { ScopeSummary, Target, TargetAction } from "../wire/target";
 import type { Store, TargetRecord } from "./store";
 
 /**
- * Rendered JSON per stored record and per set of actions. Records are frozen and replaced on every
- * change (see Store), so a record's JSON never goes stale; a GET or a list then costs no stringify.
+ * Rendered JSON per caller's set of actions (one per principal) and per stored record, filled by
+ * reads and lists only. Records are frozen and replaced on every change (see Store), so a record's
+ * JSON never goes stale, and a replaced record's entry goes with it (weak keys).
  */
-const rendered = new WeakMap<TargetRecord, Map<readonly TargetAction[], Buffer>>();
+type Cache = WeakMap<readonly TargetAction[], WeakMap<TargetRecord, Buffer>>;
+const rendered: Cache = new WeakMap();
 /** The same for list items where the emulated release omits associations from them. */
-const renderedItems = new WeakMap<TargetRecord, Map<readonly TargetAction[], Buffer>>();
+const renderedItems: Cache = new WeakMap();
 
-/** The Target's JSON bytes for a caller with `actions` (cached; see above). */
+/** The Target's JSON bytes for a caller with `actions`, cached for the next read (see above). */
 export function renderTarget(store: Store, t: TargetRecord, actions: readonly TargetAction[]): Buffer {
   return cached(rendered, t, actions, () => targetView(store, t, actions));
+}
+
+/** The Target's JSON bytes, not cached: the answer to a change, which the next read may never follow. */
+export function renderChanged(store: Store, t: TargetRecord, actions: readonly TargetAction[]): Buffer {
+  return Buffer.from(JSON.stringify(targetView(store, t, actions)));
 }
 
 /** A list item's JSON bytes: the Target, without associations where the release's list omits them. */
@@ -24,11 +31,11 @@ export function renderListItem(store: Store, t: TargetRecord, actions: readonly 
   return cached(renderedItems, t, actions, () => listItemView(store, t, actions));
 }
 
-function cached(cache: WeakMap<TargetRecord, Map<readonly TargetAction[], Buffer>>, t: TargetRecord, actions: readonly TargetAction[], view: () => Target): Buffer {
-  let byActions = cache.get(t);
-  if (!byActions) cache.set(t, (byActions = new Map()));
-  let json = byActions.get(actions);
-  if (json === undefined) byActions.set(actions, (json = Buffer.from(JSON.stringify(view()))));
+function cached(cache: Cache, t: TargetRecord, actions: readonly TargetAction[], view: () => Target): Buffer {
+  let byRecord = cache.get(actions);
+  if (!byRecord) cache.set(actions, (byRecord = new WeakMap()));
+  let json = byRecord.get(t);
+  if (json === undefined) byRecord.set(t, (json = Buffer.from(JSON.stringify(view()))));
   return json;
 }
 
@@ -76,14 +83,32 @@ const ITEMS_OPEN = Buffer.from('{"items":[');
 const ITEMS_CLOSE = Buffer.from("]}");
 const COMMA = Buffer.from(",");
 
-/** `{"items":[…]}` from cached per-item bytes; an empty list as the emulated release sends it. */
-export function renderList(store: Store, targets: readonly TargetRecord[], actions: readonly TargetAction[]): Buffer {
-  if (targets.length === 0) return Buffer.from(JSON.stringify(store.profile.emptyList));
-  const parts: Buffer[] = [ITEMS_OPEN];
-  targets.forEach((t, i) => {
-    if (i > 0) parts.push(COMMA);
-    parts.push(renderListItem(store, t, actions));
-  });
+/** How much of a list is gathered before it is written: memory per list stays near this. */
+const LIST_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * `{"items":[…]}` from cached per-item bytes, in chunks of about LIST_CHUNK_BYTES, rendered as they
+ * are pulled (the writer pulls the next only once the socket took the last); an empty list as the
+ * emulated release sends it.
+ */
+export function* renderList(store: Store, targets: readonly TargetRecord[], actions: readonly TargetAction[]): Generator<Buffer> {
+  if (targets.length === 0) return yield Buffer.from(JSON.stringify(store.profile.emptyList));
+  let parts: Buffer[] = [ITEMS_OPEN];
+  let size = ITEMS_OPEN.length;
+  for (let i = 0; i < targets.length; i++) {
+    if (i > 0) {
+      parts.push(COMMA);
+      size += COMMA.length;
+    }
+    const item = renderListItem(store, targets[i]!, actions);
+    parts.push(item);
+    size += item.length;
+    if (size >= LIST_CHUNK_BYTES) {
+      yield Buffer.concat(parts, size);
+      parts = [];
+      size = 0;
+    }
+  }
   parts.push(ITEMS_CLOSE);
-  return Buffer.concat(parts);
+  yield Buffer.concat(parts);
 }

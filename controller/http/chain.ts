@@ -49,7 +49,7 @@ export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerRes
     deps.metrics.requests.inc({ method, route: template, code: String(reply.status) });
     if (deps.closing()) res.setHeader("connection", "close");
     if (!req.complete) refuseRest(req, res);
-    send(res, reply);
+    await send(res, reply);
     deps.logger.info("request", { method, path: pathname, status: reply.status, ms: Number((performance.now() - started).toFixed(2)) });
   };
 }

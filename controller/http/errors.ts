@@ -32,8 +32,24 @@ export function errorReply(e: BoundaryError): { status: number; body: unknown; h
   return { status: statusOf(e.kind), body: e.toBody(), headers: e.headers };
 }
 
-/** Writes a reply: `json` bytes already rendered, `body` as JSON, or neither for an empty body. */
-export function send(res: ServerResponse, reply: { status: number; body?: unknown; json?: Buffer; headers?: Readonly<Record<string, string>> }): void {
+/**
+ * Writes a reply: `json` bytes already rendered, `body` as JSON, a `stream` of JSON chunks (each
+ * written once the socket has taken the one before, so a list of any size holds about one chunk
+ * in memory), or none for an empty body. Resolves once it is all handed to the socket.
+ */
+export async function send(
+  res: ServerResponse,
+  reply: { status: number; body?: unknown; json?: Buffer; stream?: Iterable<Buffer>; headers?: Readonly<Record<string, string>> },
+): Promise<void> {
+  if (reply.stream) {
+    res.writeHead(reply.status, { ...reply.headers, "content-type": "application/json", "cache-control": "no-store" });
+    for (const chunk of reply.stream) {
+      if (res.destroyed) return;
+      if (!res.write(chunk)) await drained(res);
+    }
+    res.end();
+    return;
+  }
   const bytes = reply.json ?? (reply.body === undefined ? undefined : Buffer.from(JSON.stringify(reply.body)));
   if (bytes === undefined) {
     res.writeHead(reply.status, { ...reply.headers, "cache-control": "no-store" });
@@ -47,4 +63,17 @@ export function send(res: ServerResponse, reply: { status: number; body?: unknow
     "cache-control": "no-store",
   });
   res.end(bytes);
+}
+
+/** Resolves when the socket takes more output, or closes; leaves no listener behind. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }

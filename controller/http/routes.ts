@@ -16,14 +16,16 @@ import { TARGET_FIELDS, type AssociationOp } from "../../wire/target-fields";
 import { BoundaryError, invalidField } from "../errors";
 import type { Sessions } from "../sessions";
 import type { AssociationField, Store, TargetRecord } from "../store";
-import { listItemView, renderList, renderTarget } from "../view";
+import { listItemView, renderChanged, renderList, renderTarget } from "../view";
 import type { Principal } from "./auth";
 
-/** What a handler answers: a JSON value, JSON already rendered, or neither (an empty body); and headers. */
+/** What a handler answers: a JSON value, JSON already rendered or streamed, or none (an empty body); and headers. */
 export interface Reply {
   status: number;
   body?: unknown;
   json?: Buffer;
+  /** A large JSON body, written chunk by chunk as the socket takes it (lists). */
+  stream?: Iterable<Buffer>;
   headers?: Readonly<Record<string, string>>;
 }
 
@@ -58,6 +60,8 @@ const ITEM = `${COLLECTION}/{id}`;
 
 const route = <B>(r: Route<B>) => r as Route;
 const view = (ctx: Context, t: TargetRecord): Reply => ({ status: 200, json: renderTarget(ctx.store, t, ctx.principal.actions) });
+/** The answer to a change: rendered, not cached. */
+const changed = (ctx: Context, t: TargetRecord): Reply => ({ status: 200, json: renderChanged(ctx.store, t, ctx.principal.actions) });
 const updateMask = (q: URLSearchParams): string[] | undefined => q.get("update_mask")?.split(",").map((p) => p.trim()).filter(Boolean);
 
 /** add/set/remove on one of the Target's id lists. */
@@ -71,7 +75,7 @@ function association(field: AssociationField, op: AssociationOp): Route {
     body: associationRequest(field),
     handle: (ctx, body) => {
       if (body.id !== undefined && body.id !== ctx.id) throw invalidField("id", "This must equal the id in the path.");
-      return view(ctx, ctx.store.changeAssociation(ctx.id, field, op, body.version, body.ids));
+      return changed(ctx, ctx.store.changeAssociation(ctx.id, field, op, body.version, body.ids));
     },
   });
 }
@@ -86,7 +90,7 @@ export const ROUTES: readonly Route[] = [
       const { store, principal, query: q } = ctx;
       // a filter sees each item as the list returns it
       const records = store.queryTargets({ scopeId: q.get("scope_id") ?? undefined, recursive: q.get("recursive"), filter: q.get("filter") }, (t) => listItemView(store, t, principal.actions));
-      return { status: 200, json: renderList(store, records, principal.actions) };
+      return { status: 200, stream: renderList(store, records, principal.actions) };
     },
   }),
   route({
@@ -96,7 +100,7 @@ export const ROUTES: readonly Route[] = [
     body: CreateTargetRequest,
     targetBody: true,
     check: (ctx, body) => ctx.store.checkCreate(body),
-    handle: (ctx, body) => view(ctx, ctx.store.createTarget(body)),
+    handle: (ctx, body) => changed(ctx, ctx.store.createTarget(body)),
   }),
   route({ method: "GET", template: ITEM, action: "read", handle: (ctx) => view(ctx, ctx.store.getTarget(ctx.id)) }),
   route({
@@ -106,7 +110,7 @@ export const ROUTES: readonly Route[] = [
     body: UpdateTargetRequest,
     targetBody: true,
     check: (ctx, body) => ctx.store.checkUpdate(ctx.id, body, updateMask(ctx.query)),
-    handle: (ctx, body) => view(ctx, ctx.store.updateTarget(ctx.id, body, updateMask(ctx.query))),
+    handle: (ctx, body) => changed(ctx, ctx.store.updateTarget(ctx.id, body, updateMask(ctx.query))),
   }),
   route({
     method: "DELETE",

@@ -1,5 +1,5 @@
 /** List with scope_id, recursive and go-bexpr filters. */
-import { OTHER_PROJECT, PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT, startTestController, type TestController } from "../helpers/controller";
 
 let c: TestController;
 let web: any, db: any, other: any;
@@ -84,4 +84,19 @@ test.each([
   expect(res.body.details.request_fields).toHaveLength(1);
   expect(res.body.details.request_fields[0].name).toBe("filter");
   expect(res.body.details.request_fields[0].description).toContain(`at position ${position}`);
+});
+
+test("a large list is streamed in chunks (bounded memory per list) and arrives whole", async () => {
+  const big = await startTestController();
+  try {
+    for (let i = 0; i < 5000; i++) big.store.createTarget({ scope_id: PROJECT, name: `bulk-${i}`, type: "tcp", description: "x".repeat(40) });
+    const res = await fetch(`${big.apiUrl}/v1/targets?scope_id=${PROJECT}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(res.headers.get("transfer-encoding")).toBe("chunked");
+    expect(res.headers.get("content-length")).toBeNull();
+    const body = (await res.json()) as { items: { id: string }[] };
+    expect(body.items).toHaveLength(5000);
+    expect(body.items.map((t) => t.id)).toEqual(big.store.listTargets(PROJECT, false).map((t) => t.id));
+  } finally {
+    await big.shutdown();
+  }
 });
