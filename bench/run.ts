@@ -1,5 +1,7 @@
 /** `npm run bench`: every benchmark, each compared with a baseline measured in the same run. */
 import { benchController, storeMemory } from "./controller";
+import * as path from "node:path";
+import { benchHost } from "./host";
 import { benchListAndSessions, benchRegex } from "./hostile";
 import { benchCalls, benchLatency, providerBytes } from "./provider";
 import { printTable } from "./table";
@@ -13,7 +15,13 @@ async function main() {
   console.log("\nProvider API calls per operation (from the controller's /metrics)\n");
   printTable(["operation", "minimum", "measured"], await benchCalls());
 
-  console.log("\nProvider latency against the raw client making the same calls (ms, mean of 300; goal ratio ≤ 1.15)\n");
+  const host = await benchHost(path.join(__dirname, "..", ".."));
+  console.log("\nProvider through Pulumi's real dynamic-provider host and as a plugin, installed from the packed tarball,");
+  console.log("1,000 Targets, 16 at a time (ms per phase; ratio to a minimal provider making the same HTTP calls, same host)\n");
+  printTable(["phase", "floor", "dynamic route", "ratio", "plugin route", "ratio"], host.rows);
+  console.log(`\n__provider from the installed package: ${host.providerBytes} bytes; state per Target (inputs and outputs): ${host.stateBytes} bytes`);
+
+  console.log("\nProvider latency against the raw client making the same calls, in process (ms, mean of 300)\n");
   printTable(["operation", "raw client", "provider", "ratio"], await benchLatency());
 
   console.log("\nFilters: `matches` per target, RE2 (linear time, used now) against JavaScript's RegExp (backtracking, used before)\n");

@@ -3,7 +3,7 @@
  * so a test can see the warnings a user would, with their severity and URN.
  */
 import type * as enginePb from "@pulumi/pulumi/proto/engine_pb";
-import { programRequire } from "./provider-host";
+import { programRequire } from "../../harness/provider-host";
 
 export interface LoggedLine {
   severity: number;

@@ -5,10 +5,10 @@
  * old inputs in Diff/Update, warnings through Engine/Log, and autonaming.
  */
 import { PROJECT, ADMIN_TOKEN, startTestController, type TestController } from "../helpers/controller";
-import { UNKNOWN, engine, isWrappedSecret, secret, type Engine } from "../helpers/engine";
+import { UNKNOWN, engine, isWrappedSecret, secret, type Engine } from "../../harness/engine";
 import { startFakeEngine, type FakeEngine } from "../helpers/fake-engine";
 import { countCalls } from "../helpers/metrics";
-import { packedProgram, startPlugin, type Host } from "../helpers/provider-host";
+import { packedProgram, startPlugin, type Host } from "../../harness/provider-host";
 import { until } from "../helpers/wait";
 
 const URN = "urn:pulumi:dev::engine-test::boundary:index:Target::web";

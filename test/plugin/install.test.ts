@@ -8,8 +8,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { engine } from "../helpers/engine";
-import { packedProgram, startPlugin } from "../helpers/provider-host";
+import { engine } from "../../harness/engine";
+import { packedProgram, startPlugin } from "../../harness/provider-host";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 

@@ -6,8 +6,8 @@
 import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT, startTestController, type TestController } from "../helpers/controller";
-import { engine, isWrappedSecret, secret, type Engine } from "../helpers/engine";
-import { packedProgram, programRequire, startPlugin, type Host } from "../helpers/provider-host";
+import { engine, isWrappedSecret, secret, type Engine } from "../../harness/engine";
+import { packedProgram, programRequire, startPlugin, type Host } from "../../harness/provider-host";
 
 const URN = "urn:pulumi:dev::plugin-test::boundary:index:Target::web";
 let program: string;

@@ -6,9 +6,9 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
-import { UNKNOWN, engine, secret, type Engine } from "../helpers/engine";
+import { UNKNOWN, engine, secret, type Engine } from "../../harness/engine";
 import { countCalls } from "../helpers/metrics";
-import { packedProgram, programRequire, serializedProvider, startHost, type Host } from "../helpers/provider-host";
+import { packedProgram, programRequire, serializedProvider, startHost, type Host } from "../../harness/provider-host";
 
 const URN = "urn:pulumi:dev::host-test::pulumi-nodejs:dynamic/boundary:Target::web";
 let program: string;
