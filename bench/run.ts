@@ -3,12 +3,15 @@ import { benchController, storeMemory } from "./controller";
 import * as path from "node:path";
 import { benchHost } from "./host";
 import { benchListAndSessions, benchRegex } from "./hostile";
+import { SCALE_SIZES, benchScale } from "./scale";
 import { benchCalls, benchLatency, providerBytes } from "./provider";
 import { printTable } from "./table";
 
 async function main() {
   console.log("Controller throughput (autocannon, 16 connections; ratio = controller / bare node:http; goal for GET ≥ 70%)\n");
   printTable(["case, requests/s", "bare node:http", "controller", "ratio"], await benchController());
+  console.log("\nController as it fills up: each size on a fresh controller, sequential requests over HTTP (goal 100k / 1k ≤ 1.5)\n");
+  printTable(["operation, ms each", ...SCALE_SIZES.map((s) => `${s.toLocaleString("en")} targets`), "100k / 1k"], await benchScale());
   const bytes = storeMemory();
   console.log(`\nheap for 100,000 targets: ${(bytes / 1024 / 1024).toFixed(1)} MiB (${(bytes / 100_000).toFixed(0)} bytes each)`);
 

@@ -14,6 +14,7 @@ import { BoundaryError, invalidField, invalidFields, notFound } from "./errors";
 import type { FixtureCredentialLibrary, FixtureHostSet, FixtureScope, FixtureWorker, Fixtures } from "./fixtures";
 import { profileOf, type AssociationNoun, type Emulation, type Profile } from "./emulation";
 import * as rules from "./rules";
+import { SortedIds } from "./sorted-ids";
 
 /**
  * A Target as the store keeps it: the wire Target without the parts a view adds (scope summary,
@@ -80,7 +81,7 @@ export class Store {
   readonly workers: FixtureWorker[];
   private readonly targets = new Map<string, TargetRecord>();
   /** Sorted ids per project, kept sorted on every create and delete (nothing is rebuilt by scanning). */
-  private readonly idsByScope = new Map<string, string[]>();
+  private readonly idsByScope = new Map<string, SortedIds>();
   /** scope_id + "\n" + name → target id: names are unique per project. */
   private readonly names = new Map<string, string>();
   /**
@@ -121,7 +122,7 @@ export class Store {
     }
     const projects =
       scope.type === "project" ? [scopeId] : [...this.scopes.values()].filter((s) => s.type === "project" && (scopeId === "global" || s.parent_scope_id === scopeId)).map((s) => s.id);
-    const ids = projects.map((p) => this.idsByScope.get(p) ?? []).reduce(mergeSorted, []);
+    const ids = projects.map((p) => this.idsByScope.get(p)?.toArray() ?? []).reduce((a, b) => (a.length === 0 ? b : mergeSorted(a, b)), []);
     return ids.map((id) => this.targets.get(id)!);
   }
 
@@ -191,8 +192,8 @@ export class Store {
     const record = target as TargetRecord;
     this.checkUniqueName(scopeId, record.name);
     this.targets.set(record.id, Object.freeze(record));
-    const ids = this.idsByScope.get(scopeId) ?? [];
-    ids.splice(sortedIndex(ids, record.id), 0, record.id);
+    const ids = this.idsByScope.get(scopeId) ?? new SortedIds();
+    ids.add(record.id);
     this.idsByScope.set(scopeId, ids);
     this.indexName(record);
     return record;
@@ -272,8 +273,7 @@ export class Store {
   deleteTarget(id: string): void {
     const t = this.getTarget(id);
     this.targets.delete(id);
-    const ids = this.idsByScope.get(t.scope_id)!;
-    ids.splice(sortedIndex(ids, id), 1);
+    this.idsByScope.get(t.scope_id)!.delete(id);
     this.unindexName(t);
   }
 
@@ -386,18 +386,6 @@ function setValue(record: Record<string, unknown>, f: InputField, value: unknown
   if (v !== undefined && v !== null && v !== "") setPath(record, wire, v);
   else if (fallback !== undefined) setPath(record, wire, fallback);
   else deletePath(record, wire);
-}
-
-/** Where `id` is, or would go, in the sorted `ids` (binary search). */
-function sortedIndex(ids: readonly string[], id: string): number {
-  let lo = 0;
-  let hi = ids.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ids[mid]! < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Two sorted id lists as one sorted list (a recursive list merges its projects' lists, never re-sorts). */
