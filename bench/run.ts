@@ -3,7 +3,7 @@ import { benchController, storeMemory } from "./controller";
 import * as path from "node:path";
 import { benchHost } from "./host";
 import { benchListAndSessions, benchRegex } from "./hostile";
-import { SCALE_SIZES, benchScale } from "./scale";
+import { SCALE_SIZES, benchListMemory, benchScale } from "./scale";
 import { benchCalls, benchLatency, providerBytes } from "./provider";
 import { printTable } from "./table";
 
@@ -12,6 +12,8 @@ async function main() {
   printTable(["case, requests/s", "bare node:http", "controller", "ratio"], await benchController());
   console.log("\nController as it fills up: each size on a fresh controller, sequential requests over HTTP (goal 100k / 1k ≤ 1.5)\n");
   printTable(["operation, ms each", ...SCALE_SIZES.map((s) => `${s.toLocaleString("en")} targets`), "100k / 1k"], await benchScale());
+  console.log("\nLists of 100,000 Targets over HTTP: memory while they run and once they end (goal: after / before ≤ 1.2)\n");
+  printTable(["case", "s", "RSS before, MiB", "peak", "after", "after / before"], await benchListMemory());
   const bytes = storeMemory();
   console.log(`\nheap for 100,000 targets: ${(bytes / 1024 / 1024).toFixed(1)} MiB (${(bytes / 100_000).toFixed(0)} bytes each)`);
 

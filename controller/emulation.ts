@@ -5,7 +5,7 @@
  * read in its source at that tag (messages included).
  */
 import type { AssociationOp, InputField } from "../wire/target-fields";
-import { BoundaryError } from "./errors";
+import { BoundaryError, invalidField } from "./errors";
 
 /** The releases the controller can emulate (`--emulate`). */
 export const EMULATIONS = ["spec", "0.4"] as const;
@@ -42,7 +42,7 @@ const SPEC: Profile = {
     new BoundaryError("Aborted", `Version mismatch: target ${id} is at version ${current}, but the request carried version ${sent}.`, [
       { name: "version", description: `The current version is ${current}.` },
     ]),
-  associationMistake: (field, description) => new BoundaryError("InvalidArgument", "Error in provided request.", [{ name: field, description }]),
+  associationMistake: (field, description) => invalidField(field, description),
   emptyList: { items: [] },
   listItemsCarryAssociations: true,
 };

@@ -218,12 +218,13 @@ function parseState(olds: unknown): TargetState {
 
 /**
  * The program's inputs, as the engine hands them on after `check` (so their rules already hold):
- * parsed for shape, with values not known yet (preview) left as they are.
+ * parsed for shape and normalised as `check` normalises them, with values not known yet (preview)
+ * left as they are.
  */
 function parseInputs(news: Record<string, unknown>): Partial<TargetInputs> {
-  const { failures } = checkInputs(news);
+  const { inputs, failures } = checkInputs(news);
   if (failures.length > 0) throw new InvalidResourceDataError(`the inputs of the target are invalid: ${failures.map((f) => f.reason).join("; ")}`);
-  return news as Partial<TargetInputs>;
+  return inputs as Partial<TargetInputs>;
 }
 
 function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string, at?: string): z.infer<S> {
