@@ -24,6 +24,13 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 /** A Target named by id, or by name within a scope given by id or name. */
 export type TargetIdentity = { targetId: string } | { name: string; scopeId: string } | { name: string; scopeName: string };
 
+/** An answer read whole: status, headers and body text. */
+interface Answer {
+  statusCode: number;
+  headers: undici.Dispatcher.ResponseData["headers"];
+  text: string;
+}
+
 /** The longest Retry-After the client will honour; longer ones fail instead of hanging a deploy. */
 const MAX_RETRY_AFTER_MS = 30_000;
 
@@ -129,7 +136,6 @@ export class BoundaryClient {
     this.opsPool ??= this.pool(this.settings.opsOrigin);
     // 503 is the answer here (shutting down), not a reason to retry; and /health takes no token
     const res = await this.send(this.opsPool, "GET", "/health", undefined, { auth: false, retry: false });
-    await res.body.dump();
     return { status: res.statusCode, healthy: res.statusCode === 200 };
   }
 
@@ -164,20 +170,20 @@ export class BoundaryClient {
     return parsed.data;
   }
 
-  /** One API call: the answer's text, or the typed error of an error status. */
+  /** One API call: the answer's text, or the typed error of an error status (its text scrubbed of credentials). */
   private async exchange(method: HttpMethod, path: string, body: unknown): Promise<string> {
     this.apiPool ??= this.pool(this.settings.origin);
     const res = await this.send(this.apiPool, method, this.settings.basePath + path, body, { auth: true, retry: true });
-    const text = await res.body.text();
-    if (res.statusCode >= 400) throw errorFrom(method, path.split("?")[0]!, res.statusCode, text, res.headers);
-    return text;
+    if (res.statusCode >= 400) throw errorFrom(method, path.split("?")[0]!, res.statusCode, this.scrub(res.text), res.headers);
+    return res.text;
   }
 
   /**
-   * Sends with retries: 429 and 503 for any method (the server did not process the request),
-   * honouring Retry-After; connection failures and timeouts only for idempotent GET and DELETE.
+   * Sends with retries and reads the whole answer: 429 and 503 for any method (the server did not
+   * process the request), honouring Retry-After; connection failures, timeouts and bodies that
+   * stall before they end only for idempotent GET and DELETE. The timeout covers the body too.
    */
-  private async send(pool: undici.Pool, method: HttpMethod, path: string, body: unknown, opts: { auth: boolean; retry: boolean }) {
+  private async send(pool: undici.Pool, method: HttpMethod, path: string, body: unknown, opts: { auth: boolean; retry: boolean }): Promise<Answer> {
     const { timeoutMs, token } = this.settings;
     const maxRetries = opts.retry ? this.settings.maxRetries : 0;
     const headers: Record<string, string> = { accept: "application/json" };
@@ -187,28 +193,37 @@ export class BoundaryClient {
     const shownPath = path.split("?")[0]!;
     const idempotent = method === "GET" || method === "DELETE";
     for (let attempt = 0; ; attempt++) {
-      let res: undici.Dispatcher.ResponseData;
+      let answer: Answer;
       try {
-        res = await pool.request({ method, path, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) });
+        const res = await pool.request({ method, path, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) });
+        if ((res.statusCode === 429 || res.statusCode === 503) && attempt < maxRetries) {
+          const wait = retryAfter(res.headers["retry-after"]) ?? backoff(attempt);
+          if (wait <= MAX_RETRY_AFTER_MS) {
+            await res.body.dump();
+            await sleep(wait);
+            continue;
+          }
+        }
+        answer = { statusCode: res.statusCode, headers: res.headers, text: await res.body.text() };
       } catch (err) {
-        const e = transportError(method, shownPath, err, timeoutMs);
+        const e = transportError(method, shownPath, err, timeoutMs, this.scrub);
         if (idempotent && attempt < maxRetries) {
           await sleep(backoff(attempt));
           continue;
         }
         throw e;
       }
-      if ((res.statusCode === 429 || res.statusCode === 503) && attempt < maxRetries) {
-        const wait = retryAfter(res.headers["retry-after"]) ?? backoff(attempt);
-        if (wait <= MAX_RETRY_AFTER_MS) {
-          await res.body.dump();
-          await sleep(wait);
-          continue;
-        }
-      }
-      return res;
+      return answer;
     }
   }
+
+  /** Removes the token, and any bearer credential, from text that may reach an error message. */
+  private readonly scrub = (text: string): string => {
+    const token = this.settings.token;
+    const masked = token ? text.split(token).join("[redacted]") : text;
+    return masked.replace(/(bearer\s+)[^\s"',;]+/gi, "$1[redacted]").replace(/(authorization["']?\s*[:=]\s*["']?)(?!bearer)[^\s"',;]+/gi, "$1[redacted]");
+  };
+
 }
 
 function errorFrom(method: string, path: string, status: number, text: string, raw: undici.Dispatcher.ResponseData["headers"]): BoundaryClientError {
@@ -229,12 +244,12 @@ function errorFrom(method: string, path: string, status: number, text: string, r
   return apiError(method, path, status, kind, message, fields, headers);
 }
 
-function transportError(method: string, path: string, err: unknown, timeoutMs: number): TransportError {
+function transportError(method: string, path: string, err: unknown, timeoutMs: number, scrub: (text: string) => string): TransportError {
   const e = err as { name?: string; code?: string; message?: string };
-  if (e?.name === "TimeoutError" || e?.name === "AbortError") {
+  if (e?.name === "TimeoutError" || e?.name === "AbortError" || e?.code === "UND_ERR_ABORTED") {
     return new TimeoutError(method, path, `no answer within ${timeoutMs} ms (BOUNDARY_CLIENT_TIMEOUT)`, { cause: err });
   }
-  return new TransportError(method, path, `${e?.code ?? e?.name ?? "error"}: ${e?.message ?? String(err)}`, { cause: err });
+  return new TransportError(method, path, scrub(`${e?.code ?? e?.name ?? "error"}: ${e?.message ?? String(err)}`), { cause: err });
 }
 
 /** Retry-After in ms: delta-seconds or an HTTP date. */

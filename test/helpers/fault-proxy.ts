@@ -14,6 +14,10 @@ export interface Fault {
   hang?: boolean;
   /** Let the controller process the request, then cut the connection before the answer arrives. */
   dropAnswer?: boolean;
+  /** Send the status and headers, and part of the body, then nothing more (a stalled body). */
+  stallBody?: boolean;
+  /** Cut the connection at once, forwarding nothing (a controller that is away). */
+  reset?: boolean;
 }
 
 export type Interceptor = (req: IncomingMessage, count: number) => Fault | undefined;
@@ -34,6 +38,12 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     seen.push({ method: req.method!, path: req.url! });
     const fault = interceptor?.(req, seen.length);
     if (fault?.hang) return;
+    if (fault?.reset) return void req.socket.destroy();
+    if (fault?.stallBody) {
+      res.writeHead(fault.status, { "content-type": "application/json", "content-length": "1000" });
+      res.write('{"id":"ttcp_');
+      return;
+    }
     if (fault && !fault.dropAnswer) {
       req.resume();
       res.writeHead(fault.status, fault.headers ?? {});

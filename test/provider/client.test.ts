@@ -227,3 +227,37 @@ describe("settings", () => {
     expect(new BoundaryClient({}, {}).settings.origin).toBe("http://127.0.0.1:9200");
   });
 });
+
+describe("the client's own errors", () => {
+  test("an error body that echoes the request's headers never puts the token in a message", async () => {
+    const echo = `upstream refused: Authorization: Bearer ${ADMIN_TOKEN}; authorization=${ADMIN_TOKEN}; token ${ADMIN_TOKEN}`;
+    const cases = [
+      { status: 502, body: echo },
+      { status: 500, body: JSON.stringify({ kind: "Internal", message: echo, details: { request_fields: [{ name: "authorization", description: echo }] } }) },
+    ];
+    for (const fault of cases) {
+      proxy.intercept(() => fault);
+      const err = await viaProxy.getTarget("ttcp_1234567890").catch((e: unknown) => e);
+      proxy.intercept(undefined);
+      expect(err).toBeInstanceOf(BoundaryApiError);
+      const everything = JSON.stringify({ message: (err as Error).message, fields: (err as BoundaryApiError).requestFields, api: (err as BoundaryApiError).apiMessage });
+      expect(everything).not.toContain(ADMIN_TOKEN);
+      expect(everything).toContain("[redacted]");
+    }
+  });
+
+  test("a body that stalls after the headers is a TimeoutError naming method and path, and a GET is retried", async () => {
+    let attempts = 0;
+    proxy.intercept((req) => (req.method === "GET" && ++attempts ? { status: 200, stallBody: true } : undefined));
+    const impatient = new BoundaryClient({ addr: proxy.url, token: ADMIN_TOKEN, timeoutMs: 200, maxRetries: 2 }, {});
+    try {
+      const err = await impatient.getTarget("ttcp_1234567890").catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(TimeoutError);
+      expect((err as Error).message).toBe("GET /v1/targets/ttcp_1234567890: no answer within 200 ms (BOUNDARY_CLIENT_TIMEOUT)");
+      expect(attempts).toBe(3);
+    } finally {
+      proxy.intercept(undefined);
+      await impatient.close();
+    }
+  });
+});
