@@ -5,7 +5,7 @@
  *   new boundary.Target("web", { scopeId: "p_1234567890", name: "web", hostSetIds: ["hsst_1234567890"] });
  */
 export { Target, type TargetArgs } from "./resource/resource";
-export { ResourceInitError, InvalidResourceDataError } from "./resource/errors";
+export { ResourceInitError, InvalidResourceDataError, CreateOutcomeUnknownError } from "./resource/errors";
 export { PlanError } from "./resource/apply";
 export {
   authorizeSession,

@@ -15,7 +15,7 @@ import { INPUT_FIELDS, type InputField } from "../../wire/target-fields";
 import { BoundaryClient, NotFoundError, TransportError, VersionConflictError, type BoundaryClientOptions } from "../client";
 import { PlanError, applyPlan } from "./apply";
 import { autoname, type NamingContext } from "./autoname";
-import { InvalidResourceDataError, ResourceInitError } from "./errors";
+import { CreateOutcomeUnknownError, InvalidResourceDataError, ResourceInitError } from "./errors";
 import { checkInputs, type CheckFailure, type TargetInputs } from "./inputs";
 import { createRequest, diffTarget, planUpdate, projectCreate, projectUpdate, sameValue, type TargetDiff } from "./plan";
 import { TargetState, inputsFromState, managedFields, stateFromTarget } from "./state";
@@ -103,7 +103,7 @@ export class TargetCore {
       // The connection failed: the controller may have created the Target before the answer was
       // lost. Names are unique per project, so look for it rather than leave an orphan behind.
       if (!(err instanceof TransportError)) throw err;
-      const found = await this.findJustCreated(inputs, started);
+      const found = await this.findJustCreated(inputs, started, err);
       if (!found) throw err;
       (ctx.warn ?? this.warn)(`creating target ${JSON.stringify(inputs.name)}: ${err.message}; it was created as ${found.id} and is recorded in the stack.`);
       created = found;
@@ -169,12 +169,25 @@ export class TargetCore {
     }
   }
 
-  /** A Target with this name in this project, created since `since` (minus clock skew), or undefined. */
-  private async findJustCreated(inputs: TargetInputs, since: number): Promise<Target | undefined> {
-    const [match] = (await this.client.listTargets({ scopeId: inputs.scopeId, filter: `"/item/name" == ${JSON.stringify(inputs.name)}` })).filter(
-      (t) => t.name === inputs.name && t.created_time !== undefined && Date.parse(t.created_time) >= since - ADOPT_SKEW_MS,
-    );
-    return match;
+  /**
+   * A Target with this name in this project, created since `since` (minus clock skew), or undefined
+   * when the controller says there is none. A controller that stays away is asked again until the
+   * client timeout (BOUNDARY_CLIENT_TIMEOUT) has passed; then the outcome is unknown, and the error
+   * says how to adopt the Target if it exists, rather than leave it unrecorded and unexplained.
+   */
+  private async findJustCreated(inputs: TargetInputs, since: number, lost: TransportError): Promise<Target | undefined> {
+    const deadline = Date.now() + this.client.settings.timeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const [match] = (await this.client.listTargets({ scopeId: inputs.scopeId, filter: `"/item/name" == ${JSON.stringify(inputs.name)}` })).filter(
+          (t) => t.name === inputs.name && t.created_time !== undefined && Date.parse(t.created_time) >= since - ADOPT_SKEW_MS,
+        );
+        return match;
+      } catch (err) {
+        if (!(err instanceof TransportError) || Date.now() >= deadline) throw new CreateOutcomeUnknownError(inputs.scopeId, inputs.name ?? "", lost, err);
+        await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** attempt, Math.max(0, deadline - Date.now()))));
+      }
+    }
   }
 
   /**

@@ -21,3 +21,28 @@ export class ResourceInitError extends PulumiBoundaryError {
 export class InvalidResourceDataError extends PulumiBoundaryError {
   static override readonly code = "BOUNDARY_INVALID_RESOURCE_DATA";
 }
+
+/**
+ * A create whose answer was lost, and the controller could not be asked afterwards whether the
+ * Target was made: it may exist, unrecorded. The message names it and says how to adopt it.
+ */
+export class CreateOutcomeUnknownError extends PulumiBoundaryError {
+  static override readonly code = "BOUNDARY_CREATE_OUTCOME_UNKNOWN";
+  constructor(
+    readonly scopeId: string,
+    readonly targetName: string,
+    lost: Error,
+    lookup: unknown,
+  ) {
+    const name = JSON.stringify(targetName);
+    super(
+      `creating target ${name} in ${scopeId}: the answer was lost (${lost.message}), and the controller could not be asked ` +
+        `afterwards whether it was created (${lookup instanceof Error ? lookup.message : String(lookup)}). It may exist without being ` +
+        `in the stack. Once the controller answers, look for it: GET /v1/targets?scope_id=${scopeId}&filter="/item/name" == ${name} ` +
+        `(or \`boundary targets list -scope-id ${scopeId}\`). If it is there, adopt it with ` +
+        `\`pulumi import boundary:index:Target <resource name> <its id>\` (plugin route), or delete it and run \`pulumi up\` again ` +
+        "(dynamic route, which cannot import); if it is not, run `pulumi up` again.",
+      { cause: lookup },
+    );
+  }
+}

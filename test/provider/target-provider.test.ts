@@ -4,7 +4,7 @@
  * controller's /metrics.
  */
 import { DynamicTargetProvider } from "../../provider/resource/dynamic";
-import { ResourceInitError } from "../../provider/resource/errors";
+import { CreateOutcomeUnknownError, ResourceInitError } from "../../provider/resource/errors";
 import type { TargetState } from "../../provider/resource/state";
 import type { TargetInputs } from "../../provider/resource/inputs";
 import { BoundaryClient } from "../../provider/client";
@@ -309,6 +309,47 @@ describe("a create whose answer is lost", () => {
     try {
       await expect(provider.create({ scopeId: PROJECT, name: "never-made" })).rejects.toThrow("POST /v1/targets: no answer within 200 ms");
       expect(c.store.size).toBe(1);
+    } finally {
+      await provider.core.client.close();
+      await proxy.close();
+      await c.shutdown();
+    }
+  });
+});
+
+describe("a create whose answer is lost while the controller stays away", () => {
+  test("the provider keeps looking, and adopts the Target once the controller answers again", async () => {
+    const c = await startTestController();
+    const proxy = await startFaultProxy(c.apiUrl);
+    let lookups = 0;
+    // the POST is processed but its answer lost; then the first two lookups find no controller
+    proxy.intercept((req) => (req.method === "POST" ? { status: 0, dropAnswer: true } : req.method === "GET" && ++lookups <= 2 ? { status: 0, reset: true } : undefined));
+    const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN, timeoutMs: 5000, maxRetries: 0 });
+    provider.core.warn = jest.fn();
+    try {
+      const created = await provider.create({ scopeId: PROJECT, name: "came-back" });
+      expect(lookups).toBe(3);
+      expect(created.id).toBe(c.store.listTargets(PROJECT, false)[0]!.id);
+    } finally {
+      await provider.core.client.close();
+      await proxy.close();
+      await c.shutdown();
+    }
+  });
+
+  test("when it never answers within the client timeout, the error names the Target and says how to adopt it", async () => {
+    const c = await startTestController();
+    const proxy = await startFaultProxy(c.apiUrl);
+    proxy.intercept((req) => (req.method === "POST" ? { status: 0, dropAnswer: true } : { status: 0, reset: true }));
+    const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN, timeoutMs: 1000, maxRetries: 0 });
+    try {
+      const started = Date.now();
+      const err = await provider.create({ scopeId: PROJECT, name: "maybe-made" }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(CreateOutcomeUnknownError);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+      expect((err as Error).message).toMatch(/^creating target "maybe-made" in p_1234567890: the answer was lost \(POST \/v1\/targets: .*\), and the controller could not be asked afterwards whether it was created/);
+      expect((err as Error).message).toContain("pulumi import boundary:index:Target <resource name> <its id>");
+      expect(c.store.size).toBe(1); // it was made: exactly what the message warns about
     } finally {
       await provider.core.client.close();
       await proxy.close();
