@@ -112,9 +112,16 @@ export const Target = z.looseObject({
 }) as unknown as z.ZodType<TargetFieldsOnWire & { [key: string]: unknown }>;
 export type Target = z.infer<typeof Target>;
 
-/** List response. Real Boundary answers `{}` for an empty list; ours always sends `items`. */
+/**
+ * A list response, or one page of it. v0.4 answers `{items}` (`{}` when empty); from 0.15 lists are
+ * paginated: `response_type` is "delta" while more pages follow (ask again with `list_token`) and
+ * "complete" on the last; an empty list has no `items`.
+ */
 export const TargetList = z.looseObject({
   items: z.array(Target).optional().transform((items) => items ?? []),
+  response_type: z.string().optional(),
+  list_token: z.string().optional(),
+  est_item_count: z.number().optional(),
 });
 export type TargetList = z.infer<typeof TargetList>;
 

@@ -51,13 +51,25 @@ export class BoundaryClient {
 
   // ---- Targets ----
 
-  /** Targets of a project, or with `recursive` of every project below a scope. `{}` means none. */
+  /**
+   * Targets of a project, or with `recursive` of every project below a scope; `{}` means none. A
+   * paginated answer (Boundary ≥ 0.15) is followed page by page, with the same query plus
+   * `list_token`, until `response_type` is "complete": never just the first 1,000.
+   */
   async listTargets(q: { scopeId: string; recursive?: boolean; filter?: string }): Promise<Target[]> {
-    const params = new URLSearchParams({ scope_id: q.scopeId });
-    if (q.recursive) params.set("recursive", "true");
-    if (q.filter) params.set("filter", q.filter);
-    const list = await this.call("GET", `/v1/targets?${params}`, undefined, TargetList);
-    return list.items;
+    const items: Target[] = [];
+    const seen = new Set<string>();
+    for (let token: string | undefined; ; ) {
+      const params = new URLSearchParams({ scope_id: q.scopeId });
+      if (q.recursive) params.set("recursive", "true");
+      if (q.filter) params.set("filter", q.filter);
+      if (token) params.set("list_token", token);
+      const page = await this.call("GET", `/v1/targets?${params}`, undefined, TargetList);
+      for (const item of page.items) items.push(item);
+      if (page.response_type !== "delta" || !page.list_token) return items;
+      if (seen.has(page.list_token)) throw new SchemaValidationError("GET", "/v1/targets", [{ path: ["list_token"], message: "the same list token came back twice" }]);
+      seen.add((token = page.list_token));
+    }
   }
 
   /** Creates a Target; the answer is the Target with its id and version 1. */

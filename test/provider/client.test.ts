@@ -12,6 +12,7 @@ import {
 } from "../../provider/client";
 import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
+import { startPagingProxy } from "../helpers/paging-proxy";
 
 let c: TestController;
 let client: BoundaryClient;
@@ -258,6 +259,38 @@ describe("the client's own errors", () => {
     } finally {
       proxy.intercept(undefined);
       await impatient.close();
+    }
+  });
+});
+
+describe("paginated lists (Boundary ≥ 0.15)", () => {
+  test("2,500 Targets arrive whole: pages followed with list_token until complete", async () => {
+    const many = await startTestController();
+    for (let i = 0; i < 2500; i++) many.store.createTarget({ scope_id: PROJECT, name: `paged-${i}`, type: "tcp" });
+    const paging = await startPagingProxy(many.apiUrl, 1000);
+    const paged = new BoundaryClient({ addr: paging.url, token: ADMIN_TOKEN }, {});
+    try {
+      const items = await paged.listTargets({ scopeId: PROJECT });
+      expect(items).toHaveLength(2500);
+      expect(new Set(items.map((t) => t.id)).size).toBe(2500);
+      expect(paging.pages).toEqual([undefined, "page:1000", "page:2000"]);
+    } finally {
+      await paged.close();
+      await paging.close();
+      await many.shutdown();
+    }
+  });
+
+  test("an empty paginated list (no items key) and v0.4's {} are both no Targets", async () => {
+    const empty = await startTestController({ emulation: "0.4" });
+    const paging = await startPagingProxy(empty.apiUrl, 1000);
+    const clients = [new BoundaryClient({ addr: empty.apiUrl, token: ADMIN_TOKEN }, {}), new BoundaryClient({ addr: paging.url, token: ADMIN_TOKEN }, {})];
+    try {
+      for (const cl of clients) expect(await cl.listTargets({ scopeId: PROJECT })).toEqual([]);
+    } finally {
+      await Promise.all(clients.map((cl) => cl.close()));
+      await paging.close();
+      await empty.shutdown();
     }
   });
 });
