@@ -16,6 +16,7 @@ import {
 } from "../../wire/target";
 import type { Association, AssociationOp } from "../../wire/target-fields";
 import { BoundaryClientError, SchemaValidationError, TimeoutError, TransportError, apiError } from "./errors";
+import { Pacer } from "./pacer";
 import { resolveSettings, type BoundaryClientOptions, type ClientSettings } from "./settings";
 
 /** The HTTP methods the Target API uses. */
@@ -42,11 +43,14 @@ const MAX_RETRY_AFTER_MS = 30_000;
 export class BoundaryClient {
   readonly settings: ClientSettings;
   private apiPool: undici.Pool | undefined;
+  /** Keeps this client inside the server's rate limits (and BOUNDARY_RATE_LIMIT). */
+  private readonly pacer: Pacer;
   private opsPool: undici.Pool | undefined;
 
   /** Resolves settings now (throws ClientSettingsError); connects at the first call. */
   constructor(options: BoundaryClientOptions = {}, env: NodeJS.ProcessEnv = process.env) {
     this.settings = resolveSettings(options, env);
+    this.pacer = new Pacer(this.settings.rateLimit);
   }
 
   // ---- Targets ----
@@ -204,13 +208,19 @@ export class BoundaryClient {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const shownPath = path.split("?")[0]!;
     const idempotent = method === "GET" || method === "DELETE";
+    // lists have their own, smaller quota on the server
+    const kind = method === "GET" && /\/v1\/targets(\?|$)/.test(path) ? "list" : "other";
     for (let attempt = 0; ; attempt++) {
       let answer: Answer;
+      await this.pacer.acquire(kind);
+      let rateLimit: string | string[] | undefined;
       try {
         const res = await pool.request({ method, path, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) });
+        rateLimit = res.headers["ratelimit"];
         if ((res.statusCode === 429 || res.statusCode === 503) && attempt < maxRetries) {
           const wait = retryAfter(res.headers["retry-after"]) ?? backoff(attempt);
           if (wait <= MAX_RETRY_AFTER_MS) {
+            this.pacer.release(kind, rateLimit);
             await res.body.dump();
             await sleep(wait);
             continue;
@@ -218,6 +228,7 @@ export class BoundaryClient {
         }
         answer = { statusCode: res.statusCode, headers: res.headers, text: await res.body.text() };
       } catch (err) {
+        this.pacer.release(kind, rateLimit);
         const e = transportError(method, shownPath, err, timeoutMs, this.scrub);
         if (idempotent && attempt < maxRetries) {
           await sleep(backoff(attempt));
@@ -225,6 +236,7 @@ export class BoundaryClient {
         }
         throw e;
       }
+      this.pacer.release(kind, rateLimit);
       return answer;
     }
   }

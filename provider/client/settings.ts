@@ -22,6 +22,8 @@ export interface BoundaryClientOptions {
   caCert?: string;
   /** Skip TLS verification. Default: `BOUNDARY_TLS_INSECURE` is true. */
   tlsInsecure?: boolean;
+  /** A client-side ceiling in requests per second. Default: `BOUNDARY_RATE_LIMIT`, else none (the server's limits pace it). */
+  rateLimit?: number;
 }
 
 /** The resolved settings a client runs with. */
@@ -34,6 +36,7 @@ export interface ClientSettings {
   maxRetries: number;
   caCert: string | undefined;
   tlsInsecure: boolean;
+  rateLimit: number | undefined;
 }
 
 /** The environment variables every Boundary client honours, by the setting they provide. */
@@ -45,6 +48,7 @@ export const ENV = {
   maxRetries: "BOUNDARY_MAX_RETRIES",
   caCert: "BOUNDARY_CACERT",
   tlsInsecure: "BOUNDARY_TLS_INSECURE",
+  rateLimit: "BOUNDARY_RATE_LIMIT",
 } as const;
 
 function parseUrl(key: string, value: string): URL {
@@ -93,6 +97,12 @@ export function resolveSettings(options: BoundaryClientOptions = {}, env: NodeJS
       throw new ClientSettingsError(`${ENV.caCert}: cannot read ${caFile}: ${(err as NodeJS.ErrnoException).code}`);
     }
   }
+  let rateLimit = options.rateLimit;
+  const rateEnv = env[ENV.rateLimit];
+  if (rateLimit === undefined && rateEnv !== undefined && rateEnv !== "") {
+    rateLimit = Number(rateEnv);
+    if (!Number.isFinite(rateLimit) || rateLimit <= 0) throw new ClientSettingsError(`${ENV.rateLimit}: ${JSON.stringify(rateEnv)} must be a number of requests per second > 0`);
+  }
   return {
     origin: api.origin,
     basePath: api.pathname.replace(/\/+$/, ""),
@@ -102,5 +112,6 @@ export function resolveSettings(options: BoundaryClientOptions = {}, env: NodeJS
     maxRetries: maxRetries ?? 2,
     caCert,
     tlsInsecure: options.tlsInsecure ?? /^(1|true|yes)$/i.test(env[ENV.tlsInsecure] ?? ""),
+    rateLimit,
   };
 }

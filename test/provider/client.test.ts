@@ -13,6 +13,7 @@ import {
 import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 import { startPagingProxy } from "../helpers/paging-proxy";
+import { startQuotaProxy } from "../helpers/quota-proxy";
 
 let c: TestController;
 let client: BoundaryClient;
@@ -291,6 +292,41 @@ describe("paginated lists (Boundary ≥ 0.15)", () => {
       await Promise.all(clients.map((cl) => cl.close()));
       await paging.close();
       await empty.shutdown();
+    }
+  });
+});
+
+describe("rate limits (Boundary ≥ 0.14.3)", () => {
+  test("2,000 reads, 16 at a time, under a quota of 500 per second: no failed read, (nearly) no 429", async () => {
+    const quota = await startQuotaProxy(c.apiUrl, 500, 1000);
+    const paced = new BoundaryClient({ addr: quota.url, token: ADMIN_TOKEN }, {});
+    const t = await client.createTarget({ scope_id: PROJECT, name: "paced", type: "tcp" });
+    try {
+      let next = 0;
+      const started = Date.now();
+      await Promise.all(Array.from({ length: 16 }, async () => {
+        for (let i = next++; i < 2000; i = next++) expect((await paced.getTarget(t.id)).id).toBe(t.id);
+      }));
+      // the quota itself allows 2,000 reads in just over 3 s; pacing waits for the windows
+      expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
+      expect(quota.refused()).toBeLessThanOrEqual(16);
+    } finally {
+      await paced.close();
+      await quota.close();
+    }
+  }, 30_000);
+
+  test("BOUNDARY_RATE_LIMIT caps the client at that many requests per second", async () => {
+    const capped = new BoundaryClient({ addr: c.apiUrl, token: ADMIN_TOKEN }, { BOUNDARY_RATE_LIMIT: "20" });
+    const t = await client.createTarget({ scope_id: PROJECT, name: "capped", type: "tcp" });
+    try {
+      const started = Date.now();
+      await Promise.all(Array.from({ length: 60 }, () => capped.getTarget(t.id)));
+      // a burst of 20, then 20 per second: 60 requests take about two seconds
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+      expect(() => new BoundaryClient({}, { BOUNDARY_RATE_LIMIT: "fast" })).toThrow('BOUNDARY_RATE_LIMIT: "fast" must be a number of requests per second > 0');
+    } finally {
+      await capped.close();
     }
   });
 });

@@ -1,0 +1,50 @@
+/**
+ * A loopback proxy that enforces a quota the way Boundary (≥ 0.14.3) does, in front of the real
+ * controller: `limit` requests per `windowMs` window; over it, 429 with an empty body and
+ * `Retry-After`; every answer carries `RateLimit: limit=N, remaining=M, reset=S`.
+ */
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface QuotaProxy {
+  url: string;
+  /** How many requests it refused with 429. */
+  refused(): number;
+  close(): Promise<void>;
+}
+
+export async function startQuotaProxy(target: string, limit: number, windowMs: number): Promise<QuotaProxy> {
+  const upstream = new URL(target);
+  let windowStart = Date.now();
+  let used = 0;
+  let refused = 0;
+  const server: Server = createServer((req, res) => {
+    const now = Date.now();
+    if (now - windowStart >= windowMs) {
+      windowStart = now;
+      used = 0;
+    }
+    const reset = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
+    const rateLimit = (remaining: number) => `limit=${limit}, remaining=${remaining}, reset=${reset}`;
+    if (used >= limit) {
+      refused++;
+      req.resume();
+      res.writeHead(429, { "retry-after": String(reset), ratelimit: rateLimit(0) });
+      res.end();
+      return;
+    }
+    used++;
+    const remaining = limit - used;
+    const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode!, { ...up.headers, ratelimit: rateLimit(remaining) });
+      up.pipe(res);
+    });
+    req.pipe(out);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    refused: () => refused,
+    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+  };
+}
