@@ -12,7 +12,7 @@
 import { z } from "zod";
 import type { Target } from "../../wire/target";
 import { INPUT_FIELDS, type InputField } from "../../wire/target-fields";
-import { BoundaryClient, NotFoundError, TransportError, VersionConflictError, type BoundaryClientOptions } from "../client";
+import { BoundaryApiError, BoundaryClient, NotFoundError, TransportError, VersionConflictError, type BoundaryClientOptions } from "../client";
 import { PlanError, applyPlan } from "./apply";
 import { autoname, type NamingContext } from "./autoname";
 import { CreateOutcomeUnknownError, InvalidResourceDataError, ResourceInitError } from "./errors";
@@ -154,10 +154,26 @@ export class TargetCore {
     try {
       last = await applyPlan(this.client, id, state.version, planUpdate(state, inputs));
     } catch (err) {
-      if (!(err instanceof PlanError && err.cause instanceof VersionConflictError)) throw partial(id, err, managed);
+      if (!(err instanceof PlanError) || !(await this.isConflict(id, err, err.last?.version ?? state.version))) throw partial(id, err, managed);
       last = await this.retryFromFresh(id, err.last ? stateFromTarget(err.last, state.__managed) : state, inputs, managed, ctx.warn ?? this.warn);
     }
     return last ? stateFromTarget(last, managed) : { ...state, __managed: managed };
+  }
+
+  /**
+   * Did the call fail because the Target's version moved? A recognised conflict says so; current
+   * Boundary answers a stale version on the add/set/remove actions with a plain 500 ("Failed to set
+   * target host sources"), so such a 500 counts only once a fresh read shows the version is no
+   * longer the one the call carried.
+   */
+  private async isConflict(id: string, err: PlanError, sent: number): Promise<boolean> {
+    if (err.cause instanceof VersionConflictError) return true;
+    if (!(err.failedCall.op === "set" && err.cause instanceof BoundaryApiError && err.cause.status === 500)) return false;
+    try {
+      return (await this.client.getTarget(id)).version !== sent;
+    } catch {
+      return false;
+    }
   }
 
   /** Deletes the Target; one already gone counts as deleted. */

@@ -357,3 +357,46 @@ describe("a create whose answer is lost while the controller stays away", () => 
     }
   });
 });
+
+describe("a stale version answered as current Boundary does on the actions (a plain 500)", () => {
+  test("is a conflict once a fresh read shows the version moved: re-read, warn, retry once", async () => {
+    const c = await startTestController();
+    const proxy = await startFaultProxy(c.apiUrl);
+    const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN, maxRetries: 0 });
+    const warn = jest.fn();
+    provider.core.warn = warn;
+    try {
+      const created = await provider.create({ scopeId: PROJECT, name: "current-conflict" });
+      await c.call("PATCH", `/v1/targets/${created.id}`, { version: 1, description: "changed outside" }); // version 1 → 2
+      let sets = 0;
+      proxy.intercept((req) =>
+        req.url?.endsWith(":set-host-sets") && ++sets === 1 ? { status: 500, body: JSON.stringify({ kind: "Internal", message: "Failed to set target host sources" }) } : undefined,
+      );
+      const updated = await provider.update(created.id, created.outs as TargetState, { scopeId: PROJECT, name: "current-conflict", hostSetIds: ["hsst_1234567890"] });
+      expect(updated.outs).toMatchObject({ hostSetIds: ["hsst_1234567890"], description: "changed outside" });
+      expect(sets).toBe(2);
+      expect(warn.mock.calls[0][0]).toContain("was changed outside Pulumi (version 1 → 2");
+    } finally {
+      await provider.core.client.close();
+      await proxy.close();
+      await c.shutdown();
+    }
+  });
+
+  test("a 500 while the version did not move is a real failure, reported as it is", async () => {
+    const c = await startTestController();
+    const proxy = await startFaultProxy(c.apiUrl);
+    const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN, maxRetries: 0 });
+    try {
+      const created = await provider.create({ scopeId: PROJECT, name: "real-500" });
+      proxy.intercept((req) => (req.url?.endsWith(":set-host-sets") ? { status: 500, body: JSON.stringify({ kind: "Internal", message: "database is down" }) } : undefined));
+      const err = await provider.update(created.id, created.outs as TargetState, { scopeId: PROJECT, name: "real-500", hostSetIds: ["hsst_1234567890"] }).catch((e: unknown) => e);
+      expect(String(err)).toContain("500 Internal: database is down");
+      expect(proxy.seen.filter((r) => r.path.endsWith(":set-host-sets"))).toHaveLength(1);
+    } finally {
+      await provider.core.client.close();
+      await proxy.close();
+      await c.shutdown();
+    }
+  });
+});
