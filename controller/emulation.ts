@@ -4,11 +4,12 @@
  * spec is silent (and our clearer 409 for a stale version); `0.4` is Boundary v0.4.0 as it answers,
  * read in its source at that tag (messages included).
  */
+import type { RequestField } from "../wire/target";
 import type { AssociationOp, InputField } from "../wire/target-fields";
 import { BoundaryError, invalidField } from "./errors";
 
 /** The releases the controller can emulate (`--emulate`). */
-export const EMULATIONS = ["spec", "0.4"] as const;
+export const EMULATIONS = ["spec", "0.4", "0.21"] as const;
 export type Emulation = (typeof EMULATIONS)[number];
 
 /** The two id lists, by the noun of their actions. */
@@ -17,6 +18,10 @@ export type AssociationNoun = "host-sets" | "credential-libraries";
 /** Everything that differs between the emulated releases. */
 export interface Profile {
   emulation: Emulation;
+  /** Which names the API uses: v0.4's (`host_set_ids`, `:set-host-sets`) or current ones (`host_source_ids`, `:set-host-sources`). */
+  generation: "v0.4" | "current";
+  /** Field errors of a create body beyond the spec's rules (current releases require `attributes.default_port`, refuse `worker_filter`). */
+  createRules(req: { worker_filter?: unknown; attributes?: { default_port?: unknown } | null }): RequestField[];
   /** One line for the banner: which API this controller speaks. */
   describes: string;
   /** Create applies `host_set_ids` / `application_credential_library_ids` (real Boundary ignores them). */
@@ -35,6 +40,8 @@ export interface Profile {
 
 const SPEC: Profile = {
   emulation: "spec",
+  generation: "v0.4",
+  createRules: () => [],
   describes: "the spec's Target API (Boundary v0.4 names; a stale version is 409)",
   createAppliesAssociations: true,
   defaults: { sessionConnectionLimit: 1 },
@@ -69,6 +76,8 @@ function internal(noun: AssociationNoun, op: AssociationOp, cause: string): Boun
 
 const V04: Profile = {
   emulation: "0.4",
+  generation: "v0.4",
+  createRules: () => [],
   describes: "Boundary v0.4.0 (create ignores associations; stale versions are 404 and 500, as it answers)",
   createAppliesAssociations: false,
   defaults: { sessionConnectionLimit: 1 },
@@ -84,7 +93,39 @@ const V04: Profile = {
   listItemsCarryAssociations: false,
 };
 
+/** v0.21.3's handler and repository messages for a stale version on the source actions. */
+function staleSources(op: AssociationOp, noun: AssociationNoun): BoundaryError {
+  if (noun === "host-sets") {
+    if (op !== "remove") return new BoundaryError("Internal", `Failed to ${op} target host sources`);
+    const o = "target.(Repository).DeleteTargetHostSources";
+    return new BoundaryError("Internal", `Unable to remove host sources from target: ${o}: db.DoTx: ${o}: updated target and 0 rows updated: search issue: error #1101.`);
+  }
+  const Op = op[0]!.toUpperCase() + op.slice(1);
+  const o = `target.(Repository).${op === "remove" ? "Delete" : Op}TargetCredentialSources`;
+  const where = op === "add" ? "to" : op === "remove" ? "from" : "in";
+  return new BoundaryError("Internal", `Unable to ${op} credential sources ${where} target: ${o}: db.DoTx: ${o}: invalid target version: integrity violation: error #1105.`);
+}
+
+const V021: Profile = {
+  emulation: "0.21",
+  generation: "current",
+  describes: "Boundary v0.21.3 (current names and actions: host sources, credential sources; v0.4's actions are 405)",
+  createRules: (req) => {
+    const fields: RequestField[] = [];
+    if (req.worker_filter !== undefined) fields.push({ name: "worker_filter", description: "This field is deprecated. Use egress_worker_filter instead." });
+    if (req.attributes?.default_port === undefined || req.attributes?.default_port === null) fields.push({ name: "attributes.default_port", description: "This field is required." });
+    return fields;
+  },
+  createAppliesAssociations: false,
+  defaults: {},
+  staleVersion: (id, _current, _sent, op, noun) =>
+    op === "update" ? new BoundaryError("NotFound", `Target ${JSON.stringify(id)} not found or incorrect version provided.`) : staleSources(op, noun!),
+  associationMistake: (_field, description) => new BoundaryError("Internal", description),
+  emptyList: { response_type: "complete", sort_by: "created_time", sort_dir: "desc" },
+  listItemsCarryAssociations: false,
+};
+
 /** The profile of an emulation. */
 export function profileOf(emulation: Emulation): Profile {
-  return emulation === "0.4" ? V04 : SPEC;
+  return emulation === "0.4" ? V04 : emulation === "0.21" ? V021 : SPEC;
 }

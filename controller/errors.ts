@@ -29,6 +29,8 @@ export class BoundaryError extends PulumiBoundaryError {
     readonly requestFields: RequestField[] = [],
     /** Response headers that go with this error (`Allow` on a 405, `Retry-After` on a 503). */
     readonly headers: Readonly<Record<string, string>> = {},
+    /** Answered with an empty body, as Boundary's rate-limit handler answers what it refuses before the API. */
+    readonly bare = false,
   ) {
     super(message);
   }

@@ -177,12 +177,10 @@ export class Sessions {
       const lib = this.store.credentialLibraries.get(id);
       if (!lib) return [];
       const raw = Buffer.from(JSON.stringify(lib.secret)).toString("base64");
-      return [
-        {
-          credential_library: { id: lib.id, name: lib.name, description: lib.description, credential_store_id: lib.credential_store_id, type: lib.type },
-          secret: { raw, decoded: lib.secret },
-        },
-      ];
+      const source = { id: lib.id, name: lib.name, description: lib.description, credential_store_id: lib.credential_store_id, type: lib.type };
+      // current releases (≥ 0.9) name the credential's origin credential_source
+      const origin = this.store.profile.generation === "current" ? { credential_source: source } : { credential_library: source };
+      return [{ ...origin, secret: { raw, decoded: lib.secret } } as Credential];
     });
   }
 }

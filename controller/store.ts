@@ -162,6 +162,7 @@ export class Store {
     else if ((this.scopes.get(req.scope_id)?.type ?? "project") !== "project") {
       push({ name: "scope_id", description: "Targets can only be created in a project scope." });
     }
+    for (const f of this.profile.createRules(req)) errors.push(f);
     if (req.name === undefined) push({ name: "name", description: "This field is required." });
     if (req.type === undefined) push({ name: "type", description: "This field is required." });
     for (const f of INPUT_FIELDS) {

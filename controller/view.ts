@@ -3,6 +3,7 @@
  * credential library summaries and the caller's `authorized_actions`; omits zero values as Boundary does.
  */
 import type { ScopeSummary, Target, TargetAction } from "../wire/target";
+import { toCurrent } from "./current-api";
 import type { Store, TargetRecord } from "./store";
 
 /**
@@ -42,7 +43,8 @@ function cached(cache: Cache, t: TargetRecord, actions: readonly TargetAction[],
 /** A Target as a list shows it: Boundary's list query loads no association ids or summaries. */
 export function listItemView(store: Store, t: TargetRecord, actions: readonly TargetAction[]): Target {
   if (store.profile.listItemsCarryAssociations) return targetView(store, t, actions);
-  const { host_set_ids, host_sets, application_credential_library_ids, application_credential_libraries, ...item } = targetView(store, t, actions);
+  const { host_set_ids, host_sets, application_credential_library_ids, application_credential_libraries, host_source_ids, host_sources, brokered_credential_source_ids, brokered_credential_sources, ...item } =
+    targetView(store, t, actions);
   return item as Target;
 }
 
@@ -61,7 +63,7 @@ export function scopeSummary(store: Store, scopeId: string): ScopeSummary {
  * the scope, the association summaries and `authorized_actions`, and omits empty id lists (zero
  * values are omitted on the wire); `attributes` is always present, `{}` when empty.
  */
-export function targetView(store: Store, t: TargetRecord, actions: readonly TargetAction[]): Target {
+function v04View(store: Store, t: TargetRecord, actions: readonly TargetAction[]): Target {
   const { host_set_ids, application_credential_library_ids, ...fields } = t;
   const out: Target = { ...fields, scope: scopeSummary(store, t.scope_id), attributes: t.attributes ?? {}, authorized_actions: [...actions] };
   if (host_set_ids.length > 0) {
@@ -77,6 +79,12 @@ export function targetView(store: Store, t: TargetRecord, actions: readonly Targ
     }));
   }
   return out;
+}
+
+/** The Target as a caller with `actions` sees it, with the names of the release emulated. */
+export function targetView(store: Store, t: TargetRecord, actions: readonly TargetAction[]): Target {
+  const view = v04View(store, t, actions);
+  return store.profile.generation === "current" ? toCurrent(view) : view;
 }
 
 const ITEMS_OPEN = Buffer.from('{"items":[');
@@ -109,6 +117,7 @@ export function* renderList(store: Store, targets: readonly TargetRecord[], acti
       size = 0;
     }
   }
-  parts.push(ITEMS_CLOSE);
+  // a current release says the list is whole (it is not paginated here yet)
+  parts.push(store.profile.generation === "current" ? Buffer.from(`],"response_type":"complete","sort_by":"created_time","sort_dir":"desc","est_item_count":${targets.length}}`) : ITEMS_CLOSE);
   yield Buffer.concat(parts);
 }

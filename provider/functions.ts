@@ -110,16 +110,13 @@ export function sessionView(r: SessionAuthorization): SessionView {
     type: r.type,
     endpoint: r.endpoint,
     authorizationToken: r.authorization_token,
-    credentials: (r.credentials ?? []).map((c) => ({
-      credentialLibrary: {
-        id: c.credential_library.id,
-        name: c.credential_library.name,
-        description: c.credential_library.description,
-        credentialStoreId: c.credential_library.credential_store_id,
-        type: c.credential_library.type,
-      },
-      secret: { raw: c.secret.raw, decoded: c.secret.decoded },
-    })),
+    credentials: (r.credentials ?? []).map((c) => {
+      const origin = c.credential_source ?? c.credential_library ?? { id: "" };
+      return {
+        credentialLibrary: { id: origin.id, name: origin.name, description: origin.description, credentialStoreId: origin.credential_store_id, type: origin.type },
+        secret: { raw: c.secret.raw, decoded: c.secret.decoded },
+      };
+    }),
   };
 }
 

@@ -17,6 +17,10 @@ export type FieldKind = "string" | "integer" | "ids" | "enum";
 export interface Association {
   /** The action's noun: `:add-host-sets`, `:set-host-sets`, `:remove-host-sets`. */
   action: "host-sets" | "credential-libraries";
+  /** On current controllers (Boundary ≥ 0.11 / 0.9): the action's noun, the list's field and its summaries' field. */
+  current: { action: "host-sources" | "credential-sources"; wire: string; summaries: string };
+  /** The summaries' field on v0.4 controllers (`host_sets`). */
+  summaries: string;
   /** The id prefix every element must carry. */
   prefix: string;
   /** What one id names, for messages. */
@@ -104,14 +108,26 @@ export const TARGET_FIELDS = {
   hostSetIds: field({
     kind: "ids",
     wire: "host_set_ids",
-    association: { action: "host-sets", prefix: "hsst_", noun: "host set" },
+    association: {
+      action: "host-sets",
+      summaries: "host_sets",
+      current: { action: "host-sources", wire: "host_source_ids", summaries: "host_sources" },
+      prefix: "hsst_",
+      noun: "host set",
+    },
     default: [],
     doc: "Host set ids (`hsst_…`), compared as a set; reconciled with `:set-host-sets`.",
   }),
   applicationCredentialLibraryIds: field({
     kind: "ids",
     wire: "application_credential_library_ids",
-    association: { action: "credential-libraries", prefix: "clvlt_", noun: "credential library" },
+    association: {
+      action: "credential-libraries",
+      summaries: "application_credential_libraries",
+      current: { action: "credential-sources", wire: "brokered_credential_source_ids", summaries: "brokered_credential_sources" },
+      prefix: "clvlt_",
+      noun: "credential library",
+    },
     default: [],
     doc: "Credential library ids (`clvlt_…`), compared as a set; reconciled with `:set-credential-libraries`.",
   }),

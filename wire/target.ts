@@ -162,6 +162,27 @@ export function associationRequest(field: InputField): z.ZodType<{ id?: string; 
     .transform((b) => ({ id: b.id as string | undefined, version: b.version as number | undefined, ids: b[key] as string[] | null | undefined }));
 }
 
+/**
+ * A current release's add/set/remove body (`:set-host-sources`, `:set-credential-sources`): the
+ * current field names, unknown keys discarded (so an old name is silently dropped, as Boundary does),
+ * decoded to `{ id, version, ids }` (and, for credential sources, the injected ids).
+ */
+export function currentAssociationRequest(field: InputField): z.ZodType<{ id?: string; version?: number; ids?: string[] | null; injected?: string[] | null }> {
+  const key = (TARGET_FIELDS[field] as FieldSpec).association!.current.wire;
+  const injected = key === "brokered_credential_source_ids" ? { injected_application_credential_source_ids: z.array(z.string()).nullable().optional() } : {};
+  return z
+    .object({ id: z.string().optional(), version: z.number().int().optional(), [key]: z.array(z.string()).nullable().optional(), ...injected })
+    .transform((decoded) => {
+      const b = decoded as Record<string, unknown>;
+      return {
+        id: b.id as string | undefined,
+        version: b.version as number | undefined,
+        ids: b[key] as string[] | null | undefined,
+        injected: b.injected_application_credential_source_ids as string[] | null | undefined,
+      };
+    });
+}
+
 export const AuthorizeSessionRequest = z
   .object({
     id: z.string(),
@@ -174,8 +195,10 @@ export const AuthorizeSessionRequest = z
   .strict();
 export type AuthorizeSessionRequest = z.infer<typeof AuthorizeSessionRequest>;
 
+/** A brokered credential: `credential_library` up to Boundary 0.8, `credential_source` from 0.9. */
 export const Credential = z.looseObject({
-  credential_library: CredentialLibrarySummary,
+  credential_library: CredentialLibrarySummary.optional(),
+  credential_source: CredentialLibrarySummary.optional(),
   secret: z.looseObject({
     raw: z.string(),
     decoded: z.record(z.string(), z.unknown()).optional(),

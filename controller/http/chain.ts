@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { READ_ONLY_FIELDS } from "../../wire/target";
+import { discardUnknown } from "../current-api";
 import { invalidFields, mergeFieldErrors } from "../errors";
 import type { Logger } from "../log";
 import type { Sessions } from "../sessions";
@@ -36,7 +37,7 @@ export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerRes
     let template = "unmatched";
     let reply: Reply;
     try {
-      const { route, id } = match(method, pathname);
+      const { route, id } = match(method, pathname, deps.store.profile.generation);
       template = route.template;
       const principal = deps.auth.authenticate(req);
       authorize(principal, route.action);
@@ -87,7 +88,10 @@ function splitUrl(url: string): { pathname: string; query: URLSearchParams } {
  */
 async function decode(req: IncomingMessage, route: Route, ctx: Context): Promise<unknown> {
   if (!route.body) return undefined;
-  const { data, fields } = decodeBody(route.body, await readJson(req), route.targetBody ? READ_ONLY_FIELDS : []);
+  const raw = await readJson(req);
+  // a current release discards keys it does not know (Boundary parses with DiscardUnknown)
+  const body = route.targetBody && ctx.store.profile.generation === "current" ? discardUnknown(raw) : raw;
+  const { data, fields } = decodeBody(route.body, body, route.targetBody ? READ_ONLY_FIELDS : []);
   if (fields.length === 0) return data;
   throw invalidFields(mergeFieldErrors(fields, route.check?.(ctx, data) ?? []));
 }

@@ -28,8 +28,8 @@ export function toBoundaryError(err: unknown): BoundaryError {
 }
 
 /** The reply for an error: Boundary's body with the status of its kind, and the error's headers. */
-export function errorReply(e: BoundaryError): { status: number; body: unknown; headers: Readonly<Record<string, string>> } {
-  return { status: statusOf(e.kind), body: e.toBody(), headers: e.headers };
+export function errorReply(e: BoundaryError): { status: number; body?: unknown; headers: Readonly<Record<string, string>> } {
+  return { status: statusOf(e.kind), body: e.bare ? undefined : e.toBody(), headers: e.headers };
 }
 
 /**

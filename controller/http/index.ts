@@ -1,5 +1,5 @@
 /** The controller's HTTP edge: the API request chain, its routes, and the ops listener. */
 export { apiChain, type ChainDeps } from "./chain";
-export { ROUTES, match, type Route, type Context, type Reply } from "./routes";
+export { routesFor, match, type Route, type Context, type Reply } from "./routes";
 export { Authenticator, authorize, type Principal } from "./auth";
 export { Metrics, opsHandler, type HealthState } from "./ops";

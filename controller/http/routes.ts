@@ -9,12 +9,15 @@ import {
   CreateTargetRequest,
   UpdateTargetRequest,
   associationRequest,
+  currentAssociationRequest,
   type RequestField,
   type TargetAction,
 } from "../../wire/target";
 import { TARGET_FIELDS, type AssociationOp } from "../../wire/target-fields";
 import { BoundaryError, invalidField } from "../errors";
 import type { Sessions } from "../sessions";
+import { withCurrentNames } from "../current-api";
+import type { Profile } from "../emulation";
 import type { AssociationField, Store, TargetRecord } from "../store";
 import { listItemView, renderChanged, renderList, renderTarget } from "../view";
 import type { Principal } from "./auth";
@@ -64,24 +67,33 @@ const view = (ctx: Context, t: TargetRecord): Reply => ({ status: 200, json: ren
 const changed = (ctx: Context, t: TargetRecord): Reply => ({ status: 200, json: renderChanged(ctx.store, t, ctx.principal.actions) });
 const updateMask = (q: URLSearchParams): string[] | undefined => q.get("update_mask")?.split(",").map((p) => p.trim()).filter(Boolean);
 
-/** add/set/remove on one of the Target's id lists. */
-function association(field: AssociationField, op: AssociationOp): Route {
+/** add/set/remove on one of the Target's id lists, with the action and field names of the generation. */
+function association(field: AssociationField, op: AssociationOp, generation: Profile["generation"]): Route {
   const { association } = TARGET_FIELDS[field];
   const action = `${op}-${association.action}` as TargetAction;
+  const current = generation === "current";
   return route({
     method: "POST",
-    template: `${ITEM}:${action}`,
+    template: `${ITEM}:${op}-${current ? association.current.action : association.action}`,
     action,
-    body: associationRequest(field),
+    body: current ? currentAssociationRequest(field) : associationRequest(field),
     handle: (ctx, body) => {
       if (body.id !== undefined && body.id !== ctx.id) throw invalidField("id", "This must equal the id in the path.");
-      return changed(ctx, ctx.store.changeAssociation(ctx.id, field, op, body.version, body.ids));
+      if (current && (body as { injected?: string[] | null }).injected?.length) {
+        throw invalidField("injected_application_credential_source_ids", "Injected credential sources are not emulated yet.");
+      }
+      try {
+        return changed(ctx, ctx.store.changeAssociation(ctx.id, field, op, body.version, body.ids));
+      } catch (err) {
+        throw current ? withCurrentNames(err) : err;
+      }
     },
   });
 }
 
-/** Every route of the API listener. */
-export const ROUTES: readonly Route[] = [
+/** Every route of the API listener, with the names of a generation. */
+export function routesFor(generation: Profile["generation"]): Route[] {
+  return [
   route({
     method: "GET",
     template: COLLECTION,
@@ -121,7 +133,7 @@ export const ROUTES: readonly Route[] = [
       return { status: 204 };
     },
   }),
-  ...(["hostSetIds", "applicationCredentialLibraryIds"] as const).flatMap((f) => (["add", "remove", "set"] as const).map((op) => association(f, op))),
+  ...(["hostSetIds", "applicationCredentialLibraryIds"] as const).flatMap((f) => (["add", "remove", "set"] as const).map((op) => association(f, op, generation))),
   route({
     method: "POST",
     template: `${ITEM}:authorize-session`,
@@ -129,13 +141,33 @@ export const ROUTES: readonly Route[] = [
     body: AuthorizeSessionRequest,
     handle: (ctx, body) => ({ status: 200, body: ctx.sessions.authorize(ctx.id, body) }),
   }),
-];
+  ];
+}
 
-const BY_TEMPLATE = new Map<string, Route[]>();
-for (const r of ROUTES) BY_TEMPLATE.set(r.template, [...(BY_TEMPLATE.get(r.template) ?? []), r]);
+/** The routes by template, per generation (made once). */
+const TABLES = new Map<Profile["generation"], Map<string, Route[]>>();
+function byTemplate(generation: Profile["generation"]): Map<string, Route[]> {
+  let table = TABLES.get(generation);
+  if (!table) {
+    table = new Map();
+    for (const r of routesFor(generation)) table.set(r.template, [...(table.get(r.template) ?? []), r]);
+    TABLES.set(generation, table);
+  }
+  return table;
+}
 
-/** Finds the route for a request and its `{id}`, or throws 404 (no such path) / 405 (path without that method). */
-export function match(method: string, pathname: string): { route: Route; id: string } {
+/** v0.4's action names: on a current controller they are 405 with an empty body, before authentication. */
+const V04_ACTIONS = new Set(["add-host-sets", "set-host-sets", "remove-host-sets", "add-credential-libraries", "set-credential-libraries", "remove-credential-libraries"]);
+const bare = (kind: "MethodNotAllowed" | "InvalidArgument" | "NotFound", message: string) => new BoundaryError(kind, message, [], {}, true);
+
+/**
+ * Finds the route for a request and its `{id}`, or throws 404 (no such path) / 405 (path without
+ * that method). A current controller answers as Boundary's rate-limit handler does before the API:
+ * 405 with an empty body for a v0.4 action, 400 for an unknown action, 404 for an unknown collection.
+ */
+export function match(method: string, pathname: string, generation: Profile["generation"] = "v0.4"): { route: Route; id: string } {
+  const BY_TEMPLATE = byTemplate(generation);
+  const current = generation === "current";
   let template: string;
   let id = "";
   if (pathname === COLLECTION) template = COLLECTION;
@@ -147,10 +179,14 @@ export function match(method: string, pathname: string): { route: Route; id: str
       throw invalidField("id", "The path segment is not valid percent-encoding.");
     }
     const colon = segment.lastIndexOf(":");
-    const withAction = colon >= 0 ? `${ITEM}:${segment.slice(colon + 1)}` : "";
+    const action = colon >= 0 ? segment.slice(colon + 1) : "";
+    const withAction = action ? `${ITEM}:${action}` : "";
+    if (current && action && V04_ACTIONS.has(action)) throw bare("MethodNotAllowed", `${action} is not an action of this release.`);
+    if (current && action && !BY_TEMPLATE.has(withAction)) throw bare("InvalidArgument", `Unknown action ${action}.`);
     template = BY_TEMPLATE.has(withAction) ? withAction : ITEM;
     id = template === ITEM ? segment : segment.slice(0, colon);
-  } else throw new BoundaryError("NotFound", `No route for ${pathname}.`);
+  } else if (current) throw bare("NotFound", `No route for ${pathname}.`);
+  else throw new BoundaryError("NotFound", `No route for ${pathname}.`);
   const routes = BY_TEMPLATE.get(template)!;
   const found = routes.find((r) => r.method === method);
   if (!found) {

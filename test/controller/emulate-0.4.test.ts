@@ -79,5 +79,5 @@ test("the mode comes from --emulate or the config file's controller block; anyth
   expect(loadDevConfig(["--emulate", "0.4"]).emulation).toBe("0.4");
   expect(loadDevConfig(["--config", "dev.hcl"], () => 'controller {\n  emulate = "0.4"\n}\n').emulation).toBe("0.4");
   expect(loadDevConfig([]).emulation).toBe("spec");
-  expect(() => loadDevConfig(["--emulate", "0.7"])).toThrow('--emulate: "0.7" is not one of spec, 0.4');
+  expect(() => loadDevConfig(["--emulate", "0.7"])).toThrow('--emulate: "0.7" is not one of spec, 0.4, 0.21');
 });

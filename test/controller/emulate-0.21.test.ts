@@ -1,0 +1,120 @@
+/**
+ * `--emulate 0.21`, the part emulated so far: Boundary v0.21.3's names and actions (host sources,
+ * credential sources), v0.4's actions answered 405 with an empty body before authentication,
+ * unknown JSON keys discarded (the trap), create's rules, stale versions, authorized_actions and
+ * credential_source. (New fields, pagination and rate limits are not emulated yet.)
+ */
+import { PROJECT, startTestController, type TestController } from "../helpers/controller";
+
+let c: TestController;
+beforeAll(async () => {
+  c = await startTestController({ emulation: "0.21" });
+});
+afterAll(() => c.shutdown());
+
+let n = 0;
+const create = (extra: object = {}) => c.create({ name: `current-${++n}`, attributes: { default_port: 22 }, ...extra });
+const act = (id: string, action: string, body: object, token?: string | null) => c.call("POST", `/v1/targets/${id}:${action}`, body, token);
+
+test("a Target has current names: host_source_ids, brokered_credential_source_ids, current authorized_actions; no v0.4 names", async () => {
+  const t = await create();
+  const withSources = await act(t.id, "set-host-sources", { version: 1, host_source_ids: ["hsst_1234567890"] });
+  const withCreds = await act(t.id, "set-credential-sources", { version: 2, brokered_credential_source_ids: ["clvlt_1234567890"] });
+  expect(withSources.status).toBe(200);
+  expect(withCreds.body).toMatchObject({
+    version: 3,
+    host_source_ids: ["hsst_1234567890"],
+    host_sources: [{ id: "hsst_1234567890", host_catalog_id: "hcst_1234567890" }],
+    brokered_credential_source_ids: ["clvlt_1234567890"],
+    brokered_credential_sources: [{ id: "clvlt_1234567890", credential_store_id: "csvlt_1234567890" }],
+  });
+  for (const old of ["host_set_ids", "host_sets", "application_credential_library_ids", "application_credential_libraries"]) expect(withCreds.body).not.toHaveProperty(old);
+  expect(withCreds.body.authorized_actions).toEqual([
+    "no-op", "read", "update", "delete", "add-host-sources", "set-host-sources", "remove-host-sources",
+    "add-credential-sources", "set-credential-sources", "remove-credential-sources", "authorize-session",
+  ]);
+});
+
+test.each(["set-host-sets", "add-host-sets", "remove-credential-libraries"])("v0.4's :%s is 405 with an empty body, before authentication", async (action) => {
+  const t = await create();
+  for (const token of [undefined, null]) {
+    const res = await act(t.id, action, { version: 1, host_set_ids: ["hsst_1234567890"] }, token);
+    expect(res.status).toBe(405);
+    expect(res.text).toBe("");
+  }
+});
+
+test("an unknown action is 400 and an unknown collection 404, both with empty bodies", async () => {
+  const unknown = await act("ttcp_1234567890", "frobnicate", {});
+  expect([unknown.status, unknown.text]).toEqual([400, ""]);
+  const collection = await c.call("GET", "/v1/frobs");
+  expect([collection.status, collection.text]).toEqual([404, ""]);
+});
+
+test("the trap: host_set_ids sent to :set-host-sources is discarded, so the host sources are cleared", async () => {
+  const t = await create();
+  await act(t.id, "set-host-sources", { version: 1, host_source_ids: ["hsst_1234567890"] });
+  const res = await act(t.id, "set-host-sources", { version: 2, host_set_ids: ["hsst_1234567891"] });
+  expect(res.status).toBe(200);
+  expect(res.body).not.toHaveProperty("host_source_ids");
+  expect(res.body.version).toBe(3);
+});
+
+test("unknown keys in a create are discarded; sources in a create are ignored", async () => {
+  const res = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "discarding", type: "tcp", attributes: { default_port: 22 }, colour: "red", host_source_ids: ["hsst_1234567890"] });
+  expect(res.status).toBe(200);
+  expect(res.body).not.toHaveProperty("colour");
+  expect(res.body).not.toHaveProperty("host_source_ids");
+});
+
+test("create: attributes.default_port is required, worker_filter is deprecated, the connection limit defaults to -1", async () => {
+  const res = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "rules", type: "tcp", worker_filter: '"dev" in "/tags/type"' });
+  expect(res.status).toBe(400);
+  expect(res.body.details.request_fields).toEqual([
+    { name: "attributes.default_port", description: "This field is required." },
+    { name: "worker_filter", description: "This field is deprecated. Use egress_worker_filter instead." },
+  ]);
+  expect((await create()).session_connection_limit).toBe(-1);
+});
+
+test.each([
+  ["add-host-sources", { host_source_ids: ["hsst_1234567890"] }, "Failed to add target host sources"],
+  ["set-host-sources", { host_source_ids: ["hsst_1234567890"] }, "Failed to set target host sources"],
+  ["add-credential-sources", { brokered_credential_source_ids: ["clvlt_1234567890"] }, "Unable to add credential sources to target: target.(Repository).AddTargetCredentialSources: db.DoTx: target.(Repository).AddTargetCredentialSources: invalid target version: integrity violation: error #1105."],
+])("a stale version on :%s is 500 as v0.21.3 words it; on PATCH 404", async (action, ids, message) => {
+  const t = await create();
+  const res = await act(t.id, action, { version: 9, ...ids });
+  expect(res.status).toBe(500);
+  expect(res.body).toEqual({ kind: "Internal", message });
+  const patch = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 9, description: "x" });
+  expect(patch.status).toBe(404);
+  expect(patch.body.message).toBe(`Target "${t.id}" not found or incorrect version provided.`);
+});
+
+test("field errors name the current fields", async () => {
+  const t = await create();
+  const res = await act(t.id, "add-host-sources", { version: 1, host_source_ids: [] });
+  expect(res.status).toBe(400);
+  expect(res.body.details.request_fields).toEqual([{ name: "host_source_ids", description: "This must contain at least one identifier." }]);
+});
+
+test("authorize-session names each credential's origin credential_source", async () => {
+  const t = await create();
+  await act(t.id, "set-host-sources", { version: 1, host_source_ids: ["hsst_1234567890"] });
+  await act(t.id, "set-credential-sources", { version: 2, brokered_credential_source_ids: ["clvlt_1234567890"] });
+  const res = await c.call("POST", `/v1/targets/${t.id}:authorize-session`, {});
+  expect(res.body.credentials[0].credential_source).toMatchObject({ id: "clvlt_1234567890" });
+  expect(res.body.credentials[0]).not.toHaveProperty("credential_library");
+});
+
+test("lists: items without association ids, and the current empty-list shape", async () => {
+  const empty = await startTestController({ emulation: "0.21" });
+  try {
+    expect((await empty.call("GET", `/v1/targets?scope_id=${PROJECT}`)).body).toEqual({ response_type: "complete", sort_by: "created_time", sort_dir: "desc" });
+  } finally {
+    await empty.shutdown();
+  }
+  const list = await c.call("GET", `/v1/targets?scope_id=${PROJECT}`);
+  for (const item of list.body.items) expect(item).not.toHaveProperty("host_source_ids");
+  expect(list.body).toMatchObject({ response_type: "complete", sort_by: "created_time", sort_dir: "desc", est_item_count: list.body.items.length });
+});
