@@ -20,10 +20,16 @@ export interface ConfigSpec {
 export const PROVIDER_CONFIG = {
   addr: { env: ENV.addr, secret: false, doc: "Boundary API address, e.g. http://127.0.0.1:9200." },
   token: { env: ENV.token, secret: true, doc: "Boundary auth token (`at_…`)." },
+  apiGeneration: {
+    env: ENV.apiGeneration,
+    secret: false,
+    doc: 'The controller\'s API generation, "v0.4" or "current"; learned from its answers when unset.',
+  },
 } as const satisfies Record<string, ConfigSpec>;
 export type ConfigKey = keyof typeof PROVIDER_CONFIG;
 
 /** Client options from a lookup of the config keys; an unset or empty key is left to the environment. */
 export function providerOptions(lookup: (key: ConfigKey) => string | undefined): BoundaryClientOptions {
-  return { addr: lookup("addr") || undefined, token: lookup("token") || undefined };
+  const generation = lookup("apiGeneration") || undefined;
+  return { addr: lookup("addr") || undefined, token: lookup("token") || undefined, apiGeneration: generation as BoundaryClientOptions["apiGeneration"] };
 }

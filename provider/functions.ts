@@ -63,7 +63,7 @@ export type AuthorizeSessionResult = { [K in keyof SessionView]-?: pulumi.Output
 
 /** Address and token for functions: explicit options, else stack config, else BOUNDARY_* (read when called). */
 function clientFor(options: BoundaryClientOptions | undefined, addr: string | undefined, token: string | undefined): BoundaryClient {
-  const fromStack = providerOptions((key) => ({ addr, token })[key]);
+  const fromStack = providerOptions((key) => (key === "addr" ? addr : key === "token" ? token : undefined));
   return new BoundaryClient({ ...options, addr: options?.addr ?? fromStack.addr, token: options?.token ?? fromStack.token });
 }
 

@@ -57,7 +57,15 @@ const OUTPUT_ONLY = {
   authorized_actions: z.array(z.string()).optional(),
 };
 export const READ_ONLY_FIELDS = Object.keys(OUTPUT_ONLY) as readonly (keyof typeof OUTPUT_ONLY)[];
-const OutputOnly = z.object(OUTPUT_ONLY);
+/** The names current controllers (Boundary ≥ 0.11) use for the id lists and their summaries. */
+const CURRENT_NAMES = {
+  host_source_ids: z.array(z.string()).optional(),
+  host_sources: z.array(HostSetSummary).optional(),
+  brokered_credential_source_ids: z.array(z.string()).optional(),
+  brokered_credential_sources: z.array(CredentialLibrarySummary).optional(),
+  injected_application_credential_source_ids: z.array(z.string()).optional(),
+};
+const OutputOnly = z.object({ ...OUTPUT_ONLY, ...CURRENT_NAMES });
 
 // ---- the table's fields on the wire (types computed from the same table as the schemas) ----
 
@@ -106,6 +114,7 @@ export type TargetFieldsOnWire = z.infer<typeof OutputOnly> & WireFields & { sco
 /** A Target as the API returns it. Zero values are omitted on the wire, hence the optionals. */
 export const Target = z.looseObject({
   ...OUTPUT_ONLY,
+  ...CURRENT_NAMES,
   ...tableShape(responseValue, (s) => z.looseObject(s).optional()),
   scope_id: z.string(),
   version: z.number().int(),

@@ -15,9 +15,9 @@ import {
   type UpdateTargetRequest,
 } from "../../wire/target";
 import type { Association, AssociationOp } from "../../wire/target-fields";
-import { BoundaryClientError, SchemaValidationError, TimeoutError, TransportError, apiError } from "./errors";
+import { BoundaryApiError, BoundaryClientError, SchemaValidationError, TimeoutError, TransportError, apiError } from "./errors";
 import { Pacer } from "./pacer";
-import { resolveSettings, type BoundaryClientOptions, type ClientSettings } from "./settings";
+import { resolveSettings, type ApiGeneration, type BoundaryClientOptions, type ClientSettings } from "./settings";
 
 /** The HTTP methods the Target API uses. */
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
@@ -51,6 +51,7 @@ export class BoundaryClient {
   constructor(options: BoundaryClientOptions = {}, env: NodeJS.ProcessEnv = process.env) {
     this.settings = resolveSettings(options, env);
     this.pacer = new Pacer(this.settings.rateLimit);
+    this.generation = this.settings.apiGeneration;
   }
 
   // ---- Targets ----
@@ -78,18 +79,18 @@ export class BoundaryClient {
 
   /** Creates a Target; the answer is the Target with its id and version 1. */
   createTarget(body: CreateTargetRequest): Promise<Target> {
-    return this.call("POST", "/v1/targets", body, Target);
+    return this.track(this.call("POST", "/v1/targets", body, Target));
   }
 
   /** Reads a Target; a NotFoundError means it does not exist. */
   getTarget(id: string): Promise<Target> {
-    return this.call("GET", `/v1/targets/${encodeURIComponent(id)}`, undefined, Target);
+    return this.track(this.call("GET", `/v1/targets/${encodeURIComponent(id)}`, undefined, Target));
   }
 
   /** PATCH with an explicit `update_mask`; fields in the mask but absent from `fields` are cleared. */
   updateTarget(id: string, version: number, mask: readonly string[], fields: Omit<UpdateTargetRequest, "version">): Promise<Target> {
     const query = mask.length > 0 ? `?update_mask=${encodeURIComponent(mask.join(","))}` : "";
-    return this.call("PATCH", `/v1/targets/${encodeURIComponent(id)}${query}`, { ...fields, version }, Target);
+    return this.track(this.call("PATCH", `/v1/targets/${encodeURIComponent(id)}${query}`, { ...fields, version }, Target));
   }
 
   /** Deletes a Target. Resolves on 204; a NotFoundError means it was already gone. */
@@ -103,7 +104,52 @@ export class BoundaryClient {
    * changes nothing (no new version).
    */
   changeAssociation(id: string, op: AssociationOp, action: Association["action"], key: string, version: number, ids: readonly string[]): Promise<Target> {
-    return this.call("POST", `/v1/targets/${encodeURIComponent(id)}:${op}-${action}`, { version, [key]: [...ids] }, Target);
+    return this.track(this.call("POST", `/v1/targets/${encodeURIComponent(id)}:${op}-${action}`, { version, [key]: [...ids] }, Target));
+  }
+
+  /**
+   * An add/set/remove on one of the Target's lists, in the controller's generation: v0.4's action
+   * and field (`:set-host-sets`, `host_set_ids`) or current ones (`:set-host-sources`,
+   * `host_source_ids`), never a body whose field names the server would silently discard. The
+   * generation is learned from answers already received; a 405 (the other generation's action:
+   * nothing changed) switches it and retries once. A set of brokered credential sources keeps the
+   * Target's injected ones (current `:set-credential-sources` replaces both lists).
+   */
+  async associate(id: string, op: AssociationOp, association: Association, v04Key: string, version: number, ids: readonly string[]): Promise<Target> {
+    const attempt = (generation: ApiGeneration) => {
+      if (generation === "v0.4") return this.changeAssociation(id, op, association.action, v04Key, version, ids);
+      const body: Record<string, unknown> = { version, [association.current.wire]: [...ids] };
+      if (association.current.action === "credential-sources" && op === "set") body.injected_application_credential_source_ids = this.injected.get(id) ?? [];
+      return this.track(this.call("POST", `/v1/targets/${encodeURIComponent(id)}:${op}-${association.current.action}`, body, Target));
+    };
+    const generation = this.generation ?? "v0.4";
+    try {
+      return await attempt(generation);
+    } catch (err) {
+      if (!(err instanceof BoundaryApiError && err.status === 405) || this.settings.apiGeneration) throw err;
+      this.generation = generation === "v0.4" ? "current" : "v0.4";
+      return attempt(this.generation);
+    }
+  }
+
+  /** The controller's API generation, as configured or learned from its answers (undefined until known). */
+  generation: ApiGeneration | undefined;
+  /** Each Target's injected credential sources as last seen (a current set must send them back). */
+  private readonly injected = new Map<string, string[]>();
+
+  /** Learns from a Target the controller returned: which action names it offers, and its injected sources. */
+  private learn(t: Target): Target {
+    if (!this.settings.apiGeneration) {
+      const actions = t.authorized_actions ?? [];
+      if (actions.includes("set-host-sources")) this.generation = "current";
+      else if (actions.includes("set-host-sets")) this.generation = "v0.4";
+    }
+    if (t.injected_application_credential_source_ids) this.injected.set(t.id, t.injected_application_credential_source_ids);
+    return t;
+  }
+
+  private async track(answer: Promise<Target>): Promise<Target> {
+    return this.learn(await answer);
   }
 
   /** `:add-host-sets`. */

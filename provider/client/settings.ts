@@ -24,7 +24,12 @@ export interface BoundaryClientOptions {
   tlsInsecure?: boolean;
   /** A client-side ceiling in requests per second. Default: `BOUNDARY_RATE_LIMIT`, else none (the server's limits pace it). */
   rateLimit?: number;
+  /** The controller's API generation, when it must not be learned. Default: `BOUNDARY_API_GENERATION`, else learned from its answers. */
+  apiGeneration?: ApiGeneration;
 }
+
+/** v0.4's names (`host_set_ids`, `:set-host-sets`; Boundary < 0.11) or current ones (`host_source_ids`, `:set-host-sources`). */
+export type ApiGeneration = "v0.4" | "current";
 
 /** The resolved settings a client runs with. */
 export interface ClientSettings {
@@ -37,6 +42,7 @@ export interface ClientSettings {
   caCert: string | undefined;
   tlsInsecure: boolean;
   rateLimit: number | undefined;
+  apiGeneration: ApiGeneration | undefined;
 }
 
 /** The environment variables every Boundary client honours, by the setting they provide. */
@@ -49,6 +55,7 @@ export const ENV = {
   caCert: "BOUNDARY_CACERT",
   tlsInsecure: "BOUNDARY_TLS_INSECURE",
   rateLimit: "BOUNDARY_RATE_LIMIT",
+  apiGeneration: "BOUNDARY_API_GENERATION",
 } as const;
 
 function parseUrl(key: string, value: string): URL {
@@ -103,6 +110,10 @@ export function resolveSettings(options: BoundaryClientOptions = {}, env: NodeJS
     rateLimit = Number(rateEnv);
     if (!Number.isFinite(rateLimit) || rateLimit <= 0) throw new ClientSettingsError(`${ENV.rateLimit}: ${JSON.stringify(rateEnv)} must be a number of requests per second > 0`);
   }
+  const generation = options.apiGeneration ?? (env[ENV.apiGeneration] || undefined);
+  if (generation !== undefined && generation !== "v0.4" && generation !== "current") {
+    throw new ClientSettingsError(`${options.apiGeneration ? "apiGeneration" : ENV.apiGeneration}: ${JSON.stringify(generation)} must be "v0.4" or "current"`);
+  }
   return {
     origin: api.origin,
     basePath: api.pathname.replace(/\/+$/, ""),
@@ -113,5 +124,6 @@ export function resolveSettings(options: BoundaryClientOptions = {}, env: NodeJS
     caCert,
     tlsInsecure: options.tlsInsecure ?? /^(1|true|yes)$/i.test(env[ENV.tlsInsecure] ?? ""),
     rateLimit,
+    apiGeneration: generation,
   };
 }

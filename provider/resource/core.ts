@@ -98,7 +98,7 @@ export class TargetCore {
     const started = Date.now();
     let created: Target;
     try {
-      created = await this.client.createTarget(createRequest(inputs));
+      created = await this.client.createTarget(createRequest(inputs, this.client.generation));
     } catch (err) {
       // The connection failed: the controller may have created the Target before the answer was
       // lost. Names are unique per project, so look for it rather than leave an orphan behind.

@@ -42,14 +42,14 @@ export const TARGET_OUTPUTS = {
   }),
   hostSets: output({
     schema: z.array(HostSetState),
-    from: (t) => (t.host_sets ?? []).map((h) => compact({ id: h.id, hostCatalogId: h.host_catalog_id })),
+    from: (t) => (t.host_sets ?? t.host_sources ?? []).map((h) => compact({ id: h.id, hostCatalogId: h.host_catalog_id })),
     onUpdate: "hostSetIds",
     type: { refs: "HostSetSummary" },
     doc: "The attached host sets.",
   }),
   applicationCredentialLibraries: output({
     schema: z.array(CredentialLibraryState),
-    from: (t) => (t.application_credential_libraries ?? []).map((l) => compact({ id: l.id, credentialStoreId: l.credential_store_id })),
+    from: (t) => (t.application_credential_libraries ?? t.brokered_credential_sources ?? []).map((l) => compact({ id: l.id, credentialStoreId: l.credential_store_id })),
     onUpdate: "applicationCredentialLibraryIds",
     type: { refs: "CredentialLibrarySummary" },
     doc: "The attached credential libraries.",
@@ -87,9 +87,9 @@ function compact<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** A field's value as the controller holds it; zero values (omitted on the wire) become the default. */
+/** A field's value as the controller holds it, under either generation's name; zero values (omitted on the wire) become the default. */
 function serverValue(t: Target, f: FieldSpec): unknown {
-  const v = getPath(t, f.wire);
+  const v = getPath(t, f.wire) ?? (f.association ? getPath(t, f.association.current.wire) : undefined);
   if (f.kind === "ids") return [...((v as string[] | undefined) ?? [])].sort();
   if (v === undefined || v === null || v === "" || v === 0) return f.default ?? (f.required ? "" : undefined);
   return v;

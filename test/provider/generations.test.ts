@@ -1,0 +1,102 @@
+/**
+ * One provider for both API generations, learned from what answers already say: against
+ * `--emulate 0.21` it uses the current actions and names, never sends a body whose field names the
+ * server would discard, falls back once on a 405, and reads both generations onto the same state.
+ */
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { DynamicTargetProvider } from "../../provider/resource/dynamic";
+import type { TargetState } from "../../provider/resource/state";
+import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
+
+/** A proxy that records every request body and may rewrite answers (to make a controller look older). */
+async function recordingProxy(target: string, rewrite?: (body: string) => string) {
+  const seen: { method: string; path: string; body: string; status?: number }[] = [];
+  const upstream = new URL(target);
+  const server: Server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d) => (body += d));
+    req.on("end", () => {
+      const entry: { method: string; path: string; body: string; status?: number } = { method: req.method!, path: req.url!, body };
+      seen.push(entry);
+      const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, "content-length": Buffer.byteLength(body) } }, (up) => {
+        let answer = "";
+        up.on("data", (d) => (answer += d));
+        up.on("end", () => {
+          entry.status = up.statusCode;
+          const text = rewrite ? rewrite(answer) : answer;
+          const { "content-length": _len, "transfer-encoding": _te, ...headers } = up.headers;
+          res.writeHead(up.statusCode!, { ...headers, "content-length": Buffer.byteLength(text) });
+          res.end(text);
+        });
+      });
+      out.end(body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) };
+}
+
+let c: TestController;
+beforeAll(async () => {
+  c = await startTestController({ emulation: "0.21" });
+});
+afterAll(() => c.shutdown());
+
+const program = (name: string, extra: object = {}) => ({ scopeId: PROJECT, name, defaultPort: 22, hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"], ...extra });
+
+test("against a current controller: create, read, update and delete through the current actions and names", async () => {
+  const proxy = await recordingProxy(c.apiUrl);
+  const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN });
+  try {
+    const inputs = program("current-lifecycle");
+    const created = await provider.create(inputs);
+    expect(created.outs).toMatchObject({ hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"], hostSets: [{ id: "hsst_1234567890" }], version: 3 });
+    expect(proxy.seen.map((r) => `${r.method} ${r.path.replace(/ttcp_\w+/, "{id}")}`)).toEqual([
+      "POST /v1/targets",
+      "POST /v1/targets/{id}:set-host-sources",
+      "POST /v1/targets/{id}:set-credential-sources",
+    ]);
+    // the lists went under the current names, with the injected list kept (empty here)
+    expect(JSON.parse(proxy.seen[1]!.body)).toEqual({ version: 1, host_source_ids: ["hsst_1234567890"] });
+    expect(JSON.parse(proxy.seen[2]!.body)).toEqual({ version: 2, brokered_credential_source_ids: ["clvlt_1234567890"], injected_application_credential_source_ids: [] });
+    const read = await provider.read(created.id, created.outs);
+    expect((await provider.diff(created.id, read.props, inputs)).changes).toBe(false);
+    const updated = await provider.update(created.id, read.props as TargetState, { ...inputs, hostSetIds: ["hsst_1234567891"] });
+    expect(updated.outs).toMatchObject({ hostSetIds: ["hsst_1234567891"], version: 4 });
+    await provider.delete(created.id);
+    // a second create: the generation is known now, so no v0.4 name in any body
+    const before = proxy.seen.length;
+    await provider.create(program("current-second"));
+    for (const r of proxy.seen.slice(before)) expect(r.body).not.toMatch(/host_set_ids|application_credential_library_ids/);
+    // and never one in an association action, where it would be discarded and the list cleared
+    for (const r of proxy.seen.filter((s) => s.path.includes(":"))) expect(r.body).not.toMatch(/host_set_ids|application_credential_library_ids/);
+  } finally {
+    await provider.core.client.close();
+    await proxy.close();
+  }
+});
+
+test("a controller that says v0.4 in its answers but has only current actions: one 405, then the current action", async () => {
+  const olderLooking = await recordingProxy(c.apiUrl, (body) => body.replace(/-host-sources/g, "-host-sets").replace(/-credential-sources/g, "-credential-libraries"));
+  const provider = new DynamicTargetProvider({ addr: olderLooking.url, token: ADMIN_TOKEN });
+  try {
+    const created = await provider.create(program("falls-back", { applicationCredentialLibraryIds: [] }));
+    expect(created.outs).toMatchObject({ hostSetIds: ["hsst_1234567890"] });
+    expect(olderLooking.seen.map((r) => `${r.path.replace(/ttcp_\w+/, "{id}")} ${r.status}`)).toEqual(["/v1/targets 200", "/v1/targets/{id}:set-host-sets 405", "/v1/targets/{id}:set-host-sources 200"]);
+  } finally {
+    await provider.core.client.close();
+    await olderLooking.close();
+  }
+});
+
+test("BOUNDARY_API_GENERATION fixes the generation: no learning, no fallback", async () => {
+  const provider = new DynamicTargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN, apiGeneration: "v0.4" });
+  try {
+    const err = await provider.create(program("pinned", { applicationCredentialLibraryIds: [] })).catch((e: unknown) => e);
+    expect(String(err)).toContain("setting host sets failed: POST /v1/targets/");
+    expect(String(err)).toContain(":set-host-sets: 405");
+  } finally {
+    await provider.core.client.close();
+  }
+});
