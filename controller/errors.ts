@@ -16,6 +16,7 @@ export type ErrorKind =
   | "PayloadTooLarge"
   | "MethodNotAllowed"
   | "Unavailable"
+  | "invalid list token"
   | "Internal";
 
 /** The most request fields one error body names; the rest are counted in one more line. */

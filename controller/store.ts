@@ -46,6 +46,9 @@ export function newId(prefix: string): string {
   return out;
 }
 
+/** How many deletions are remembered for refreshes of paginated lists. */
+const MAX_DELETIONS_KEPT = 100_000;
+
 /** The input field behind a wire path, for the fields the table has. */
 const BY_WIRE = new Map(INPUT_FIELDS.map((f) => [spec(f).wire, f] as const));
 /** Fields set on create and never by PATCH: identity (replaces) and associations (actions). */
@@ -80,6 +83,8 @@ export class Store {
   /** The workers a session may use (seeded). */
   readonly workers: FixtureWorker[];
   private readonly targets = new Map<string, TargetRecord>();
+  /** Recent deletions, oldest first (bounded): what a paginated list's refresh reports as removed. */
+  private readonly deleted: { id: string; scope_id: string; at: number }[] = [];
   /** Sorted ids per project, kept sorted on every create and delete (nothing is rebuilt by scanning). */
   private readonly idsByScope = new Map<string, SortedIds>();
   /** scope_id + "\n" + name → target id: names are unique per project. */
@@ -276,6 +281,20 @@ export class Store {
     this.targets.delete(id);
     this.idsByScope.get(t.scope_id)!.delete(id);
     this.unindexName(t);
+    this.deleted.push({ id, scope_id: t.scope_id, at: this.now().getTime() });
+    if (this.deleted.length > MAX_DELETIONS_KEPT) this.deleted.splice(0, this.deleted.length - MAX_DELETIONS_KEPT);
+  }
+
+  /** Targets deleted since `since` (ms) in these projects: a paginated list's refresh reports them as `removed_ids`. */
+  deletedSince(since: number, projects: ReadonlySet<string>): string[] {
+    return this.deleted.filter((d) => d.at > since && projects.has(d.scope_id)).map((d) => d.id);
+  }
+
+  /** The projects a list of `scopeId` covers (itself, or with `recursive` every project below it). */
+  projectsOf(scopeId: string): Set<string> {
+    const scope = this.scopes.get(scopeId);
+    if (scope?.type === "project") return new Set([scopeId]);
+    return new Set([...this.scopes.values()].filter((s) => s.type === "project" && (scopeId === "global" || s.parent_scope_id === scopeId)).map((s) => s.id));
   }
 
   private indexName(t: TargetRecord): void {

@@ -4,6 +4,7 @@
  */
 import type { ScopeSummary, Target, TargetAction } from "../wire/target";
 import { toCurrent } from "./current-api";
+import type { Page } from "./pagination";
 import type { Store, TargetRecord } from "./store";
 
 /**
@@ -117,7 +118,16 @@ export function* renderList(store: Store, targets: readonly TargetRecord[], acti
       size = 0;
     }
   }
-  // a current release says the list is whole (it is not paginated here yet)
-  parts.push(store.profile.generation === "current" ? Buffer.from(`],"response_type":"complete","sort_by":"created_time","sort_dir":"desc","est_item_count":${targets.length}}`) : ITEMS_CLOSE);
+  parts.push(ITEMS_CLOSE);
   yield Buffer.concat(parts);
+}
+
+/** One page of a paginated list: `{"items":[…], …fields}`, or only the fields when it has no items. */
+export function* renderPage(store: Store, p: Page, actions: readonly TargetAction[]): Generator<Buffer> {
+  const fields = JSON.stringify(p.fields).slice(1);
+  if (p.items.length === 0) return yield Buffer.from(`{${fields}`);
+  for (const chunk of renderList(store, p.items, actions)) {
+    // renderList closes with "]}": continue the object with the page's fields instead
+    yield chunk.subarray(chunk.length - 2).equals(ITEMS_CLOSE) ? Buffer.concat([chunk.subarray(0, chunk.length - 1), Buffer.from(`,${fields}`)]) : chunk;
+  }
 }

@@ -118,3 +118,45 @@ test("lists: items without association ids, and the current empty-list shape", a
   for (const item of list.body.items) expect(item).not.toHaveProperty("host_source_ids");
   expect(list.body).toMatchObject({ response_type: "complete", sort_by: "created_time", sort_dir: "desc", est_item_count: list.body.items.length });
 });
+
+describe("paginated lists", () => {
+  test("2,500 targets: three pages of 1,000 (page_size clamped), then a refresh returns only what changed and the deleted ids", async () => {
+    const big = await startTestController({ emulation: "0.21" });
+    try {
+      for (let i = 0; i < 2500; i++) big.store.createTarget({ scope_id: PROJECT, name: `paged-${i}`, type: "tcp", attributes: { default_port: 22 } });
+      const list = (params: Record<string, string>) => big.call("GET", `/v1/targets?${new URLSearchParams({ scope_id: PROJECT, ...params })}`);
+      const seen = new Set<string>();
+      let token: string | undefined;
+      const types: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await list({ page_size: "5000", ...(token ? { list_token: token } : {}) });
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ sort_by: "created_time", sort_dir: "desc", est_item_count: 2500 });
+        for (const t of res.body.items) seen.add(t.id);
+        types.push(res.body.response_type);
+        token = res.body.list_token;
+      }
+      expect(types).toEqual(["delta", "delta", "complete"]);
+      expect(seen.size).toBe(2500);
+      // the refresh: one target changed, one deleted since the list began
+      const [changed, removed] = big.store.listTargets(PROJECT, false);
+      await big.call("PATCH", `/v1/targets/${changed!.id}`, { version: 1, description: "changed" });
+      await big.call("DELETE", `/v1/targets/${removed!.id}`);
+      const refresh = await list({ list_token: token! });
+      expect(refresh.body).toMatchObject({ response_type: "complete", sort_by: "updated_time", removed_ids: [removed!.id] });
+      expect(refresh.body.items.map((t: { id: string }) => t.id)).toEqual([changed!.id]);
+    } finally {
+      await big.shutdown();
+    }
+  });
+
+  test("a malformed token, or one from another query, is a 400 of kind invalid list token", async () => {
+    const bad = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&list_token=garbage`);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ kind: "invalid list token", message: "list token is not valid" });
+    await create();
+    const first = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&page_size=1`);
+    const foreign = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent('"/item/name" == "x"')}&list_token=${first.body.list_token}`);
+    expect(foreign.body).toEqual({ kind: "invalid list token", message: "list token was issued for a different request" });
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * Paginated lists as current Boundary (≥ 0.15) answers them, as pure functions of the list's
+ * records: pages of `page_size` (at most MAX_PAGE_SIZE, larger asks are clamped), newest first;
+ * `response_type` "delta" while more pages follow, with a `list_token` to ask for the next, and
+ * "complete" on the last, whose token starts a refresh: the Targets updated since the first page
+ * was asked for, newest change first, and the ids deleted since (`removed_ids`). A token belongs to
+ * one query; a malformed, foreign or expired one is a 400 of kind "invalid list token".
+ */
+import { BoundaryError } from "./errors";
+import type { TargetRecord } from "./store";
+
+/** Boundary's default and maximum page size (`max_page_size` in its config). */
+export const MAX_PAGE_SIZE = 1000;
+/** A list token older than this is refused (Boundary: 30 days). */
+const TOKEN_LIFETIME_MS = 30 * 24 * 3_600_000;
+
+interface Token {
+  /** The query it belongs to (scope, recursive, filter). */
+  q: string;
+  /** "list": the first pass, by creation; "refresh": changes since `since`, by update. */
+  pass: "list" | "refresh";
+  /** When the pass started (ms): a refresh reports what changed after the pass before it started. */
+  since: number;
+  /** When this pass started (ms), for the token that starts the next refresh. */
+  started: number;
+  /** The last item returned: [time, id]. */
+  after?: [string, string];
+  issued: number;
+}
+
+/** One page's fields, besides its items. */
+export interface Page {
+  items: TargetRecord[];
+  fields: Record<string, unknown>;
+}
+
+/** The page a list request asks for. `deletedSince` gives the ids removed since a time, for refreshes. */
+export function page(records: readonly TargetRecord[], q: { query: string; token?: string | null; pageSize?: string | null }, now: number, deletedSince: (since: number) => string[]): Page {
+  const size = pageSize(q.pageSize);
+  const token = q.token ? decode(q.token, q.query, now) : undefined;
+  const pass = token?.pass ?? "list";
+  const key = (t: TargetRecord) => (pass === "list" ? t.created_time : t.updated_time);
+  const candidates = (pass === "refresh" ? records.filter((t) => Date.parse(t.updated_time) > token!.since) : [...records]).sort(newestFirst(key));
+  const after = token?.after;
+  const start = after ? candidates.findIndex((t) => order(key(t), t.id, after[0], after[1]) > 0) : 0;
+  const from = start < 0 ? candidates.length : start;
+  const items = candidates.slice(from, from + size);
+  const more = from + size < candidates.length;
+  const started = token?.started ?? now;
+  const fields: Record<string, unknown> = { response_type: more ? "delta" : "complete", sort_by: pass === "list" ? "created_time" : "updated_time", sort_dir: "desc" };
+  if (pass === "refresh" && !token?.after) {
+    const removed = deletedSince(token!.since);
+    if (removed.length > 0) fields.removed_ids = removed;
+  }
+  if (items.length > 0) {
+    const last = items[items.length - 1]!;
+    const next: Token = more
+      ? { q: q.query, pass, since: token?.since ?? started, started, after: [key(last), last.id], issued: now }
+      : { q: q.query, pass: "refresh", since: started, started: now, issued: now };
+    fields.list_token = encode(next);
+    fields.est_item_count = candidates.length;
+  }
+  return { items, fields };
+}
+
+function pageSize(value: string | null | undefined): number {
+  if (value === null || value === undefined || value === "") return MAX_PAGE_SIZE;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new BoundaryError("InvalidArgument", "Error in provided request.", [{ name: "page_size", description: "This must be a whole number." }]);
+  return n === 0 ? MAX_PAGE_SIZE : Math.min(n, MAX_PAGE_SIZE);
+}
+
+/** Newest first by time, then by id: a total order, so a cursor is exact. */
+function order(timeA: string, idA: string, timeB: string, idB: string): number {
+  return timeA !== timeB ? (timeA < timeB ? 1 : -1) : idA < idB ? 1 : idA > idB ? -1 : 0;
+}
+
+function newestFirst(key: (t: TargetRecord) => string) {
+  return (a: TargetRecord, b: TargetRecord): number => order(key(a), a.id, key(b), b.id);
+}
+
+function encode(t: Token): string {
+  return Buffer.from(JSON.stringify(t)).toString("base64url");
+}
+
+function decode(text: string, query: string, now: number): Token {
+  let t: Token;
+  try {
+    t = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
+  } catch {
+    throw invalid("list token is not valid");
+  }
+  if (typeof t !== "object" || t === null || (t.pass !== "list" && t.pass !== "refresh") || typeof t.since !== "number" || typeof t.issued !== "number") throw invalid("list token is not valid");
+  if (t.q !== query) throw invalid("list token was issued for a different request");
+  if (now - t.issued > TOKEN_LIFETIME_MS) throw invalid("list token was expired");
+  return t;
+}
+
+function invalid(message: string): BoundaryError {
+  return new BoundaryError("invalid list token", message);
+}
