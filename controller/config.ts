@@ -8,6 +8,7 @@ import { PulumiBoundaryError } from "../common/errors";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { EMULATIONS, type Emulation } from "./emulation";
+import type { RatePolicy } from "./rate-limit";
 import { defaultFixtures, parseFixtures, type Fixtures } from "./fixtures";
 import { ConfigSyntaxError, checkJsonNesting, fromJson, parseHcl, type Block } from "./hcl";
 import { parseDuration } from "../common/duration";
@@ -141,8 +142,37 @@ export function loadDevConfig(argv: string[], readFile: (path: string) => string
     fixtures: values.fixtures ? readFixtures(values.fixtures, readFile) : defaultFixtures(),
     ignoreCreateAssociations: values["ignore-create-associations"] ?? false,
     emulation: emulationOf(values.emulate, controllerBlock?.attrs["emulate"]),
+    ...(controllerBlock ? rateLimitsOf(controllerBlock) : {}),
     logFormat,
   };
+}
+
+/**
+ * The controller block's rate limits, as Boundary reads them: `api_rate_limit_disable = true`,
+ * `api_rate_limit_max_quotas = N`, and `api_rate_limit { resources actions per limit period }`
+ * blocks (actions "list", "*", or any other action name, which counts as the non-list quota).
+ */
+function rateLimitsOf(controller: Block): { rateLimits?: RatePolicy[] | "disabled"; maxQuotas?: number } {
+  const key = (k: string) => `controller.${k}`;
+  const out: { rateLimits?: RatePolicy[] | "disabled"; maxQuotas?: number } = {};
+  const max = controller.attrs["api_rate_limit_max_quotas"];
+  if (max !== undefined) {
+    if (typeof max !== "number" || !Number.isInteger(max) || max < 1) throw new ConfigError(`${key("api_rate_limit_max_quotas")}: ${JSON.stringify(max)} must be a whole number > 0`);
+    out.maxQuotas = max;
+  }
+  if (controller.attrs["api_rate_limit_disable"] === true) return { ...out, rateLimits: "disabled" };
+  const policies: RatePolicy[] = [];
+  for (const b of controller.blocks.filter((x) => x.type === "api_rate_limit")) {
+    const { actions, per, limit, period } = b.attrs;
+    const where = key("api_rate_limit");
+    if (per !== "total" && per !== "ip-address" && per !== "auth-token") throw new ConfigError(`${where}.per: ${JSON.stringify(per)} must be total, ip-address or auth-token`);
+    if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 0) throw new ConfigError(`${where}.limit: ${JSON.stringify(limit)} must be a whole number`);
+    if (typeof period !== "string" && typeof period !== "number") throw new ConfigError(`${where}.period: ${JSON.stringify(period)} must be a duration such as "30s"`);
+    if (!Array.isArray(actions) || actions.some((a) => typeof a !== "string")) throw new ConfigError(`${where}.actions: ${JSON.stringify(actions)} must be a list of action names`);
+    const periodMs = configDuration(`${where}.period`, period);
+    for (const a of new Set((actions as string[]).map((x) => (x === "list" || x === "*" ? x : "other")))) policies.push({ action: a as RatePolicy["action"], per, limit, periodMs });
+  }
+  return policies.length > 0 ? { ...out, rateLimits: policies } : out;
 }
 
 /** `--emulate`, else the config file's `controller { emulate = "…" }`, else the spec. */

@@ -16,6 +16,7 @@ export type ErrorKind =
   | "PayloadTooLarge"
   | "MethodNotAllowed"
   | "Unavailable"
+  | "ResourceExhausted"
   | "invalid list token"
   | "Internal";
 

@@ -7,6 +7,7 @@ import { createServer, type Server } from "node:http";
 import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import type { Emulation } from "./emulation";
+import { DEFAULT_RATE_POLICIES, RateLimiter, type RatePolicy } from "./rate-limit";
 import type { Fixtures } from "./fixtures";
 import { Authenticator } from "./http/auth";
 import { apiChain } from "./http/chain";
@@ -38,6 +39,10 @@ export interface ControllerOptions {
   store?: Store;
   /** The most live sessions held (default DEFAULT_MAX_SESSIONS); beyond, authorize-session answers 503. */
   maxSessions?: number;
+  /** Rate limits of an emulated current release: policies overriding Boundary's defaults, or "disabled" (`api_rate_limit_disable`). */
+  rateLimits?: readonly RatePolicy[] | "disabled";
+  /** The most quota windows held (`api_rate_limit_max_quotas`). */
+  maxQuotas?: number;
 }
 
 /** A started controller: its addresses, its data, and how to stop it. */
@@ -76,7 +81,10 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const health: HealthState = { shuttingDown: false };
   let closing = false;
 
-  const handleApi = apiChain({ store, sessions, auth, metrics, logger, closing: () => closing });
+  // current releases limit every /v1/ request by default (Boundary ≥ 0.14.3)
+  const limiter =
+    store.profile.generation === "current" && options.rateLimits !== "disabled" ? new RateLimiter(withDefaults(options.rateLimits ?? []), options.maxQuotas) : undefined;
+  const handleApi = apiChain({ store, sessions, auth, metrics, logger, closing: () => closing, limiter });
 
   const api = createServer((req, res) => void handleApi(req, res));
   const handleOps = opsHandler(health, metrics);
@@ -151,6 +159,12 @@ function close(server: Server): Promise<void> {
       resolve();
     });
   });
+}
+
+/** Configured policies, and Boundary's defaults for every (action, per) they leave alone. */
+function withDefaults(configured: readonly RatePolicy[]): RatePolicy[] {
+  const covered = (d: RatePolicy) => configured.some((c) => c.per === d.per && (c.action === d.action || c.action === "*"));
+  return [...configured, ...DEFAULT_RATE_POLICIES.filter((d) => !covered(d))];
 }
 
 function sleep(ms: number): Promise<void> {

@@ -7,7 +7,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { READ_ONLY_FIELDS } from "../../wire/target";
 import { discardUnknown } from "../current-api";
-import { invalidFields, mergeFieldErrors } from "../errors";
+import { BoundaryError, invalidFields, mergeFieldErrors } from "../errors";
+import type { RateLimiter } from "../rate-limit";
 import type { Logger } from "../log";
 import type { Sessions } from "../sessions";
 import type { Store } from "../store";
@@ -26,6 +27,8 @@ export interface ChainDeps {
   logger: Logger;
   /** True once the API listener is closing: answers then close their connection. */
   closing: () => boolean;
+  /** Boundary's rate limiter, when the emulated release has one (current releases, unless disabled). */
+  limiter?: RateLimiter;
 }
 
 /** The API listener's request handler. */
@@ -36,9 +39,11 @@ export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerRes
     const { pathname, query } = splitUrl(req.url ?? "/");
     let template = "unmatched";
     let reply: Reply;
+    let rateHeaders: Record<string, string> = {};
     try {
       const { route, id } = match(method, pathname, deps.store.profile.generation);
       template = route.template;
+      rateHeaders = limit(deps.limiter, route, req);
       const principal = deps.auth.authenticate(req);
       authorize(principal, route.action);
       const ctx: Context = { store: deps.store, sessions: deps.sessions, principal, query, id };
@@ -47,6 +52,7 @@ export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerRes
       reply = failure(err, deps.logger, method, pathname);
     }
     // counted before the answer leaves, so a client that reads /metrics next sees its own call
+    if (deps.limiter) reply = { ...reply, headers: { ...rateHeaders, ...reply.headers } };
     deps.metrics.requests.inc({ method, route: template, code: String(reply.status) });
     if (deps.closing()) res.setHeader("connection", "close");
     if (!req.complete) refuseRest(req, res);
@@ -75,6 +81,22 @@ function refuseRest(req: IncomingMessage, res: ServerResponse): void {
     });
     setTimeout(cut, LINGER_MS).unref();
   });
+}
+
+/**
+ * Counts the request against the rate limits (as Boundary does, before authentication, keyed by
+ * the token's public id and the client's address); the headers go on the answer. Over a quota:
+ * 429 with an empty body and Retry-After; quota store full: 503.
+ */
+function limit(limiter: RateLimiter | undefined, route: Route, req: IncomingMessage): Record<string, string> {
+  if (!limiter) return {};
+  const token = /^bearer\s+(at_[0-9A-Za-z]+)/i.exec(req.headers.authorization ?? "")?.[1] ?? "";
+  const decision = limiter.take(route.action === "list" ? "list" : "other", req.socket.remoteAddress ?? "", token);
+  if (decision.refuse) {
+    const kind = decision.refuse.status === 429 ? "ResourceExhausted" : "Unavailable";
+    throw new BoundaryError(kind, "Too many requests.", [], { ...decision.headers, "retry-after": String(decision.refuse.retryAfterSeconds) }, true);
+  }
+  return decision.headers;
 }
 
 function splitUrl(url: string): { pathname: string; query: URLSearchParams } {

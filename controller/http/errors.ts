@@ -16,6 +16,7 @@ const STATUS: Record<ErrorKind, number> = {
   PayloadTooLarge: 413,
   Internal: 500,
   Unavailable: 503,
+  ResourceExhausted: 429,
   "invalid list token": 400,
 };
 

@@ -4,7 +4,9 @@
  * unknown JSON keys discarded (the trap), create's rules, stale versions, authorized_actions and
  * credential_source. (New fields, pagination and rate limits are not emulated yet.)
  */
+import { loadDevConfig } from "../../controller";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { until } from "../helpers/wait";
 
 let c: TestController;
 beforeAll(async () => {
@@ -158,5 +160,46 @@ describe("paginated lists", () => {
     const first = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&page_size=1`);
     const foreign = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent('"/item/name" == "x"')}&list_token=${first.body.list_token}`);
     expect(foreign.body).toEqual({ kind: "invalid list token", message: "list token was issued for a different request" });
+  });
+});
+
+describe("rate limits", () => {
+  test("every answer carries RateLimit and Boundary's default RateLimit-Policy (list has its own quota)", async () => {
+    const t = await create();
+    const read = await c.call("GET", `/v1/targets/${t.id}`);
+    expect(read.headers.get("ratelimit-policy")).toBe('30000;w=30;comment="total", 30000;w=30;comment="ip-address", 3000;w=30;comment="auth-token"');
+    expect(read.headers.get("ratelimit")).toMatch(/^limit=3000, remaining=\d+, reset=\d+$/);
+    const list = await c.call("GET", `/v1/targets?scope_id=${PROJECT}`);
+    expect(list.headers.get("ratelimit-policy")).toBe('1500;w=30;comment="total", 1500;w=30;comment="ip-address", 150;w=30;comment="auth-token"');
+  });
+
+  test("a configured quota: refused with 429, an empty body and Retry-After once spent; served again after the window", async () => {
+    const small = await startTestController({ emulation: "0.21", rateLimits: [{ action: "*", per: "auth-token", limit: 3, periodMs: 1000 }] });
+    try {
+      const get = () => small.call("GET", "/v1/targets/ttcp_1234567890");
+      const remaining: (string | null)[] = [];
+      for (let i = 0; i < 3; i++) remaining.push((await get()).headers.get("ratelimit"));
+      expect(remaining.map((r) => /remaining=(\d+)/.exec(r!)![1])).toEqual(["2", "1", "0"]);
+      const refused = await get();
+      expect(refused.status).toBe(429);
+      expect(refused.text).toBe("");
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect(refused.headers.get("ratelimit")).toMatch(/^limit=3, remaining=0, reset=\d+$/);
+      await until(async () => (await get()).status !== 429, "the window to reset", 3000);
+    } finally {
+      await small.shutdown();
+    }
+  });
+
+  test("the config file sets them as Boundary reads it; api_rate_limit_disable turns them off", async () => {
+    const cfg = loadDevConfig(["--config", "dev.hcl"], () => 'controller {\n  emulate = "0.21"\n  api_rate_limit {\n    resources = ["*"]\n    actions = ["list"]\n    per = "auth-token"\n    limit = 10\n    period = "1m"\n  }\n}\n');
+    expect(cfg.rateLimits).toEqual([{ action: "list", per: "auth-token", limit: 10, periodMs: 60_000 }]);
+    expect(loadDevConfig(["--config", "dev.hcl"], () => "controller {\n  api_rate_limit_disable = true\n}\n").rateLimits).toBe("disabled");
+    const off = await startTestController({ emulation: "0.21", rateLimits: "disabled" });
+    try {
+      expect((await off.call("GET", `/v1/targets?scope_id=${PROJECT}`)).headers.get("ratelimit")).toBeNull();
+    } finally {
+      await off.shutdown();
+    }
   });
 });
