@@ -1,5 +1,6 @@
 /** `npm run bench`: every benchmark, each compared with a baseline measured in the same run. */
 import { benchController, storeMemory } from "./controller";
+import { benchEmulation } from "./emulation";
 import * as path from "node:path";
 import { benchHost } from "./host";
 import { benchListAndSessions, benchRegex } from "./hostile";
@@ -34,6 +35,9 @@ async function main() {
 
   console.log("\nList with a filter, and authorize-session as live sessions pile up (sequential requests over HTTP)\n");
   printTable(["case", "baseline", "measured", "ratio"], await benchListAndSessions());
+
+  console.log("\nEmulating current Boundary (--emulate 0.21) against the spec's behaviour, sequential requests over HTTP\n");
+  printTable(["case", "baseline", "measured", "ratio"], await benchEmulation());
 
   console.log(`\n__provider serialized from this checkout (the SDK copies the proxy by value): ${await providerBytes()} bytes`);
   console.log("(an installed package serializes its entry module by reference: 263 bytes, asserted ≤ 1 KB in test/provider/host.test.ts)");
