@@ -3,12 +3,15 @@
  * With a Pulumi CLI on PATH: a real `pulumi up` on a local file backend (no login), then
  * `pulumi destroy`. Without one: the same program in offline mode (the SDK's mock runtime wired to
  * the real provider), then the targets the controller now holds.
+ * `npm run demo -- --emulate 0.21` runs it against a controller answering as Boundary v0.21 does
+ * (current names and actions, paginated lists, the rate limiter); `--emulate 0.4` as v0.4 does.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { defaultFixtures, generateToken, startController, type RunningController } from "../controller";
+import { EMULATIONS, type Emulation } from "../controller/emulation";
 import { BoundaryClient } from "../provider/client";
 import { OfflineEngine } from "./offline/engine";
 
@@ -73,26 +76,44 @@ async function offline(c: RunningController, token: string): Promise<void> {
   console.log("pulumi destroy (offline):", destroyed.map((s) => `${s.op} ${s.name}`).join(", "));
 }
 
+/** Lists carry no association ids (as on a real controller), so each listed Target is read too. */
 async function printTargets(c: RunningController, token: string): Promise<void> {
   const client = new BoundaryClient({ addr: c.apiUrl, token });
-  const targets = await client.listTargets({ scopeId: "global", recursive: true });
-  await client.close();
-  console.log(`\nThe controller now holds ${targets.length} target(s):`);
-  for (const t of targets) {
-    console.log(`  ${t.id}  ${t.name}  v${t.version}  port ${t.attributes?.default_port ?? "-"}  host sets [${(t.host_set_ids ?? []).join(", ")}]  libraries [${(t.application_credential_library_ids ?? []).join(", ")}]`);
+  try {
+    const listed = await client.listTargets({ scopeId: "global", recursive: true });
+    console.log(`\nThe controller now holds ${listed.length} target(s):`);
+    for (const { id } of listed) {
+      const t = await client.getTarget(id);
+      const hostSets = t.host_source_ids ?? t.host_set_ids ?? [];
+      const libraries = t.brokered_credential_source_ids ?? t.application_credential_library_ids ?? [];
+      console.log(`  ${t.id}  ${t.name}  v${t.version}  port ${t.attributes?.default_port ?? "-"}  host sets [${hostSets.join(", ")}]  libraries [${libraries.join(", ")}]`);
+    }
+  } finally {
+    await client.close();
   }
 }
 
+/** `--emulate <mode>` or `--emulate=<mode>`; the spec's behaviour when absent. */
+function emulationFrom(argv: readonly string[]): Emulation {
+  const i = argv.findIndex((a) => a === "--emulate" || a.startsWith("--emulate="));
+  if (i < 0) return "spec";
+  const value = argv[i].includes("=") ? argv[i].slice("--emulate=".length) : argv[i + 1];
+  if ((EMULATIONS as readonly string[]).includes(value ?? "")) return value as Emulation;
+  throw new Error(`--emulate: ${JSON.stringify(value ?? "")} is not one of ${EMULATIONS.join(", ")}`);
+}
+
 async function main(): Promise<void> {
+  const emulation = emulationFrom(process.argv.slice(2));
   const token = generateToken();
   const c = await startController({
+    emulation,
     api: { host: "127.0.0.1", port: 0 },
     ops: { host: "127.0.0.1", port: 0 },
     token,
     gracefulShutdownWaitMs: 0,
     fixtures: defaultFixtures(),
   });
-  console.log(`Local Boundary controller: API ${c.apiUrl}, ops ${c.opsUrl} (seed data as in the README)\n`);
+  console.log(`Local Boundary controller (${emulation === "spec" ? "the spec's API" : `emulating Boundary v${emulation}`}): API ${c.apiUrl}, ops ${c.opsUrl} (seed data as in the README)\n`);
   try {
     linkPackage();
     if (hasPulumiCli()) await withCli(c, token);

@@ -1,0 +1,35 @@
+/**
+ * `npm run demo` as a user runs it (the built script, a real process, no Pulumi CLI on PATH), against
+ * each controller emulation: the program's targets exist with their associations, the second run
+ * changes nothing, and a bad `--emulate` is refused by name.
+ */
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
+
+const DEMO = path.join(__dirname, "..", "..", "dist", "examples", "demo.js");
+
+function demo(args: string[]) {
+  // PATH holds only node's own folder: the demo must take its offline route
+  const env = { ...process.env, PATH: path.dirname(process.execPath) };
+  return spawnSync(process.execPath, [DEMO, ...args], { env, encoding: "utf8", timeout: 60_000 });
+}
+
+describe.each(["spec", "0.4", "0.21"])("npm run demo -- --emulate %s", (mode) => {
+  test("creates web and db with their associations, changes nothing the second time, destroys", () => {
+    const r = demo(["--emulate", mode]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(mode === "spec" ? "(the spec's API)" : `emulating Boundary v${mode}`);
+    expect(r.stdout).toMatch(/pulumi up \(offline\): create web, create db/);
+    expect(r.stdout).toMatch(/ttcp_\w{10} {2}db {2}v\d+ {2}port 5432 {2}host sets \[hsst_1234567890\] {2}libraries \[clvlt_1234567890\]/);
+    expect(r.stdout).toMatch(/ttcp_\w{10} {2}web {2}v\d+ {2}port 22 {2}host sets \[hsst_1234567891\] {2}libraries \[\]/);
+    expect(r.stdout).toContain("pulumi up again: same web, same db");
+    expect(r.stdout).toContain("pulumi destroy (offline): delete db, delete web");
+  });
+});
+
+test("an unknown --emulate names the flag and the choices", () => {
+  const r = demo(["--emulate=0.9"]);
+  expect(r.status).toBe(1);
+  expect(r.stderr.trim()).toBe('demo failed: --emulate: "0.9" is not one of spec, 0.4, 0.21');
+});
