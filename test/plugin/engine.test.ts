@@ -154,3 +154,40 @@ describe("autonaming", () => {
     expect(disabled.failures).toEqual([{ property: "name", reason: "name is required: automatic naming is disabled for this stack" }]);
   });
 });
+
+describe("a controller answering as Boundary v0.21, with boundary:apiGeneration set to current", () => {
+  let current: TestController;
+  let cp: Host;
+  let ce: Engine;
+  beforeAll(async () => {
+    current = await startTestController({ emulation: "0.21" });
+    cp = await startPlugin(program, { engineAddress: fake.address });
+    ce = engine(cp, URN);
+    await ce.handshake(fake.address);
+    await ce.configure({}, { "boundary:config:addr": current.apiUrl, "boundary:config:token": ADMIN_TOKEN, "boundary:config:apiGeneration": "current" });
+  }, 60_000);
+  afterAll(async () => {
+    await cp?.stop();
+    await current?.shutdown();
+  });
+
+  test("create, then each list through its current set action; read and delete once each; nothing left behind", async () => {
+    const news = { scopeId: PROJECT, name: `current-${n++}`, defaultPort: 22, hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"] };
+    const r = await ce.check(news, {}, { name: "web" });
+    expect(r.failures).toEqual([]);
+    const { result: created, calls } = await countCalls(current.opsUrl, () => ce.create(r.inputs));
+    expect(calls).toEqual({ "POST /v1/targets": 1, "POST /v1/targets/{id}:set-host-sources": 1, "POST /v1/targets/{id}:set-credential-sources": 1 });
+    expect(created.props).toMatchObject({ hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"], version: 3 });
+    const stored = current.store.getTarget(created.id);
+    expect(stored.version).toBe(3);
+
+    const { result: read, calls: readCalls } = await countCalls(current.opsUrl, () => ce.read(created.id, created.props));
+    expect(readCalls).toEqual({ "GET /v1/targets/{id}": 1 });
+    expect(read.props).toMatchObject({ hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"] });
+
+    const { calls: deleteCalls } = await countCalls(current.opsUrl, () => ce.delete(created.id, read.props));
+    expect(deleteCalls).toEqual({ "DELETE /v1/targets/{id}": 1 });
+    expect(current.store.listTargets(PROJECT, false)).toHaveLength(0);
+    expect(cp.output()).not.toContain(ADMIN_TOKEN);
+  });
+});
