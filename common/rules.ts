@@ -50,3 +50,19 @@ export function filterProblem(expression: string): string | undefined {
     throw err;
   }
 }
+
+/** How long a Target's `address` may be (Boundary's host address limits). */
+export const ADDRESS_LENGTH = { min: 3, max: 255 } as const;
+
+/**
+ * What is wrong with a Target's `address` (after trimming), or undefined: Boundary takes a host name
+ * or an IP address, 3–255 characters, without a port; an IPv6 literal has no brackets (0.19.3+).
+ */
+export function addressProblem(address: string): "length" | "port" | "brackets" | undefined {
+  const a = address.trim();
+  if (a.length < ADDRESS_LENGTH.min || a.length > ADDRESS_LENGTH.max) return "length";
+  if (a.startsWith("[")) return /^\[[^\]]*\]:\d*$/.test(a) ? "port" : "brackets";
+  const colons = a.split(":").length - 1;
+  // one colon is host:port; an IPv6 literal has two or more and cannot carry a port unbracketed
+  return colons === 1 ? "port" : undefined;
+}

@@ -39,6 +39,21 @@ export function discardUnknown(body: unknown): unknown {
   return Object.fromEntries(Object.entries(body).filter(([k]) => KNOWN.has(k)));
 }
 
+/** The fields later releases added (the table's `since`): top-level keys, and keys inside `attributes`. */
+const NEWER = new Set(INPUT_FIELDS.filter((f) => spec(f).since && !spec(f).wire.includes(".")).map((f) => spec(f).wire));
+const NEWER_ATTRIBUTES = INPUT_FIELDS.filter((f) => spec(f).since && spec(f).wire.startsWith("attributes.")).map((f) => spec(f).wire.slice("attributes.".length));
+
+/** A create/PATCH body as Boundary v0.4 reads it: the keys later releases added are dropped, silently. */
+export function dropNewerFields(body: unknown): unknown {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
+  const out: Record<string, unknown> = Object.fromEntries(Object.entries(body).filter(([k]) => !NEWER.has(k)));
+  const attributes = out.attributes;
+  if (attributes !== null && typeof attributes === "object" && !Array.isArray(attributes)) {
+    out.attributes = Object.fromEntries(Object.entries(attributes).filter(([k]) => !NEWER_ATTRIBUTES.includes(k)));
+  }
+  return out;
+}
+
 /** An error whose request fields name v0.4's id lists, renamed for a current release (others as they are). */
 export function withCurrentNames(err: unknown): unknown {
   if (!(err instanceof BoundaryError) || err.requestFields.length === 0) return err;

@@ -4,9 +4,10 @@
  * spec is silent (and our clearer 409 for a stale version); `0.4` is Boundary v0.4.0 as it answers,
  * read in its source at that tag (messages included).
  */
-import type { RequestField } from "../wire/target";
+import type { RequestField, UpdateTargetRequest } from "../wire/target";
 import type { AssociationOp, InputField } from "../wire/target-fields";
 import { BoundaryError, invalidField } from "./errors";
+import type { TargetRecord } from "./store";
 
 /** The releases the controller can emulate (`--emulate`). */
 export const EMULATIONS = ["spec", "0.4", "0.21"] as const;
@@ -36,6 +37,20 @@ export interface Profile {
   emptyList: Record<string, unknown>;
   /** List items carry the association ids and summaries (Boundary's list query does not load them). */
   listItemsCarryAssociations: boolean;
+  /**
+   * What a body's fields from later releases (the table's `since`) meet: the current API knows them;
+   * Boundary v0.4 drops keys it does not know; the spec's controller names them in a 400.
+   */
+  newerFields: "known" | "dropped" | "refused";
+  /** Paths a PATCH applies whether or not its mask names them (current releases: `address`). */
+  patchAlwaysApplies?(req: UpdateTargetRequest): string[];
+  /** Field errors of a PATCH beyond the field rules (current releases: legacy and new worker filters exclude each other). */
+  updateFieldRules?(req: UpdateTargetRequest): RequestField[];
+  /**
+   * The release's rules on the record a valid, current-version PATCH makes: throws what the release
+   * answers, or adjusts the draft `next` as its database does (a new worker filter clears the legacy one).
+   */
+  updateRules?(before: TargetRecord, req: UpdateTargetRequest, next: TargetRecord): void;
 }
 
 const SPEC: Profile = {
@@ -52,6 +67,7 @@ const SPEC: Profile = {
   associationMistake: (field, description) => invalidField(field, description),
   emptyList: { items: [] },
   listItemsCarryAssociations: true,
+  newerFields: "refused",
 };
 
 /** v0.4.0's repository operations, by action: the op names and messages its errors carry. */
@@ -91,6 +107,7 @@ const V04: Profile = {
   associationMistake: (_field, description, op, noun) => internal(noun, op, `${description.replace(/\.$/, "")}: integrity violation: error #1002`),
   emptyList: {},
   listItemsCarryAssociations: false,
+  newerFields: "dropped",
 };
 
 /** v0.21.3's handler and repository messages for a stale version on the source actions. */
@@ -105,6 +122,23 @@ function staleSources(op: AssociationOp, noun: AssociationNoun): BoundaryError {
   const where = op === "add" ? "to" : op === "remove" ? "from" : "in";
   return new BoundaryError("Internal", `Unable to ${op} credential sources ${where} target: ${o}: db.DoTx: ${o}: invalid target version: integrity violation: error #1105.`);
 }
+
+/**
+ * v0.21.3's answer to host sources on a Target with an address, or an address on a Target with host
+ * sources: a repository Conflict, which the handlers surface as 400 FailedPrecondition (the wrapping
+ * of the message is inferred from its error type).
+ */
+export function addressConflict(op: AssociationOp | "update"): BoundaryError {
+  const [o, why] =
+    op === "update"
+      ? ["UpdateTarget", "unable to set address because one or more host sources is assigned to the given target"]
+      : [`${op === "add" ? "Add" : "Set"}TargetHostSources`, `unable to ${op} host sources because a network address is directly assigned to the given target`];
+  const at = `target.(Repository).${o}`;
+  return new BoundaryError("FailedPrecondition", `${at}: db.DoTx: ${at}: ${why}: integrity violation: error #409`);
+}
+
+/** Present and not null: what Boundary's wrapper types call set. */
+const isSet = (v: unknown) => v !== undefined && v !== null;
 
 const V021: Profile = {
   emulation: "0.21",
@@ -123,6 +157,24 @@ const V021: Profile = {
   associationMistake: (_field, description) => new BoundaryError("Internal", description),
   emptyList: { response_type: "complete", sort_by: "created_time", sort_dir: "desc" },
   listItemsCarryAssociations: false,
+  newerFields: "known",
+  patchAlwaysApplies: (req) => (isSet(req.address) ? ["address"] : []),
+  updateFieldRules: (req) => {
+    if (!isSet(req.worker_filter)) return [];
+    return (["egress_worker_filter", "ingress_worker_filter"] as const)
+      .filter((k) => isSet(req[k]))
+      .map((k) => ({ name: k, description: `Cannot set worker_filter and ${k}; they are mutually exclusive fields.` }));
+  },
+  updateRules: (before, _req, next) => {
+    if (next.address && next.address !== before.address && next.host_set_ids.length > 0) throw addressConflict("update");
+    // the database refuses a new legacy filter, and a new egress or ingress filter clears an old one
+    if (next.worker_filter && !before.worker_filter) {
+      const at = "target.(Repository).UpdateTarget";
+      throw new BoundaryError("Internal", `Unable to update target: ${at}: db.DoTx: ${at}: db.Update: worker_filter is deprecated and cannot be set: db exception: error #1104.`);
+    }
+    const newFilter = next.egress_worker_filter !== before.egress_worker_filter || next.ingress_worker_filter !== before.ingress_worker_filter;
+    if (newFilter && next.worker_filter === before.worker_filter) delete (next as { worker_filter?: string }).worker_filter;
+  },
 };
 
 /** The profile of an emulation. */

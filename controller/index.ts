@@ -4,3 +4,4 @@ export { defaultFixtures, parseFixtures, DEV_USER_ID, type Fixtures } from "./fi
 export { loadDevConfig, configDuration, parseListenAddr, generateToken, ConfigError } from "./config";
 export { createLogger, silentLogger, type Logger } from "./log";
 export { Store } from "./store";
+export { EMULATIONS, type Emulation } from "./emulation";

@@ -15,6 +15,12 @@ const NAME = {
   unprintable: "Name contains non-printable characters.",
 } as const;
 
+const ADDRESS = {
+  length: `Address length must be between ${shared.ADDRESS_LENGTH.min} and ${shared.ADDRESS_LENGTH.max} characters.`,
+  port: "Address does not support a port.",
+  brackets: "Error parsing address: address cannot be encapsulated by brackets.",
+} as const;
+
 /** One rule per input field that has one (association ids are checked by `checkIds`). */
 export const FIELD_RULES = {
   name: (v: string) => {
@@ -30,6 +36,16 @@ export const FIELD_RULES = {
     return why && `Unable to parse the worker filter: ${why}.`;
   },
   defaultPort: (v: number) => (shared.isPort(v) ? undefined : "This must be a port number from 1 to 65535."),
+  // the current release's own messages (v0.21.3's validateCreateRequest / validateUpdateRequest)
+  egressWorkerFilter: (v: string) => (shared.filterProblem(v) ? "Unable to successfully parse egress filter expression." : undefined),
+  // an open-source controller refuses any ingress filter (HCP and Enterprise take one)
+  ingressWorkerFilter: () => "Ingress Worker Filter field is not supported in OSS",
+  address: (v: string) => {
+    const problem = shared.addressProblem(v);
+    return problem && ADDRESS[problem];
+  },
+  defaultClientPort: (v: number) =>
+    v === 0 ? "This field cannot be set to zero." : v > 65535 ? "Value is greater than maximum port number." : shared.isPort(v) ? undefined : "This must be a port number from 1 to 65535.",
 } satisfies Partial<Record<InputField, Rule>>;
 
 /** The request field naming an input field's problem with `value`, or undefined when it is fine. */

@@ -12,7 +12,7 @@ import { Prefix, type CreateTargetRequest, type RequestField, type Target, type 
 import { INPUT_FIELDS, MASK_PATHS, TARGET_FIELDS, deletePath, getPath, setPath, spec, type AssociationOp, type InputField } from "../wire/target-fields";
 import { BoundaryError, invalidField, invalidFields, notFound } from "./errors";
 import type { FixtureCredentialLibrary, FixtureHostSet, FixtureScope, FixtureWorker, Fixtures } from "./fixtures";
-import { profileOf, type AssociationNoun, type Emulation, type Profile } from "./emulation";
+import { addressConflict, profileOf, type AssociationNoun, type Emulation, type Profile } from "./emulation";
 import * as rules from "./rules";
 import { SortedIds } from "./sorted-ids";
 
@@ -168,15 +168,30 @@ export class Store {
       push({ name: "scope_id", description: "Targets can only be created in a project scope." });
     }
     for (const f of this.profile.createRules(req)) errors.push(f);
+    for (const f of this.refusedNewerFields(req)) errors.push(f);
     if (req.name === undefined) push({ name: "name", description: "This field is required." });
     if (req.type === undefined) push({ name: "type", description: "This field is required." });
     for (const f of INPUT_FIELDS) {
       const association = spec(f).association;
       if (association) {
         for (const e of rules.checkIds(spec(f).wire, association.prefix, this.createIds(req, f)).errors) errors.push(e);
-      } else if (f !== "scopeId") push(rules.checkField(f, getPath(req, spec(f).wire)));
+      } else if (f !== "scopeId" && this.knows(f)) push(rules.checkField(f, getPath(req, spec(f).wire)));
     }
     return errors;
+  }
+
+  /** The release emulated has the field (fields later releases added are unknown to v0.4). */
+  private knows(f: InputField): boolean {
+    return !spec(f).since || this.profile.newerFields === "known";
+  }
+
+  /** The spec's controller names the fields of later releases in a 400 (v0.4 dropped them before they got here). */
+  private refusedNewerFields(body: object): RequestField[] {
+    if (this.profile.newerFields !== "refused") return [];
+    return INPUT_FIELDS.filter((f) => spec(f).since && getPath(body, spec(f).wire) !== undefined).map((f) => ({
+      name: spec(f).wire,
+      description: `Unknown field: Boundary ${spec(f).since} added it; this controller speaks the v0.4 API.`,
+    }));
   }
 
   /** Creates a Target from a create body; the body's field errors, if any, all in one 400. */
@@ -231,6 +246,7 @@ export class Store {
     if (paths === 0 && errors.length === 0) throw invalidFields([noValidMask()]);
     if (errors.length > 0) throw invalidFields(errors);
     this.checkVersion(current, req.version!, "update");
+    this.profile.updateRules?.(current, req, next);
     if (next.name !== current.name) this.checkUniqueName(current.scope_id, next.name);
     next.version = current.version + 1;
     next.updated_time = this.now().toISOString();
@@ -244,6 +260,7 @@ export class Store {
   private updated(current: TargetRecord, req: UpdateTargetRequest, mask: string[] | undefined) {
     const errors: RequestField[] = [];
     if (req.version === undefined || req.version === null) errors.push({ name: "version", description: "This field is required: it must be the target's current version." });
+    for (const f of this.refusedNewerFields(req)) errors.push(f);
     for (const f of FIXED_ON_UPDATE) {
       const { wire, association } = spec(f);
       const sent = getPath(req, wire);
@@ -254,10 +271,10 @@ export class Store {
       if (!same) errors.push({ name: wire, description: `This field cannot be changed by an update; ${how}.` });
     }
     const paths = new Set<string>();
-    for (const raw of mask ?? derivedMask(req)) {
+    for (const raw of [...(mask ?? derivedMask(req)), ...(this.profile.patchAlwaysApplies?.(req) ?? [])]) {
       const f = BY_WIRE.get(raw);
-      if (MASK_PATHS.includes(raw)) paths.add(raw);
-      else if (raw === "attributes") MASK_PATHS.filter((p) => p.startsWith("attributes.")).forEach((p) => paths.add(p));
+      if (MASK_PATHS.includes(raw) && this.knows(f!)) paths.add(raw);
+      else if (raw === "attributes") MASK_PATHS.filter((p) => p.startsWith("attributes.") && this.knows(BY_WIRE.get(p)!)).forEach((p) => paths.add(p));
       else if (mask && f && spec(f).replaces) errors.push({ name: raw, description: "This field cannot be changed by an update; replace the target instead." });
       else if (mask && raw !== "version" && !(f && spec(f).association)) errors.push({ name: "update_mask", description: `Unknown field ${JSON.stringify(raw)} in the update mask.` });
     }
@@ -272,6 +289,7 @@ export class Store {
         else setValue(next, f, value, this.defaultOf(f));
       }
     }
+    for (const e of this.profile.updateFieldRules?.(req) ?? []) errors.push(e);
     return { errors, paths: paths.size, next };
   }
 
@@ -334,6 +352,7 @@ export class Store {
     const attached = current[wire as "host_set_ids"];
     if (op === "set" && rules.sameIds(attached, wanted)) return current;
     this.checkVersion(current, version!, op, association.action);
+    if (field === "hostSetIds" && op !== "remove" && current.address) throw addressConflict(op);
     const bad = (id: string, why: string) => this.profile.associationMistake(wire, `${id} ${why}.`, op, association.action);
     this.checkMembers(field, current.scope_id, wanted, bad);
     let result: string[];

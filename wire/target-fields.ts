@@ -53,6 +53,12 @@ export interface FieldSpec {
   check?: (value: never) => string | undefined;
   /** Stored trimmed of surrounding white space (Boundary trims it): the provider trims it in check too. */
   trim?: boolean;
+  /**
+   * The first Boundary release that has the field. Such a field exists only on controllers of the
+   * current API generation: a v0.4 controller silently drops it, so the provider refuses it there
+   * before any call, and names the release that added it.
+   */
+  since?: string;
   /** Holds a credential: kept secret in state and logs. */
   secret?: boolean;
   /** Documentation for the program's input (TSDoc, package schema, README). */
@@ -64,6 +70,12 @@ const field = <const F extends FieldSpec>(f: F) => f;
 const NAME_PROBLEMS = {
   blank: "must not be empty",
   unprintable: "must contain printable characters only",
+} as const;
+
+const ADDRESS_PROBLEMS = {
+  length: `must be ${rules.ADDRESS_LENGTH.min} to ${rules.ADDRESS_LENGTH.max} characters long`,
+  port: "must not carry a port: set defaultPort instead",
+  brackets: "must be an IPv6 address without brackets",
 } as const;
 
 /** The input fields of a Target, in the order plans and schemas list them. */
@@ -157,12 +169,54 @@ export const TARGET_FIELDS = {
     },
     doc: "Boolean expression selecting the workers that may handle sessions.",
   }),
+  egressWorkerFilter: field({
+    kind: "string",
+    wire: "egress_worker_filter",
+    mask: true,
+    since: "0.12.0",
+    check: (v: string) => {
+      const why = rules.filterProblem(v);
+      return why && `is not a valid filter: ${why}`;
+    },
+    doc: "Boolean expression selecting the workers that connect to the host (the successor of `workerFilter`).",
+  }),
+  ingressWorkerFilter: field({
+    kind: "string",
+    wire: "ingress_worker_filter",
+    mask: true,
+    since: "0.12.0",
+    check: (v: string) => {
+      const why = rules.filterProblem(v);
+      return why && `is not a valid filter: ${why}`;
+    },
+    doc: "Boolean expression selecting the workers that accept the client's connection (HCP and Enterprise; an open-source controller refuses it).",
+  }),
+  address: field({
+    kind: "string",
+    wire: "address",
+    mask: true,
+    trim: true,
+    since: "0.12.0",
+    check: (v: string) => {
+      const problem = rules.addressProblem(v);
+      return problem && ADDRESS_PROBLEMS[problem];
+    },
+    doc: "A host name or IP address the Target connects to directly, without a port, instead of host sets (the two exclude each other).",
+  }),
   defaultPort: field({
     kind: "integer",
     wire: "attributes.default_port",
     mask: true,
     check: (v: number) => (rules.isPort(v) ? undefined : "must be a port from 1 to 65535"),
-    doc: "The tcp `attributes.default_port`, 1–65535.",
+    doc: "The tcp `attributes.default_port`, 1–65535. Required by Boundary 0.9 and later.",
+  }),
+  defaultClientPort: field({
+    kind: "integer",
+    wire: "attributes.default_client_port",
+    mask: true,
+    since: "0.13.0",
+    check: (v: number) => (rules.isPort(v) ? undefined : "must be a port from 1 to 65535"),
+    doc: "The local port `boundary connect` listens on by default (`attributes.default_client_port`), 1–65535.",
   }),
 } as const satisfies Record<string, FieldSpec>;
 

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { READ_ONLY_FIELDS } from "../../wire/target";
-import { discardUnknown } from "../current-api";
+import { discardUnknown, dropNewerFields } from "../current-api";
 import { BoundaryError, invalidFields, mergeFieldErrors } from "../errors";
 import type { RateLimiter } from "../rate-limit";
 import type { Logger } from "../log";
@@ -111,8 +111,10 @@ function splitUrl(url: string): { pathname: string; query: URLSearchParams } {
 async function decode(req: IncomingMessage, route: Route, ctx: Context): Promise<unknown> {
   if (!route.body) return undefined;
   const raw = await readJson(req);
-  // a current release discards keys it does not know (Boundary parses with DiscardUnknown)
-  const body = route.targetBody && ctx.store.profile.generation === "current" ? discardUnknown(raw) : raw;
+  // a current release discards keys it does not know (Boundary parses with DiscardUnknown); v0.4
+  // drops the fields later releases added
+  const newer = ctx.store.profile.newerFields;
+  const body = !route.targetBody ? raw : newer === "known" ? discardUnknown(raw) : newer === "dropped" ? dropNewerFields(raw) : raw;
   const { data, fields } = decodeBody(route.body, body, route.targetBody ? READ_ONLY_FIELDS : []);
   if (fields.length === 0) return data;
   throw invalidFields(mergeFieldErrors(fields, route.check?.(ctx, data) ?? []));

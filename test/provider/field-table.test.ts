@@ -24,7 +24,11 @@ type Expected = {
   sessionMaxSeconds?: pulumi.Input<number>;
   sessionConnectionLimit?: pulumi.Input<number>;
   workerFilter?: pulumi.Input<string>;
+  egressWorkerFilter?: pulumi.Input<string>;
+  ingressWorkerFilter?: pulumi.Input<string>;
+  address?: pulumi.Input<string>;
   defaultPort?: pulumi.Input<number>;
+  defaultClientPort?: pulumi.Input<number>;
 };
 
 test("TargetArgs is derived from the table: its keys, which are required, and each type", () => {
@@ -51,7 +55,10 @@ test("the package schema's Target inputs are the table's, typed by kind, require
 test("state holds every input field and every output; the update mask is the masked fields' wire paths", () => {
   const shape = Object.keys((TargetState as unknown as { shape: Record<string, unknown> }).shape);
   expect(shape).toEqual([...INPUT_FIELDS, ...OUTPUT_FIELDS, "__managed"]);
-  expect(MASK_PATHS).toEqual(["name", "description", "session_max_seconds", "session_connection_limit", "worker_filter", "attributes.default_port"]);
+  expect(MASK_PATHS).toEqual(["name", "description", "session_max_seconds", "session_connection_limit", "worker_filter", "egress_worker_filter", "ingress_worker_filter", "address", "attributes.default_port", "attributes.default_client_port"]);
+  expect(INPUT_FIELDS.filter((f) => spec(f).since).map((f) => [f, spec(f).since])).toEqual([
+    ["egressWorkerFilter", "0.12.0"], ["ingressWorkerFilter", "0.12.0"], ["address", "0.12.0"], ["defaultClientPort", "0.13.0"],
+  ]);
   expect(INPUT_FIELDS.filter((f) => spec(f).replaces)).toEqual(["scopeId", "type"]);
   expect(INPUT_FIELDS.filter((f) => TARGET_FIELDS[f].kind === "ids").map((f) => spec(f).association?.action)).toEqual(["host-sets", "credential-libraries"]);
 });

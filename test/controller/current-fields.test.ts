@@ -1,0 +1,107 @@
+/**
+ * The Target fields later releases added (`egress_worker_filter`, `ingress_worker_filter`,
+ * `address`, `attributes.default_client_port`), as v0.21.3 applies them, and as the v0.4 modes meet
+ * them: Boundary v0.4 drops keys it does not know, the spec's controller names them.
+ */
+import type { Emulation } from "../../controller";
+import { startTestController, type TestController } from "../helpers/controller";
+
+const modes: Record<string, TestController> = {};
+const ctl = async (mode: Emulation) => (modes[mode] ??= await startTestController({ emulation: mode }));
+afterAll(() => Promise.all(Object.values(modes).map((c) => c.shutdown())));
+
+let n = 0;
+const create = async (mode: Emulation, extra: object = {}) => (await ctl(mode)).create({ name: `newer-${++n}`, attributes: { default_port: 22 }, ...extra });
+const patch = async (mode: Emulation, id: string, body: object, mask?: string) =>
+  (await ctl(mode)).call("PATCH", `/v1/targets/${id}${mask ? `?update_mask=${mask}` : ""}`, body);
+const act = async (mode: Emulation, id: string, action: string, body: object) => (await ctl(mode)).call("POST", `/v1/targets/${id}:${action}`, body);
+
+describe("--emulate 0.21", () => {
+  test("create and read back egress_worker_filter, address and default_client_port", async () => {
+    const t = await create("0.21", { egress_worker_filter: '"dev" in "/tags/type"', address: " db.internal ", attributes: { default_port: 5432, default_client_port: 15432 } });
+    expect(t).toMatchObject({ egress_worker_filter: '"dev" in "/tags/type"', address: "db.internal", attributes: { default_port: 5432, default_client_port: 15432 } });
+    const read = await (await ctl("0.21")).call("GET", `/v1/targets/${t.id}`);
+    expect(read.body).toMatchObject({ address: "db.internal", attributes: { default_client_port: 15432 } });
+  });
+
+  test.each([
+    ["address", { address: "db.internal:5432" }, "Address does not support a port."],
+    ["address", { address: "[::1]" }, "Error parsing address: address cannot be encapsulated by brackets."],
+    ["address", { address: "ab" }, "Address length must be between 3 and 255 characters."],
+    ["egress_worker_filter", { egress_worker_filter: '"dev" in' }, "Unable to successfully parse egress filter expression."],
+    ["ingress_worker_filter", { ingress_worker_filter: '"dev" in "/tags/type"' }, "Ingress Worker Filter field is not supported in OSS"],
+    ["attributes.default_client_port", { attributes: { default_port: 22, default_client_port: 0 } }, "This field cannot be set to zero."],
+    ["attributes.default_client_port", { attributes: { default_port: 22, default_client_port: 70000 } }, "Value is greater than maximum port number."],
+  ])("create: %s %j is a 400 in v0.21.3's words", async (field, body, description) => {
+    const res = await (await ctl("0.21")).call("POST", "/v1/targets", { scope_id: "p_1234567890", name: `bad-${++n}`, type: "tcp", attributes: { default_port: 22 }, ...body });
+    expect(res.status).toBe(400);
+    expect(res.body.details.request_fields).toContainEqual({ name: field, description });
+  });
+
+  test("an IPv6 literal without brackets is an address", async () => {
+    expect((await create("0.21", { address: "fd00::5" })).address).toBe("fd00::5");
+  });
+
+  test("PATCH applies address whether or not update_mask names it; a masked null clears it", async () => {
+    const t = await create("0.21");
+    const set = await patch("0.21", t.id, { version: 1, address: "10.0.0.7", description: "d" }, "description");
+    expect(set.body).toMatchObject({ version: 2, address: "10.0.0.7", description: "d" });
+    const cleared = await patch("0.21", t.id, { version: 2 }, "address");
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).not.toHaveProperty("address");
+  });
+
+  test("address and host sources exclude each other: 400 FailedPrecondition both ways, nothing changed", async () => {
+    const withAddress = await create("0.21", { address: "10.0.0.8" });
+    const res = await act("0.21", withAddress.id, "set-host-sources", { version: 1, host_source_ids: ["hsst_1234567890"] });
+    expect(res.status).toBe(400);
+    expect(res.body.kind).toBe("FailedPrecondition");
+    expect(res.body.message).toMatch(/unable to set host sources because a network address is directly assigned/);
+    const withSources = await create("0.21");
+    await act("0.21", withSources.id, "add-host-sources", { version: 1, host_source_ids: ["hsst_1234567890"] });
+    const p = await patch("0.21", withSources.id, { version: 2, address: "10.0.0.9" }, "address");
+    expect([p.status, p.body.kind]).toEqual([400, "FailedPrecondition"]);
+    expect(p.body.message).toMatch(/unable to set address because one or more host sources is assigned/);
+    const after = await (await ctl("0.21")).call("GET", `/v1/targets/${withSources.id}`);
+    expect(after.body.version).toBe(2);
+    expect(after.body).not.toHaveProperty("address");
+  });
+
+  test("worker_filter and egress_worker_filter in one PATCH are mutually exclusive", async () => {
+    const t = await create("0.21");
+    const res = await patch("0.21", t.id, { version: 1, worker_filter: '"a" in "/tags/x"', egress_worker_filter: '"b" in "/tags/x"' });
+    expect(res.status).toBe(400);
+    expect(res.body.details.request_fields).toContainEqual({ name: "egress_worker_filter", description: "Cannot set worker_filter and egress_worker_filter; they are mutually exclusive fields." });
+  });
+
+  test("a new legacy worker_filter is refused by the database (500), the Target unchanged", async () => {
+    const t = await create("0.21");
+    const res = await patch("0.21", t.id, { version: 1, worker_filter: '"a" in "/tags/x"' }, "worker_filter");
+    expect(res.status).toBe(500);
+    expect(res.body.message).toMatch(/worker_filter is deprecated and cannot be set/);
+    expect((await (await ctl("0.21")).call("GET", `/v1/targets/${t.id}`)).body.version).toBe(1);
+  });
+});
+
+describe.each(["spec", "0.4"] as const)("%s mode (the v0.4 API)", (mode) => {
+  test("a create with the newer fields: the spec's controller names them, v0.4 drops them silently", async () => {
+    const body = { scope_id: "p_1234567890", name: `newer-${++n}`, type: "tcp", address: "10.0.0.1", egress_worker_filter: '"a" in "/tags/x"', attributes: { default_port: 22, default_client_port: 2222 } };
+    const res = await (await ctl(mode)).call("POST", "/v1/targets", body);
+    if (mode === "spec") {
+      expect(res.status).toBe(400);
+      expect(res.body.details.request_fields.map((f: { name: string }) => f.name).sort()).toEqual(["address", "attributes.default_client_port", "egress_worker_filter"]);
+      expect(res.body.details.request_fields[0].description).toMatch(/Unknown field: Boundary 0\.1[23]\.0 added it/);
+    } else {
+      expect(res.status).toBe(200);
+      for (const k of ["address", "egress_worker_filter"]) expect(res.body).not.toHaveProperty(k);
+      expect(res.body.attributes).toEqual({ default_port: 22 });
+    }
+  });
+
+  test("an update_mask naming a newer field is an unknown field, not a change", async () => {
+    const t = await (await ctl(mode)).create({ name: `newer-${++n}` });
+    const res = await patch(mode, t.id, { version: 1 }, "address");
+    expect(res.status).toBe(400);
+    expect((await (await ctl(mode)).call("GET", `/v1/targets/${t.id}`)).body.version).toBe(1);
+  });
+});
