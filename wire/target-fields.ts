@@ -59,6 +59,13 @@ export interface FieldSpec {
    * before any call, and names the release that added it.
    */
   since?: string;
+  /**
+   * Replaced in a later release: current controllers refuse a new value (they keep and update an
+   * old one), so the provider points to the replacement.
+   */
+  replacedBy?: { field: string; since: string };
+  /** Input fields Boundary refuses together with this one, and why (worded for a Pulumi user). */
+  excludes?: { fields: readonly string[]; why: string };
   /** Holds a credential: kept secret in state and logs. */
   secret?: boolean;
   /** Documentation for the program's input (TSDoc, package schema, README). */
@@ -167,7 +174,9 @@ export const TARGET_FIELDS = {
       const why = rules.filterProblem(v);
       return why && `is not a valid filter: ${why}`;
     },
-    doc: "Boolean expression selecting the workers that may handle sessions.",
+    replacedBy: { field: "egressWorkerFilter", since: "0.12.0" },
+    excludes: { fields: ["egressWorkerFilter", "ingressWorkerFilter"], why: "egressWorkerFilter and ingressWorkerFilter replace it (Boundary 0.12): move its expression to egressWorkerFilter" },
+    doc: "Boolean expression selecting the workers that may handle sessions. Replaced by `egressWorkerFilter` in Boundary 0.12: current controllers keep an existing one but refuse a new one.",
   }),
   egressWorkerFilter: field({
     kind: "string",
@@ -201,6 +210,7 @@ export const TARGET_FIELDS = {
       const problem = rules.addressProblem(v);
       return problem && ADDRESS_PROBLEMS[problem];
     },
+    excludes: { fields: ["hostSetIds"], why: "a Target connects either to its address or to the hosts of its host sets, not both" },
     doc: "A host name or IP address the Target connects to directly, without a port, instead of host sets (the two exclude each other).",
   }),
   defaultPort: field({

@@ -35,6 +35,10 @@ interface Answer {
 /** The longest Retry-After the client will honour; longer ones fail instead of hanging a deploy. */
 const MAX_RETRY_AFTER_MS = 30_000;
 
+/** Ids no controller makes (Boundary's ids are random base62): what the generation probe names. */
+const PROBE_TARGET_ID = "ttcp_0000000000";
+const PROBE_HOST_SET_ID = "hsst_0000000000";
+
 /**
  * A client of one controller. Every method makes one API call (plus bounded retries of what is
  * safe to retry), parses the answer with the wire schema, and throws a BoundaryClientError
@@ -134,6 +138,23 @@ export class BoundaryClient {
 
   /** The controller's API generation, as configured or learned from its answers (undefined until known). */
   generation: ApiGeneration | undefined;
+
+  /**
+   * The controller's API generation: configured, learned from answers so far, or else asked once
+   * with a call that changes nothing: an add of host sources to a Target id that cannot exist.
+   * v0.4 controllers have no such action (405, before looking at anything); current ones look for
+   * the Target and answer 404 (or 400/403). Controllers 0.5–0.10 have the action and count as current.
+   */
+  async apiGeneration(): Promise<ApiGeneration> {
+    if (this.generation) return this.generation;
+    try {
+      await this.exchange("POST", `/v1/targets/${PROBE_TARGET_ID}:add-host-sources`, { version: 1, host_source_ids: [PROBE_HOST_SET_ID] });
+    } catch (err) {
+      if (!(err instanceof BoundaryApiError)) throw err;
+      this.generation ??= err.status === 405 ? "v0.4" : "current";
+    }
+    return (this.generation ??= "current");
+  }
   /** Each Target's injected credential sources as last seen (a current set must send them back). */
   private readonly injected = new Map<string, string[]>();
 

@@ -13,9 +13,11 @@ import { z } from "zod";
 import type { Target } from "../../wire/target";
 import { INPUT_FIELDS, type InputField } from "../../wire/target-fields";
 import { BoundaryApiError, BoundaryClient, NotFoundError, TransportError, VersionConflictError, type BoundaryClientOptions } from "../client";
+import type { ApiGeneration } from "../client/settings";
 import { PlanError, applyPlan } from "./apply";
 import { autoname, type NamingContext } from "./autoname";
-import { CreateOutcomeUnknownError, InvalidResourceDataError, ResourceInitError } from "./errors";
+import { CreateOutcomeUnknownError, InvalidResourceDataError, ResourceInitError, UnsupportedInputError } from "./errors";
+import { generationFailures, generationOf, needsGeneration } from "./generation";
 import { checkInputs, type CheckFailure, type TargetInputs } from "./inputs";
 import { createRequest, diffTarget, planUpdate, projectCreate, projectUpdate, sameValue, type TargetDiff } from "./plan";
 import { TargetState, inputsFromState, managedFields, stateFromTarget } from "./state";
@@ -73,28 +75,49 @@ export class TargetCore {
     const inputs = named.name !== undefined && news.name === undefined ? { ...news, name: named.name } : news;
     const { failures } = checkInputs(inputs);
     if (named.failure) failures.push({ property: "name", reason: named.failure });
+    // a known v0.4 controller cannot take the newer fields whatever the state holds: say so now
+    if (this.client.generation === "v0.4") failures.push(...generationFailures(parseInputs(inputs, false), "v0.4"));
     return { inputs, failures };
   }
 
   /** What differs between the state and the program, field by field, and what forces a replacement. */
   diff(olds: unknown, news: Record<string, unknown>, ctx: OperationContext = {}): TargetDiff {
-    return diffTarget(withPrior(parseState(olds), ctx), parseInputs(news));
+    const state = withPrior(parseState(olds), ctx);
+    const inputs = parseInputs(news);
+    refuseUnsupported(inputs, this.client.generation ?? generationOf(state), state);
+    return diffTarget(state, inputs);
   }
 
-  /** A preview of create: the projected state, with no API call. */
+  /** A preview of create: the projected state, with no API call (refused when the generation is known and cannot take the inputs). */
   previewCreate(news: Record<string, unknown>): Record<string, unknown> {
-    return projectCreate(parseInputs(news));
+    const inputs = parseInputs(news);
+    refuseUnsupported(inputs, this.client.generation);
+    return projectCreate(inputs);
   }
 
-  /** A preview of update: the projected state, with no API call. */
+  /** A preview of update: the projected state, with no API call (refused when the state's generation cannot take the inputs). */
   previewUpdate(olds: unknown, news: Record<string, unknown>, ctx: OperationContext = {}): Record<string, unknown> {
-    return projectUpdate(withPrior(parseState(olds), ctx), parseInputs(news));
+    const state = withPrior(parseState(olds), ctx);
+    const inputs = parseInputs(news);
+    refuseUnsupported(inputs, this.client.generation ?? generationOf(state), state);
+    return projectUpdate(state, inputs);
+  }
+
+  /**
+   * Refuses inputs the controller's generation cannot take, before any call that changes
+   * something. The generation is looked up only when such an input is set: configured or learned,
+   * the state's recorded actions, or else one probe (see `BoundaryClient.apiGeneration`).
+   */
+  private async refuseUnsupported(inputs: Partial<TargetInputs>, state?: TargetState): Promise<void> {
+    if (!needsGeneration(inputs)) return;
+    refuseUnsupported(inputs, this.client.generation ?? generationOf(state) ?? (await this.client.apiGeneration()), state);
   }
 
   /** Creates the Target and applies what the POST did not; a later failure is a ResourceInitError. */
   async create(news: Record<string, unknown>, ctx: OperationContext = {}): Promise<{ id: string; state: TargetState }> {
     const inputs = parseInputs(news) as TargetInputs;
     const managed = managedFields(inputs);
+    await this.refuseUnsupported(inputs);
     const started = Date.now();
     let created: Target;
     try {
@@ -150,6 +173,7 @@ export class TargetCore {
     const state = withPrior(parseState(olds), ctx);
     const inputs = parseInputs(news) as TargetInputs;
     const managed = managedFields(inputs);
+    await this.refuseUnsupported(inputs, state);
     let last;
     try {
       last = await applyPlan(this.client, id, state.version, planUpdate(state, inputs));
@@ -227,6 +251,13 @@ export class TargetCore {
   }
 }
 
+/** Throws UnsupportedInputError when a controller of `generation` (if known) cannot take the inputs. */
+function refuseUnsupported(inputs: Partial<TargetInputs>, generation: ApiGeneration | undefined, state?: TargetState): void {
+  if (!generation || !needsGeneration(inputs)) return;
+  const failures = generationFailures(inputs, generation, state);
+  if (failures.length > 0) throw new UnsupportedInputError(JSON.stringify(inputs.name ?? "(unnamed)"), failures);
+}
+
 /** A failure after some calls succeeded is recorded as what the controller now holds. */
 function partial(id: string, err: unknown, managed: InputField[]): unknown {
   if (!(err instanceof PlanError)) return err;
@@ -250,9 +281,9 @@ function parseState(olds: unknown): TargetState {
  * parsed for shape and normalised as `check` normalises them, with values not known yet (preview)
  * left as they are.
  */
-function parseInputs(news: Record<string, unknown>): Partial<TargetInputs> {
+function parseInputs(news: Record<string, unknown>, strict = true): Partial<TargetInputs> {
   const { inputs, failures } = checkInputs(news);
-  if (failures.length > 0) throw new InvalidResourceDataError(`the inputs of the target are invalid: ${failures.map((f) => f.reason).join("; ")}`);
+  if (failures.length > 0 && strict) throw new InvalidResourceDataError(`the inputs of the target are invalid: ${failures.map((f) => f.reason).join("; ")}`);
   return inputs as Partial<TargetInputs>;
 }
 

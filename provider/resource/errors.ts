@@ -46,3 +46,18 @@ export class CreateOutcomeUnknownError extends PulumiBoundaryError {
     );
   }
 }
+
+/**
+ * The program sets inputs this controller's API generation cannot take (a field a v0.4 controller
+ * would silently drop, a new legacy `workerFilter` a current one refuses). Raised before any call
+ * that changes something; each reason names the field and what to do instead.
+ */
+export class UnsupportedInputError extends PulumiBoundaryError {
+  static override readonly code = "BOUNDARY_UNSUPPORTED_INPUT";
+  constructor(
+    readonly target: string,
+    readonly failures: readonly { property: string; reason: string }[],
+  ) {
+    super(`target ${target}: ${failures.map((f) => f.reason).join("; ")}`);
+  }
+}

@@ -58,6 +58,11 @@ export function isUnknown(v: unknown): boolean {
   return v === UNKNOWN || (Array.isArray(v) && v.some((e) => e === UNKNOWN));
 }
 
+/** A value that sets something: not absent, not "" (unset), not an empty list. */
+export function isSet(v: unknown): boolean {
+  return v !== undefined && v !== null && v !== "" && !(Array.isArray(v) && v.length === 0);
+}
+
 /** Pulumi's property path syntax: `hostSetIds[1]`. */
 function propertyPath(path: PropertyKey[]): string {
   return path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("");
@@ -92,6 +97,9 @@ export function checkInputs(given: Record<string, unknown>): { inputs: Record<st
   }
   for (const f of INPUT_FIELDS) {
     if (programMustSet(f) && known[f] === undefined && !pending.has(f)) failures.push({ property: f, reason: `${f} is required` });
+    const excludes = spec(f).excludes;
+    const other = excludes?.fields.find((o) => isSet(known[o]));
+    if (other && isSet(known[f])) failures.push({ property: f, reason: `${f} and ${other} exclude each other: ${excludes!.why}` });
   }
   return { inputs: news, failures };
 }

@@ -1,0 +1,121 @@
+/**
+ * The fields later Boundary releases added (`address`, `egressWorkerFilter`, `ingressWorkerFilter`,
+ * `defaultClientPort`), through the real dynamic-provider host: applied on a current controller,
+ * refused with the field and the way out on a v0.4 one before anything changes (v0.4 would drop
+ * them silently), and the legacy `workerFilter` pointed to its replacement on current ones.
+ */
+import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { engine, secret, type Engine } from "../../harness/engine";
+import { countCalls } from "../helpers/metrics";
+import { packedProgram, serializedProvider, startHost, type Host } from "../../harness/provider-host";
+import type { Emulation } from "../../controller";
+
+const URN = "urn:pulumi:dev::newer-fields::pulumi-nodejs:dynamic/boundary:Target::db";
+let program: string;
+let providerText: string;
+const running: { stop: () => Promise<void> }[] = [];
+
+beforeAll(() => {
+  program = packedProgram();
+  providerText = serializedProvider(program);
+}, 60_000);
+afterAll(() => Promise.all(running.map((r) => r.stop())));
+
+/** A controller in `mode` and a fresh host configured for it (so nothing about the generation is known yet). */
+async function setup(mode: Emulation): Promise<{ c: TestController; host: Host; e: Engine; check: (news: object, olds?: object) => ReturnType<Engine["check"]> }> {
+  const c = await startTestController({ emulation: mode });
+  const host = await startHost(program);
+  running.push({ stop: () => host.stop() }, { stop: () => c.shutdown() });
+  const e = engine(host, URN);
+  await e.configure({ "boundary:addr": c.apiUrl, "boundary:token": secret(ADMIN_TOKEN) });
+  return { c, host, e, check: (news, olds = {}) => e.check({ ...news, __provider: providerText }, olds) };
+}
+
+describe("against Boundary v0.21", () => {
+  test("create, refresh, drift and update of the newer fields, with the fewest calls", async () => {
+    const { c, e, check } = await setup("0.21");
+    const program1 = { scopeId: PROJECT, name: "db", defaultPort: 5432, defaultClientPort: 15432, address: "db.internal", egressWorkerFilter: '"dev" in "/tags/type"' };
+    const checked = await check(program1);
+    expect(checked.failures).toEqual([]);
+
+    // the generation is not known yet: one probe that changes nothing, then one POST
+    const { result: created, calls } = await countCalls(c.opsUrl, () => e.create(checked.inputs));
+    expect(calls).toEqual({ "POST /v1/targets/{id}:add-host-sources": 1, "POST /v1/targets": 1 });
+    expect(created.props).toMatchObject({ address: "db.internal", defaultClientPort: 15432, egressWorkerFilter: '"dev" in "/tags/type"', version: 1 });
+    expect(c.store.getTarget(created.id)).toMatchObject({ address: "db.internal", attributes: { default_port: 5432, default_client_port: 15432 } });
+
+    // an unchanged program: no diff after a refresh
+    const refreshed = await e.read(created.id, created.props);
+    expect(refreshed.inputs).toEqual({ ...program1, __provider: providerText });
+    expect((await e.diff(created.id, refreshed.props, checked.inputs)).changes).toBe(1 /* DIFF_NONE */);
+
+    // drift: someone moves the address outside Pulumi; the refresh shows it, the diff names it
+    const outside = await c.call("PATCH", `/v1/targets/${created.id}?update_mask=address`, { version: 1, address: "db2.internal" });
+    expect(outside.status).toBe(200);
+    const drifted = await e.read(created.id, refreshed.props);
+    expect(drifted.props).toMatchObject({ address: "db2.internal", version: 2 });
+    expect(await e.diff(created.id, drifted.props, checked.inputs)).toMatchObject({ changes: 2 /* SOME */ });
+
+    // update puts it back, with one egress filter change, in one PATCH
+    const program2 = { ...program1, egressWorkerFilter: '"prod" in "/tags/type"' };
+    const checked2 = await check(program2, checked.inputs);
+    const { result: updated, calls: updateCalls } = await countCalls(c.opsUrl, () => e.update(created.id, drifted.props, checked2.inputs));
+    expect(updateCalls).toEqual({ "PATCH /v1/targets/{id}": 1 });
+    expect(updated).toMatchObject({ address: "db.internal", egressWorkerFilter: '"prod" in "/tags/type"', version: 3 });
+
+    // removing address from the program clears it on the controller
+    const { address: _removed, ...program3 } = program2;
+    const checked3 = await check(program3, checked2.inputs);
+    const cleared = await e.update(created.id, updated, checked3.inputs);
+    expect(cleared).not.toHaveProperty("address");
+    expect(c.store.getTarget(created.id).address).toBeUndefined();
+  });
+
+  test("a new workerFilter is refused before any call, pointing to egressWorkerFilter", async () => {
+    const { c, e, check } = await setup("0.21");
+    const checked = await check({ scopeId: PROJECT, name: "legacy", defaultPort: 22, workerFilter: '"dev" in "/tags/type"' });
+    expect(checked.failures).toEqual([]); // the generation is not known at check
+    const { result, calls } = await countCalls(c.opsUrl, () => e.create(checked.inputs).then(() => undefined, (err: Error) => err));
+    expect(String(result)).toMatch(/workerFilter was replaced by egressWorkerFilter in Boundary 0\.12\.0, and this controller refuses a new workerFilter: use egressWorkerFilter instead/);
+    expect(calls).toEqual({ "POST /v1/targets/{id}:add-host-sources": 1 }); // the probe, nothing that changes
+    expect(c.store.size).toBe(0);
+  });
+
+  test("address and hostSetIds together fail at check, naming both", async () => {
+    const { check } = await setup("0.21");
+    const checked = await check({ scopeId: PROJECT, name: "both", defaultPort: 22, address: "10.0.0.1", hostSetIds: ["hsst_1234567890"] });
+    expect(checked.failures).toEqual([{ property: "address", reason: expect.stringMatching(/^address and hostSetIds exclude each other: /) }]);
+  });
+
+  test("ingressWorkerFilter reaches the controller, whose open-source answer is named", async () => {
+    const { c, e, check } = await setup("0.21");
+    const checked = await check({ scopeId: PROJECT, name: "ingress", defaultPort: 22, ingressWorkerFilter: '"edge" in "/tags/type"' });
+    await expect(e.create(checked.inputs)).rejects.toThrow("ingress_worker_filter: Ingress Worker Filter field is not supported in OSS");
+    expect(c.store.size).toBe(0);
+  });
+});
+
+describe.each(["0.4", "spec"] as const)("against a v0.4 controller (%s)", (mode) => {
+  test("a newer field is refused before anything changes, naming the release that added it; once known, at check", async () => {
+    const { c, e, check } = await setup(mode);
+    const inputs = { scopeId: PROJECT, name: "db", address: "db.internal", defaultClientPort: 15432 };
+    const checked = await check(inputs);
+    expect(checked.failures).toEqual([]); // the generation is not known yet
+    const { result, calls } = await countCalls(c.opsUrl, () => e.create(checked.inputs).then(() => undefined, (err: Error) => err));
+    expect(String(result)).toMatch(/address needs Boundary 0\.12\.0 or later, but this controller speaks the v0\.4 API \(Boundary 0\.4–0\.10\), which would silently drop it: remove address or upgrade the controller/);
+    expect(String(result)).toMatch(/defaultClientPort needs Boundary 0\.13\.0 or later/);
+    expect(calls).toEqual({ "POST unmatched": 1 }); // the probe, a 405 (no such action on v0.4): nothing created
+    expect(c.store.size).toBe(0);
+
+    // the host now knows the generation: the next preview fails at check
+    const again = await check(inputs);
+    expect(again.failures.map((f) => f.property)).toEqual(["address", "defaultClientPort"]);
+  });
+
+  test("a program without newer fields makes no probe", async () => {
+    const { c, e, check } = await setup(mode);
+    const checked = await check({ scopeId: PROJECT, name: "plain", defaultPort: 22 });
+    const { calls } = await countCalls(c.opsUrl, () => e.create(checked.inputs));
+    expect(calls).toEqual({ "POST /v1/targets": 1 });
+  });
+});
