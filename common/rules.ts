@@ -40,6 +40,16 @@ export function hasIdPrefix(id: string, prefix: string): boolean {
   return id.length > prefix.length && id.startsWith(prefix) && /^[0-9A-Za-z]+$/.test(id.slice(prefix.length));
 }
 
+/** The id carries one of the prefixes (see `hasIdPrefix`). */
+export function hasAnyIdPrefix(id: string, prefixes: readonly string[]): boolean {
+  return prefixes.some((p) => hasIdPrefix(id, p));
+}
+
+/** "a, b or c", for messages. */
+export function oneOf(words: readonly string[]): string {
+  return words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
+}
+
 /** Why a filter expression does not parse (the parser's message with its position), or undefined. */
 export function filterProblem(expression: string): string | undefined {
   try {

@@ -68,6 +68,7 @@ function printBanner(config: DevConfig, c: RunningController): void {
     `             Scopes: ${f.scopes.map((s) => `${s.id} (${s.type})`).join(", ")}`,
     `          Host sets: ${f.host_sets.map((h) => `${h.id} [${h.hosts.map((x) => `${x.id} ${x.address}`).join(", ")}]`).join(", ")}`,
     `Credential libraries: ${f.credential_libraries.map((l) => l.id).join(", ") || "none"}`,
+    ` Static credentials: ${f.credentials.map((l) => l.id).join(", ") || "none"} (current releases only, as plugin host sets hsplg_…)`,
     `            Workers: ${f.workers.map((w) => w.name).join(", ") || "none"}`,
     `     Try: BOUNDARY_ADDR=${c.apiUrl} BOUNDARY_TOKEN=<token> curl -H "Authorization: Bearer $BOUNDARY_TOKEN" "$BOUNDARY_ADDR/v1/targets?scope_id=${f.scopes.find((s) => s.type === "project")?.id ?? "p_…"}"`,
     "",

@@ -20,7 +20,7 @@ export function toCurrent(t: Target): Target {
     const a = spec(f).association;
     if (!a) continue;
     for (const [from, to] of [[spec(f).wire, a.current.wire], [a.summaries, a.current.summaries]] as const) {
-      if (from in out) {
+      if (from !== undefined && from !== to && from in out) {
         out[to] = out[from];
         delete out[from];
       }

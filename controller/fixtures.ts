@@ -4,8 +4,9 @@
  */
 import { z } from "zod";
 
-const id = (prefix: string) =>
-  z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]{10}$`), `must look like ${prefix}_ followed by 10 base62 characters`);
+/** An id with one of these prefixes (`hsst`, `hsplg`) and 10 base62 characters. */
+const id = (...prefixes: string[]) =>
+  z.string().regex(new RegExp(`^(${prefixes.join("|")})_[0-9A-Za-z]{10}$`), `must look like ${prefixes.map((p) => `${p}_`).join(" or ")} followed by 10 base62 characters`);
 
 const Scope = z
   .object({
@@ -17,10 +18,11 @@ const Scope = z
   })
   .strict();
 
-const Host = z.object({ id: id("hst"), address: z.string().min(1) }).strict();
+const Host = z.object({ id: id("hst", "hplg"), address: z.string().min(1) }).strict();
 
+/** A static host set (`hsst_`, in an `hcst_` catalog) or a plugin host set (`hsplg_`, `hcplg_`: current releases only). */
 const HostSet = z
-  .object({ id: id("hsst"), scope_id: id("p"), host_catalog_id: id("hcst"), hosts: z.array(Host) })
+  .object({ id: id("hsst", "hsplg"), scope_id: id("p"), host_catalog_id: id("hcst", "hcplg"), hosts: z.array(Host) })
   .strict();
 
 const CredentialLibrary = z
@@ -35,6 +37,22 @@ const CredentialLibrary = z
   })
   .strict();
 
+/**
+ * A static credential (current releases only): username/password `credup_`, with domain `credupd_`,
+ * password `credp_`, SSH private key `credspk_`, JSON `credjson_`, in a static store `csst_`.
+ */
+const Credential = z
+  .object({
+    id: id("credup", "credupd", "credp", "credspk", "credjson"),
+    scope_id: id("p"),
+    credential_store_id: id("csst"),
+    name: z.string().optional(),
+    description: z.string().optional(),
+    type: z.string().default("username_password"),
+    secret: z.record(z.string(), z.unknown()),
+  })
+  .strict();
+
 const Worker = z
   .object({ name: z.string().min(1), tags: z.record(z.string(), z.array(z.string())).default({}) })
   .strict();
@@ -44,6 +62,7 @@ export const Fixtures = z
     scopes: z.array(Scope),
     host_sets: z.array(HostSet).default([]),
     credential_libraries: z.array(CredentialLibrary).default([]),
+    credentials: z.array(Credential).default([]),
     workers: z.array(Worker).default([]),
   })
   .strict();
@@ -51,6 +70,7 @@ export type Fixtures = z.infer<typeof Fixtures>;
 export type FixtureScope = z.infer<typeof Scope>;
 export type FixtureHostSet = z.infer<typeof HostSet>;
 export type FixtureCredentialLibrary = z.infer<typeof CredentialLibrary>;
+export type FixtureCredential = z.infer<typeof Credential>;
 export type FixtureWorker = z.infer<typeof Worker>;
 
 /** The id of the user every session is authorized for. */
@@ -81,6 +101,12 @@ export function defaultFixtures(): Fixtures {
         ],
       },
       {
+        id: "hsplg_1234567890",
+        scope_id: "p_1234567890",
+        host_catalog_id: "hcplg_1234567890",
+        hosts: [{ id: "hplg_1234567890", address: "127.0.0.5" }],
+      },
+      {
         id: "hsst_0987654321",
         scope_id: "p_0987654321",
         host_catalog_id: "hcst_0987654321",
@@ -105,6 +131,17 @@ export function defaultFixtures(): Fixtures {
         description: "Second generated credential library",
         type: "vault",
         secret: { username: "ops", private_key: "dev-private-key" },
+      },
+    ],
+    credentials: [
+      {
+        id: "credup_1234567890",
+        scope_id: "p_1234567890",
+        credential_store_id: "csst_1234567890",
+        name: "dev static login",
+        description: "Generated static credential (current releases only)",
+        type: "username_password",
+        secret: { username: "static", password: "static-password" },
       },
     ],
     workers: [{ name: "dev-worker", tags: { type: ["dev"] } }],
@@ -149,6 +186,10 @@ export function parseFixtures(input: unknown): Fixtures {
   f.credential_libraries.forEach((c, i) => {
     unique(`credential_libraries.${i}.id`, c.id);
     inProject(`credential_libraries.${i}.scope_id`, c.scope_id);
+  });
+  f.credentials.forEach((c, i) => {
+    unique(`credentials.${i}.id`, c.id);
+    inProject(`credentials.${i}.scope_id`, c.scope_id);
   });
   return f;
 }

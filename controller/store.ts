@@ -9,9 +9,9 @@ import { randomBytes } from "node:crypto";
 import { matches, parseFilter, type FilterExpr } from "../common/filter";
 import { filterProblem } from "../common/rules";
 import { Prefix, type CreateTargetRequest, type RequestField, type Target, type TargetFieldsOnWire, type UpdateTargetRequest } from "../wire/target";
-import { INPUT_FIELDS, MASK_PATHS, TARGET_FIELDS, deletePath, getPath, setPath, spec, type AssociationOp, type InputField } from "../wire/target-fields";
+import { INPUT_FIELDS, MASK_PATHS, TARGET_FIELDS, deletePath, getPath, setPath, spec, type Association, type AssociationOp, type InputField } from "../wire/target-fields";
 import { BoundaryError, invalidField, invalidFields, notFound } from "./errors";
-import type { FixtureCredentialLibrary, FixtureHostSet, FixtureScope, FixtureWorker, Fixtures } from "./fixtures";
+import type { FixtureCredential, FixtureCredentialLibrary, FixtureHostSet, FixtureScope, FixtureWorker, Fixtures } from "./fixtures";
 import { addressConflict, profileOf, type AssociationNoun, type Emulation, type Profile } from "./emulation";
 import * as rules from "./rules";
 import { SortedIds } from "./sorted-ids";
@@ -28,13 +28,15 @@ export type TargetRecord = Omit<TargetFieldsOnWire, "scope" | "host_sets" | "app
   updated_time: string;
   host_set_ids: string[];
   application_credential_library_ids: string[];
+  /** Current releases only; always empty on v0.4 ones. */
+  injected_application_credential_source_ids: string[];
   // fields with a default in the table are always set
   session_max_seconds: number;
   session_connection_limit: number;
 };
 
 /** A field reconciled by the add/set/remove actions. */
-export type AssociationField = "hostSetIds" | "applicationCredentialLibraryIds";
+export type AssociationField = "hostSetIds" | "applicationCredentialLibraryIds" | "injectedApplicationCredentialSourceIds";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
@@ -78,8 +80,8 @@ export class Store {
   readonly scopes = new Map<string, ScopeRecord>();
   /** Host sets by id (seeded). */
   readonly hostSets = new Map<string, FixtureHostSet>();
-  /** Credential libraries by id (seeded). */
-  readonly credentialLibraries = new Map<string, FixtureCredentialLibrary>();
+  /** Credential sources by id (seeded): credential libraries, and static credentials (current releases only take these). */
+  readonly credentialLibraries = new Map<string, FixtureCredentialLibrary | FixtureCredential>();
   /** The workers a session may use (seeded). */
   readonly workers: FixtureWorker[];
   private readonly targets = new Map<string, TargetRecord>();
@@ -105,7 +107,7 @@ export class Store {
     this.scopes.set("global", { id: "global", type: "global", name: "Global", description: "Global Scope" });
     for (const s of fixtures.scopes) this.scopes.set(s.id, s);
     for (const h of fixtures.host_sets) this.hostSets.set(h.id, h);
-    for (const c of fixtures.credential_libraries) this.credentialLibraries.set(c.id, c);
+    for (const c of [...fixtures.credential_libraries, ...fixtures.credentials]) this.credentialLibraries.set(c.id, c);
     this.workers = fixtures.workers;
     this.profile = profileOf(options.emulation ?? "spec");
     this.ignoreCreateAssociations = options.ignoreCreateAssociations === true || !this.profile.createAppliesAssociations;
@@ -174,10 +176,15 @@ export class Store {
     for (const f of INPUT_FIELDS) {
       const association = spec(f).association;
       if (association) {
-        for (const e of rules.checkIds(spec(f).wire, association.prefix, this.createIds(req, f)).errors) errors.push(e);
+        for (const e of rules.checkIds(spec(f).wire, this.prefixes(association), this.createIds(req, f)).errors) errors.push(e);
       } else if (f !== "scopeId" && this.knows(f)) push(rules.checkField(f, getPath(req, spec(f).wire)));
     }
     return errors;
+  }
+
+  /** The id prefixes a list takes in the release emulated (current releases take more kinds of source). */
+  private prefixes(association: Association): readonly string[] {
+    return this.profile.generation === "current" ? association.current.prefixes : association.prefix ? [association.prefix] : [];
   }
 
   /** The release emulated has the field (fields later releases added are unknown to v0.4). */
@@ -205,7 +212,7 @@ export class Store {
     for (const f of INPUT_FIELDS) {
       const { wire, association } = spec(f);
       if (association) {
-        const ids = rules.checkIds(wire, association.prefix, this.createIds(req, f)).ids;
+        const ids = rules.checkIds(wire, this.prefixes(association), this.createIds(req, f)).ids;
         this.checkMembers(f, scopeId, ids);
         target[wire] = ids;
       } else setValue(target, f, getPath(req, wire), this.defaultOf(f));
@@ -266,7 +273,7 @@ export class Store {
       const sent = getPath(req, wire);
       if (sent === undefined) continue;
       const now = getPath(current, wire);
-      const same = association ? rules.sameIds(now as string[], rules.checkIds(wire, association.prefix, sent as string[] | null).ids) : sent === now;
+      const same = association ? rules.sameIds(now as string[], rules.checkIds(wire, this.prefixes(association), sent as string[] | null).ids) : sent === now;
       const how = association ? `use the :set-${association.action} action` : "replace the target instead";
       if (!same) errors.push({ name: wire, description: `This field cannot be changed by an update; ${how}.` });
     }
@@ -335,41 +342,51 @@ export class Store {
   }
 
   /**
-   * add/remove/set host sets or credential libraries. A `set` to the current list is a no-op: no
-   * version check and no new version, as in Boundary.
+   * add/remove/set on one or more of a Target's lists in one change (current releases'
+   * `:set-credential-sources` carries the brokered and the injected list; a set replaces both, an
+   * absent list with nothing). A `set` to the current lists is a no-op: no version check and no new
+   * version, as in Boundary.
    */
-  changeAssociation(id: string, field: AssociationField, op: AssociationOp, version: number | undefined, ids: readonly string[] | null | undefined): TargetRecord {
+  changeAssociation(id: string, op: AssociationOp, version: number | undefined, lists: Partial<Record<AssociationField, readonly string[] | null | undefined>>): TargetRecord {
     const current = this.getTarget(id);
-    const { wire, association } = TARGET_FIELDS[field];
+    const fields = Object.keys(lists) as AssociationField[];
+    const noun: AssociationNoun = fields.includes("hostSetIds") ? "host-sets" : "credential-libraries";
     const errors: RequestField[] = [];
     if (version === undefined) errors.push({ name: "version", description: "This field is required: it must be the target's current version." });
-    const checked = rules.checkIds(wire, association.prefix, ids);
-    for (const e of checked.errors) errors.push(e);
-    const wanted = checked.ids;
-    if (op !== "set" && wanted.length === 0) errors.push({ name: wire, description: "This must contain at least one identifier." });
+    const wanted = new Map<AssociationField, string[]>();
+    for (const f of fields) {
+      const checked = rules.checkIds(spec(f).wire, this.prefixes(spec(f).association!), lists[f]);
+      for (const e of checked.errors) errors.push(e);
+      wanted.set(f, checked.ids);
+    }
+    if (op !== "set" && [...wanted.values()].every((w) => w.length === 0)) {
+      const description = fields.length > 1 ? "Brokered or Injected Application Credential Source IDs must be provided." : "This must contain at least one identifier.";
+      for (const f of fields) errors.push({ name: spec(f).wire, description });
+    }
     if (errors.length > 0) throw invalidFields(errors);
 
-    const attached = current[wire as "host_set_ids"];
-    if (op === "set" && rules.sameIds(attached, wanted)) return current;
-    this.checkVersion(current, version!, op, association.action);
-    if (field === "hostSetIds" && op !== "remove" && current.address) throw addressConflict(op);
-    const bad = (id: string, why: string) => this.profile.associationMistake(wire, `${id} ${why}.`, op, association.action);
-    this.checkMembers(field, current.scope_id, wanted, bad);
-    let result: string[];
-    if (op === "add") {
-      const dup = wanted.find((h) => attached.includes(h));
-      if (dup) throw bad(dup, "is already attached to the target");
-      result = [...attached, ...wanted].sort();
-    } else if (op === "remove") {
-      const missing = wanted.find((h) => !attached.includes(h));
-      if (missing) throw bad(missing, "is not attached to the target");
-      result = attached.filter((h) => !wanted.includes(h));
-    } else {
-      result = wanted;
+    const attachedTo = (f: AssociationField) => current[spec(f).wire as "host_set_ids"] ?? [];
+    if (op === "set" && fields.every((f) => rules.sameIds(attachedTo(f), wanted.get(f)!))) return current;
+    this.checkVersion(current, version!, op, noun);
+    if (noun === "host-sets" && op !== "remove" && current.address) throw addressConflict(op);
+    const next: Record<string, unknown> = { ...current, version: current.version + 1, updated_time: this.now().toISOString() };
+    for (const f of fields) {
+      const wire = spec(f).wire;
+      const bad = (id: string, why: string) => this.profile.associationMistake(wire, `${id} ${why}.`, op, noun);
+      const [attached, ids] = [attachedTo(f), wanted.get(f)!];
+      this.checkMembers(f, current.scope_id, ids, bad);
+      if (op === "add") {
+        const dup = ids.find((h) => attached.includes(h));
+        if (dup) throw bad(dup, "is already attached to the target");
+        next[wire] = [...attached, ...ids].sort();
+      } else if (op === "remove") {
+        const missing = ids.find((h) => !attached.includes(h));
+        if (missing) throw bad(missing, "is not attached to the target");
+        next[wire] = attached.filter((h) => !ids.includes(h));
+      } else next[wire] = ids;
     }
-    const next: TargetRecord = { ...current, [wire]: result, version: current.version + 1, updated_time: this.now().toISOString() };
-    this.targets.set(id, Object.freeze(next));
-    return next;
+    this.targets.set(id, Object.freeze(next as TargetRecord));
+    return next as TargetRecord;
   }
 
   /**

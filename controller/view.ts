@@ -44,8 +44,12 @@ function cached(cache: Cache, t: TargetRecord, actions: readonly TargetAction[],
 /** A Target as a list shows it: Boundary's list query loads no association ids or summaries. */
 export function listItemView(store: Store, t: TargetRecord, actions: readonly TargetAction[]): Target {
   if (store.profile.listItemsCarryAssociations) return targetView(store, t, actions);
-  const { host_set_ids, host_sets, application_credential_library_ids, application_credential_libraries, host_source_ids, host_sources, brokered_credential_source_ids, brokered_credential_sources, ...item } =
-    targetView(store, t, actions);
+  const {
+    host_set_ids, host_sets, application_credential_library_ids, application_credential_libraries,
+    host_source_ids, host_sources, brokered_credential_source_ids, brokered_credential_sources,
+    injected_application_credential_source_ids, injected_application_credential_sources,
+    ...item
+  } = targetView(store, t, actions);
   return item as Target;
 }
 
@@ -65,7 +69,7 @@ export function scopeSummary(store: Store, scopeId: string): ScopeSummary {
  * values are omitted on the wire); `attributes` is always present, `{}` when empty.
  */
 function v04View(store: Store, t: TargetRecord, actions: readonly TargetAction[]): Target {
-  const { host_set_ids, application_credential_library_ids, ...fields } = t;
+  const { host_set_ids, application_credential_library_ids, injected_application_credential_source_ids: injected, ...fields } = t;
   const out: Target = { ...fields, scope: scopeSummary(store, t.scope_id), attributes: t.attributes ?? {}, authorized_actions: [...actions] };
   if (host_set_ids.length > 0) {
     out.host_set_ids = host_set_ids;
@@ -78,6 +82,11 @@ function v04View(store: Store, t: TargetRecord, actions: readonly TargetAction[]
       id,
       credential_store_id: store.credentialLibraries.get(id)?.credential_store_id,
     }));
+  }
+  // current releases only (the list is always empty on v0.4 ones)
+  if (injected.length > 0) {
+    out.injected_application_credential_source_ids = injected;
+    out.injected_application_credential_sources = injected.map((id) => ({ id, credential_store_id: store.credentialLibraries.get(id)?.credential_store_id }));
   }
   return out;
 }

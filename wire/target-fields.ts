@@ -15,14 +15,17 @@ export type FieldKind = "string" | "integer" | "ids" | "enum";
 
 /** An id list reconciled through a Target action (`:set-host-sets`), compared as a set. */
 export interface Association {
-  /** The action's noun: `:add-host-sets`, `:set-host-sets`, `:remove-host-sets`. */
-  action: "host-sets" | "credential-libraries";
-  /** On current controllers (Boundary ≥ 0.11 / 0.9): the action's noun, the list's field and its summaries' field. */
-  current: { action: "host-sources" | "credential-sources"; wire: string; summaries: string };
-  /** The summaries' field on v0.4 controllers (`host_sets`). */
-  summaries: string;
-  /** The id prefix every element must carry. */
-  prefix: string;
+  /** The v0.4 action's noun (`:add-host-sets`, `:set-host-sets`, `:remove-host-sets`); none for lists v0.4 does not have. */
+  action?: "host-sets" | "credential-libraries";
+  /**
+   * On current controllers (Boundary ≥ 0.11 / 0.9): the action's noun, the list's field, its
+   * summaries' field, and the id prefixes the list takes (v0.21.3's validators).
+   */
+  current: { action: "host-sources" | "credential-sources"; wire: string; summaries: string; prefixes: readonly string[] };
+  /** The summaries' field on v0.4 controllers (`host_sets`); none for lists v0.4 does not have. */
+  summaries?: string;
+  /** The id prefix every element must carry on a v0.4 controller (one of `current.prefixes`); none for lists v0.4 does not have. */
+  prefix?: string;
   /** What one id names, for messages. */
   noun: string;
 }
@@ -130,12 +133,13 @@ export const TARGET_FIELDS = {
     association: {
       action: "host-sets",
       summaries: "host_sets",
-      current: { action: "host-sources", wire: "host_source_ids", summaries: "host_sources" },
+      // static host sets, plugin host sets, and plugin host sets made before 0.10 (hs_)
+      current: { action: "host-sources", wire: "host_source_ids", summaries: "host_sources", prefixes: ["hsst_", "hsplg_", "hs_"] },
       prefix: "hsst_",
       noun: "host set",
     },
     default: [],
-    doc: "Host set ids (`hsst_…`), compared as a set; reconciled with `:set-host-sets`.",
+    doc: "Host set ids (`hsst_…`; on current controllers also plugin host sets, `hsplg_…`), compared as a set; reconciled with `:set-host-sets` or `:set-host-sources`.",
   }),
   applicationCredentialLibraryIds: field({
     kind: "ids",
@@ -143,12 +147,36 @@ export const TARGET_FIELDS = {
     association: {
       action: "credential-libraries",
       summaries: "application_credential_libraries",
-      current: { action: "credential-sources", wire: "brokered_credential_source_ids", summaries: "brokered_credential_sources" },
+      // Vault and Vault LDAP libraries; static credentials: username/password (and its pre-0.11
+      // prefix), with domain, password only, SSH private key, JSON
+      current: {
+        action: "credential-sources",
+        wire: "brokered_credential_source_ids",
+        summaries: "brokered_credential_sources",
+        prefixes: ["clvlt_", "clvllt_", "credup_", "cred_", "credupd_", "credp_", "credspk_", "credjson_"],
+      },
       prefix: "clvlt_",
       noun: "credential library",
     },
     default: [],
-    doc: "Credential library ids (`clvlt_…`), compared as a set; reconciled with `:set-credential-libraries`.",
+    doc: "Brokered credential sources: credential library ids (`clvlt_…`; on current controllers also `clvllt_…` and static credentials such as `credup_…`), compared as a set; reconciled with `:set-credential-libraries` or `:set-credential-sources`.",
+  }),
+  injectedApplicationCredentialSourceIds: field({
+    kind: "ids",
+    wire: "injected_application_credential_source_ids",
+    since: "0.10.0",
+    association: {
+      // one action changes both credential lists: `:set-credential-sources` replaces both
+      current: {
+        action: "credential-sources",
+        wire: "injected_application_credential_source_ids",
+        summaries: "injected_application_credential_sources",
+        prefixes: ["clvlt_", "clvsclt_", "clvllt_", "credup_", "cred_", "credupd_", "credspk_"],
+      },
+      noun: "credential source",
+    },
+    default: [],
+    doc: "Injected credential sources (`clvlt_…`, `clvsclt_…` SSH certificate libraries, static credentials such as `credup_…`): the worker injects them into the session, the user never sees them. Compared as a set; reconciled with `:set-credential-sources` together with the brokered ones.",
   }),
   sessionMaxSeconds: field({
     kind: "integer",

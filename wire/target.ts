@@ -63,7 +63,7 @@ const CURRENT_NAMES = {
   host_sources: z.array(HostSetSummary).optional(),
   brokered_credential_source_ids: z.array(z.string()).optional(),
   brokered_credential_sources: z.array(CredentialLibrarySummary).optional(),
-  injected_application_credential_source_ids: z.array(z.string()).optional(),
+  injected_application_credential_sources: z.array(CredentialLibrarySummary).optional(),
 };
 const OutputOnly = z.object({ ...OUTPUT_ONLY, ...CURRENT_NAMES });
 

@@ -69,7 +69,7 @@ const changed = (ctx: Context, t: TargetRecord): Reply => ({ status: 200, json: 
 const updateMask = (q: URLSearchParams): string[] | undefined => q.get("update_mask")?.split(",").map((p) => p.trim()).filter(Boolean);
 
 /** add/set/remove on one of the Target's id lists, with the action and field names of the generation. */
-function association(field: AssociationField, op: AssociationOp, generation: Profile["generation"]): Route {
+function association(field: "hostSetIds" | "applicationCredentialLibraryIds", op: AssociationOp, generation: Profile["generation"]): Route {
   const { association } = TARGET_FIELDS[field];
   const action = `${op}-${association.action}` as TargetAction;
   const current = generation === "current";
@@ -80,11 +80,11 @@ function association(field: AssociationField, op: AssociationOp, generation: Pro
     body: current ? currentAssociationRequest(field) : associationRequest(field),
     handle: (ctx, body) => {
       if (body.id !== undefined && body.id !== ctx.id) throw invalidField("id", "This must equal the id in the path.");
-      if (current && (body as { injected?: string[] | null }).injected?.length) {
-        throw invalidField("injected_application_credential_source_ids", "Injected credential sources are not emulated yet.");
-      }
+      // current releases change both credential lists in one action
+      const lists: Partial<Record<AssociationField, string[] | null | undefined>> = { [field]: body.ids };
+      if (current && association.current.action === "credential-sources") lists.injectedApplicationCredentialSourceIds = (body as { injected?: string[] | null }).injected;
       try {
-        return changed(ctx, ctx.store.changeAssociation(ctx.id, field, op, body.version, body.ids));
+        return changed(ctx, ctx.store.changeAssociation(ctx.id, op, body.version, lists));
       } catch (err) {
         throw current ? withCurrentNames(err) : err;
       }

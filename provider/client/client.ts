@@ -107,7 +107,7 @@ export class BoundaryClient {
    * with `{version, [key]: ids}`. Returns the updated Target; a set equal to the current list
    * changes nothing (no new version).
    */
-  changeAssociation(id: string, op: AssociationOp, action: Association["action"], key: string, version: number, ids: readonly string[]): Promise<Target> {
+  changeAssociation(id: string, op: AssociationOp, action: NonNullable<Association["action"]>, key: string, version: number, ids: readonly string[]): Promise<Target> {
     return this.track(this.call("POST", `/v1/targets/${encodeURIComponent(id)}:${op}-${action}`, { version, [key]: [...ids] }, Target));
   }
 
@@ -116,17 +116,31 @@ export class BoundaryClient {
    * and field (`:set-host-sets`, `host_set_ids`) or current ones (`:set-host-sources`,
    * `host_source_ids`), never a body whose field names the server would silently discard. The
    * generation is learned from answers already received; a 405 (the other generation's action:
-   * nothing changed) switches it and retries once. A set of brokered credential sources keeps the
-   * Target's injected ones (current `:set-credential-sources` replaces both lists).
+   * nothing changed) switches it and retries once. `siblings` are the other lists the current
+   * action carries (a `:set-credential-sources` replaces the brokered and the injected list); a
+   * v0.4 controller has only the first, and refuses siblings that hold ids.
    */
-  async associate(id: string, op: AssociationOp, association: Association, v04Key: string, version: number, ids: readonly string[]): Promise<Target> {
+  async associate(
+    id: string,
+    op: AssociationOp,
+    association: Association,
+    v04Key: string,
+    version: number,
+    ids: readonly string[],
+    siblings: readonly { association: Association; ids: readonly string[] }[] = [],
+  ): Promise<Target> {
     const attempt = (generation: ApiGeneration) => {
-      if (generation === "v0.4") return this.changeAssociation(id, op, association.action, v04Key, version, ids);
+      if (generation === "v0.4") {
+        const unknown = [association, ...siblings.filter((s) => s.ids.length > 0).map((s) => s.association)].find((a) => !a.action);
+        if (unknown) throw new BoundaryClientError(`${unknown.current.wire} needs a controller of the current API; this one speaks v0.4`);
+        return this.changeAssociation(id, op, association.action!, v04Key, version, ids);
+      }
       const body: Record<string, unknown> = { version, [association.current.wire]: [...ids] };
-      if (association.current.action === "credential-sources" && op === "set") body.injected_application_credential_source_ids = this.injected.get(id) ?? [];
+      for (const s of siblings) body[s.association.current.wire] = [...s.ids];
       return this.track(this.call("POST", `/v1/targets/${encodeURIComponent(id)}:${op}-${association.current.action}`, body, Target));
     };
-    const generation = this.generation ?? "v0.4";
+    // a list v0.4 does not have can only be the current generation's
+    const generation = this.generation ?? (association.action ? "v0.4" : "current");
     try {
       return await attempt(generation);
     } catch (err) {
@@ -155,8 +169,6 @@ export class BoundaryClient {
     }
     return (this.generation ??= "current");
   }
-  /** Each Target's injected credential sources as last seen (a current set must send them back). */
-  private readonly injected = new Map<string, string[]>();
 
   /** Learns from a Target the controller returned: which action names it offers, and its injected sources. */
   private learn(t: Target): Target {
@@ -165,7 +177,6 @@ export class BoundaryClient {
       if (actions.includes("set-host-sources")) this.generation = "current";
       else if (actions.includes("set-host-sets")) this.generation = "v0.4";
     }
-    if (t.injected_application_credential_source_ids) this.injected.set(t.id, t.injected_application_credential_source_ids);
     return t;
   }
 

@@ -31,7 +31,7 @@ export async function applyPlan(client: BoundaryClient, id: string, version: num
       last =
         call.op === "update"
           ? await client.updateTarget(id, v, call.mask, call.fields)
-          : await client.associate(id, "set", call.association, spec(call.field).wire, v, call.ids);
+          : await client.associate(id, "set", call.association, spec(call.field).wire, v, call.ids, call.siblings?.map((s) => ({ association: spec(s.field).association!, ids: s.ids })));
     } catch (err) {
       throw new PlanError(err, last, call);
     }

@@ -5,13 +5,23 @@
  * instead, before any call that would change something.
  */
 import type { ApiGeneration } from "../client/settings";
-import { INPUT_FIELDS, spec } from "../../wire/target-fields";
+import { hasAnyIdPrefix, hasIdPrefix, oneOf } from "../../common/rules";
+import { INPUT_FIELDS, spec, type InputField } from "../../wire/target-fields";
 import { isSet, type CheckFailure, type TargetInputs } from "./inputs";
 import type { TargetState } from "./state";
 
 /** The inputs set a field whose fate depends on the generation: only then is it worth learning. */
 export function needsGeneration(inputs: Partial<TargetInputs>): boolean {
-  return INPUT_FIELDS.some((f) => (spec(f).since || spec(f).replacedBy) && isSet(inputs[f]));
+  return INPUT_FIELDS.some((f) => ((spec(f).since || spec(f).replacedBy) && isSet(inputs[f])) || newerIds(f, inputs).length > 0);
+}
+
+/** Ids in a list whose kind only current controllers have (`hsplg_…`, `credup_…`). */
+function newerIds(f: InputField, inputs: Partial<TargetInputs>): string[] {
+  const a = spec(f).association;
+  const ids = inputs[f];
+  // a list v0.4 does not have at all is refused as a field (its `since`), not id by id
+  // (ids of no kind at all are check's to name)
+  return a?.prefix && Array.isArray(ids) ? ids.filter((id) => typeof id === "string" && hasAnyIdPrefix(id, a.current.prefixes) && !hasIdPrefix(id, a.prefix!)) : [];
 }
 
 /**
@@ -24,6 +34,14 @@ export function generationFailures(inputs: Partial<TargetInputs>, generation: Ap
   for (const f of INPUT_FIELDS) {
     const { since, replacedBy } = spec(f);
     if (!isSet(inputs[f])) continue;
+    const newer = generation === "v0.4" ? newerIds(f, inputs) : [];
+    if (newer.length > 0) {
+      const a = spec(f).association!;
+      failures.push({
+        property: f,
+        reason: `${f}: ${newer.join(", ")} ${newer.length === 1 ? "is a kind" : "are kinds"} of source only current controllers take (${oneOf(a.current.prefixes)}), but this controller speaks the v0.4 API, which takes ${a.prefix}… only`,
+      });
+    }
     if (since && generation === "v0.4") {
       failures.push({ property: f, reason: `${f} needs Boundary ${since} or later, but this controller speaks the v0.4 API (Boundary 0.4–0.10), which would silently drop it: remove ${f} or upgrade the controller` });
     }

@@ -5,7 +5,7 @@
  */
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { z } from "zod";
-import { hasIdPrefix } from "../../common/rules";
+import { hasAnyIdPrefix, oneOf } from "../../common/rules";
 import { INPUT_FIELDS, TARGET_FIELDS, programMustSet, spec, type FieldSpec, type InputField, type RequiredField, type TargetFields, type ValueOf } from "../../wire/target-fields";
 
 /** What the engine sends for a value that is not known yet (during preview): the SDK's own sentinel. */
@@ -20,7 +20,7 @@ function inputSchema(f: FieldSpec): z.ZodType {
       : f.kind === "enum"
         ? z.enum(f.values as [string, ...string[]], { error: `must be ${f.values!.length === 1 ? "" : "one of "}${f.values!.map((v) => JSON.stringify(v)).join(", ")}` })
         : f.kind === "ids"
-          ? z.array(z.string().refine((id) => hasIdPrefix(id, f.association!.prefix), `must be a ${f.association!.noun} id starting with ${f.association!.prefix}`))
+          ? z.array(z.string().refine((id) => hasAnyIdPrefix(id, f.association!.current.prefixes), `must be a ${f.association!.noun} id starting with ${oneOf(f.association!.current.prefixes)}`))
           : z.string();
   const check = f.check as ((v: unknown) => string | undefined) | undefined;
   if (check) {

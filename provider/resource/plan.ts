@@ -79,12 +79,23 @@ export function diffTarget(state: TargetState, news: Partial<TargetInputs>): Tar
 /** One API call of a plan. */
 export type Call =
   | { op: "update"; mask: string[]; fields: Omit<UpdateTargetRequest, "version"> }
-  | { op: "set"; field: InputField; association: Association; ids: string[] };
+  | {
+      op: "set";
+      field: InputField;
+      association: Association;
+      ids: string[];
+      /**
+       * The other lists the same current action replaces, with the ids each must hold after it
+       * (`:set-credential-sources` sets the brokered and the injected list: leaving one out would clear it).
+       */
+      siblings?: { field: InputField; ids: string[] }[];
+    };
 
 /**
  * The calls that take the Target from `state` to `news`: one PATCH with an exact mask when a scalar
  * changed (reset fields are masked and left out, which clears them), then a set action for each
- * list that changed. Nothing when nothing changed.
+ * list that changed, one per action (lists that share a current action travel together). Nothing
+ * when nothing changed.
  */
 export function planUpdate(state: TargetState, news: Partial<TargetInputs>): Call[] {
   const mask: string[] = [];
@@ -93,7 +104,12 @@ export function planUpdate(state: TargetState, news: Partial<TargetInputs>): Cal
   for (const c of changes(state, news)) {
     const f = spec(c.field);
     if (c.replace) continue; // handled by replacement, never by update
-    if (f.association) lists.push({ op: "set", field: c.field, association: f.association, ids: normalize(c.to ?? []) as string[] });
+    if (f.association) {
+      const ids = normalize(c.to ?? []) as string[];
+      const shared = lists.find((l) => l.op === "set" && l.siblings?.some((s) => s.field === c.field));
+      if (shared?.op === "set") shared.siblings = shared.siblings!.map((s) => (s.field === c.field ? { field: c.field, ids } : s));
+      else lists.push({ op: "set", field: c.field, association: f.association, ids, ...siblingsOf(c.field, f.association, state, news) });
+    }
     else if (f.mask) {
       // a removed field, or one set to "" (unset), is masked and left out: the controller clears it
       mask.push(f.wire);
@@ -101,6 +117,13 @@ export function planUpdate(state: TargetState, news: Partial<TargetInputs>): Cal
     }
   }
   return mask.length > 0 ? [{ op: "update", mask, fields }, ...lists] : lists;
+}
+
+/** The lists that share `field`'s current action, as the program wants them (or as last seen, when it does not manage one). */
+function siblingsOf(field: InputField, association: Association, state: TargetState, news: Partial<TargetInputs>): { siblings?: { field: InputField; ids: string[] }[] } {
+  const others = INPUT_FIELDS.filter((o) => o !== field && spec(o).association?.current.action === association.current.action);
+  if (others.length === 0) return {};
+  return { siblings: others.map((o) => ({ field: o, ids: normalize(news[o] ?? state[o] ?? []) as string[] })) };
 }
 
 /**
@@ -123,7 +146,7 @@ export function createRequest(news: TargetInputs, generation?: "v0.4" | "current
 
 /** Says what a call does, for messages. */
 export function describeCall(call: Call): string {
-  return call.op === "update" ? `updating ${call.mask.join(", ")}` : `setting ${call.association.action.replace("-", " ")}`;
+  return call.op === "update" ? `updating ${call.mask.join(", ")}` : `setting ${(call.association.action ?? call.association.current.action).replace("-", " ")}`;
 }
 
 /**

@@ -68,6 +68,8 @@ type StateShape = { [K in InputField]: K extends Stored ? z.ZodType<ValueOf<Targ
 /** The server's value of a field as state holds it: the kind only, no rule (the server is the truth). */
 function stateSchema(f: FieldSpec): z.ZodType {
   const s = f.kind === "ids" ? z.array(z.string()) : f.kind === "integer" ? z.number().int() : z.string();
+  // state written before a field existed lacks it: it reads as the controller's default
+  if (f.since && f.default !== undefined) return (s as z.ZodType<unknown>).default(f.default);
   return f.required || f.default !== undefined ? s : s.optional();
 }
 

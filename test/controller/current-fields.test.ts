@@ -83,6 +83,73 @@ describe("--emulate 0.21", () => {
   });
 });
 
+describe("injected credential sources (--emulate 0.21)", () => {
+  test(":set-credential-sources sets the brokered and the injected list in one version; reads show both with summaries, lists neither", async () => {
+    const t = await create("0.21");
+    const res = await act("0.21", t.id, "set-credential-sources", { version: 1, brokered_credential_source_ids: ["clvlt_1234567890"], injected_application_credential_source_ids: ["credup_1234567890"] });
+    expect(res.body).toMatchObject({
+      version: 2,
+      brokered_credential_source_ids: ["clvlt_1234567890"],
+      injected_application_credential_source_ids: ["credup_1234567890"],
+      injected_application_credential_sources: [{ id: "credup_1234567890", credential_store_id: "csst_1234567890" }],
+    });
+    const list = await (await ctl("0.21")).call("GET", `/v1/targets?scope_id=p_1234567890&filter=${encodeURIComponent(`"/item/id" == "${t.id}"`)}`);
+    expect(list.body.items[0]).not.toHaveProperty("injected_application_credential_source_ids");
+  });
+
+  test("add and remove take either list; with neither, both fields are named", async () => {
+    const t = await create("0.21");
+    const added = await act("0.21", t.id, "add-credential-sources", { version: 1, injected_application_credential_source_ids: ["clvlt_1234567891"] });
+    expect(added.body).toMatchObject({ version: 2, injected_application_credential_source_ids: ["clvlt_1234567891"] });
+    expect(added.body).not.toHaveProperty("brokered_credential_source_ids");
+    const none = await act("0.21", t.id, "add-credential-sources", { version: 2 });
+    expect(none.status).toBe(400);
+    expect(none.body.details.request_fields).toEqual([
+      { name: "brokered_credential_source_ids", description: "Brokered or Injected Application Credential Source IDs must be provided." },
+      { name: "injected_application_credential_source_ids", description: "Brokered or Injected Application Credential Source IDs must be provided." },
+    ]);
+    const removed = await act("0.21", t.id, "remove-credential-sources", { version: 2, injected_application_credential_source_ids: ["clvlt_1234567891"] });
+    expect(removed.body.version).toBe(3);
+    expect(removed.body).not.toHaveProperty("injected_application_credential_source_ids");
+  });
+
+  test("the trap: a set that carries only the brokered list clears the injected one", async () => {
+    const t = await create("0.21");
+    await act("0.21", t.id, "set-credential-sources", { version: 1, injected_application_credential_source_ids: ["credup_1234567890"] });
+    const res = await act("0.21", t.id, "set-credential-sources", { version: 2, brokered_credential_source_ids: ["clvlt_1234567890"] });
+    expect(res.body).toMatchObject({ version: 3, brokered_credential_source_ids: ["clvlt_1234567890"] });
+    expect(res.body).not.toHaveProperty("injected_application_credential_source_ids");
+  });
+});
+
+describe("plugin host sets and static credentials", () => {
+  test("--emulate 0.21 takes the seeded hsplg_ host set and credup_ credential; a session brokers the credential", async () => {
+    const t = await create("0.21");
+    const hs = await act("0.21", t.id, "set-host-sources", { version: 1, host_source_ids: ["hsplg_1234567890", "hsst_1234567890"] });
+    expect(hs.body.host_sources).toContainEqual({ id: "hsplg_1234567890", host_catalog_id: "hcplg_1234567890" });
+    const cs = await act("0.21", t.id, "set-credential-sources", { version: 2, brokered_credential_source_ids: ["credup_1234567890"] });
+    expect(cs.body.brokered_credential_sources).toEqual([{ id: "credup_1234567890", credential_store_id: "csst_1234567890" }]);
+    const session = await act("0.21", t.id, "authorize-session", {});
+    expect(session.body.credentials[0].credential_source.id).toBe("credup_1234567890");
+  });
+
+  test("--emulate 0.21 names an id of no kind it takes", async () => {
+    const t = await create("0.21");
+    const res = await act("0.21", t.id, "set-credential-sources", { version: 1, brokered_credential_source_ids: ["clvsclt_1234567890"] });
+    expect(res.status).toBe(400);
+    expect(res.body.details.request_fields[0]).toMatchObject({ name: "brokered_credential_source_ids", description: expect.stringContaining("it must start with clvlt_, clvllt_, credup_") });
+  });
+
+  test.each(["spec", "0.4"] as const)("%s mode refuses them by prefix, as Boundary v0.4 does", async (mode) => {
+    const t = await (await ctl(mode)).create({ name: `newer-${++n}` });
+    const hs = await act(mode, t.id, "set-host-sets", { version: 1, host_set_ids: ["hsplg_1234567890"] });
+    expect(hs.status).toBe(400);
+    expect(hs.body.details.request_fields[0].description).toMatch(/it must start with hsst_\./);
+    const cl = await act(mode, t.id, "set-credential-libraries", { version: 1, application_credential_library_ids: ["credup_1234567890"] });
+    expect(cl.status).toBe(400);
+  });
+});
+
 describe.each(["spec", "0.4"] as const)("%s mode (the v0.4 API)", (mode) => {
   test("a create with the newer fields: the spec's controller names them, v0.4 drops them silently", async () => {
     const body = { scope_id: "p_1234567890", name: `newer-${++n}`, type: "tcp", address: "10.0.0.1", egress_worker_filter: '"a" in "/tags/x"', attributes: { default_port: 22, default_client_port: 2222 } };

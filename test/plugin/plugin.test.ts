@@ -56,6 +56,7 @@ test("GetSchema: a well-formed package schema whose every Target input Check acc
   };
   const newer: Record<string, unknown> = {
     scopeId: PROJECT, name: "schema", egressWorkerFilter: '"dev" in "/tags/type"', ingressWorkerFilter: '"edge" in "/tags/type"', address: "db.internal", defaultClientPort: 2222,
+    injectedApplicationCredentialSourceIds: ["credup_1234567890"],
   };
   expect(Object.keys(target.inputProperties).sort()).toEqual([...new Set([...Object.keys(sample), ...Object.keys(newer)])].sort());
   expect((await e.check(sample)).failures).toEqual([]);

@@ -21,6 +21,7 @@ type Expected = {
   type?: pulumi.Input<"tcp">;
   hostSetIds?: pulumi.Input<pulumi.Input<string>[]>;
   applicationCredentialLibraryIds?: pulumi.Input<pulumi.Input<string>[]>;
+  injectedApplicationCredentialSourceIds?: pulumi.Input<pulumi.Input<string>[]>;
   sessionMaxSeconds?: pulumi.Input<number>;
   sessionConnectionLimit?: pulumi.Input<number>;
   workerFilter?: pulumi.Input<string>;
@@ -57,7 +58,7 @@ test("state holds every input field and every output; the update mask is the mas
   expect(shape).toEqual([...INPUT_FIELDS, ...OUTPUT_FIELDS, "__managed"]);
   expect(MASK_PATHS).toEqual(["name", "description", "session_max_seconds", "session_connection_limit", "worker_filter", "egress_worker_filter", "ingress_worker_filter", "address", "attributes.default_port", "attributes.default_client_port"]);
   expect(INPUT_FIELDS.filter((f) => spec(f).since).map((f) => [f, spec(f).since])).toEqual([
-    ["egressWorkerFilter", "0.12.0"], ["ingressWorkerFilter", "0.12.0"], ["address", "0.12.0"], ["defaultClientPort", "0.13.0"],
+    ["injectedApplicationCredentialSourceIds", "0.10.0"], ["egressWorkerFilter", "0.12.0"], ["ingressWorkerFilter", "0.12.0"], ["address", "0.12.0"], ["defaultClientPort", "0.13.0"],
   ]);
   expect(INPUT_FIELDS.filter((f) => spec(f).replaces)).toEqual(["scopeId", "type"]);
   expect(INPUT_FIELDS.filter((f) => TARGET_FIELDS[f].kind === "ids").map((f) => spec(f).association?.action)).toEqual(["host-sets", "credential-libraries"]);

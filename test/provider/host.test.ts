@@ -101,7 +101,7 @@ test("a whole lifecycle over gRPC, with the fewest API calls", async () => {
 });
 
 test("check names each bad field and skips values unknown during preview", async () => {
-  const bad = await check({}, { scopeId: "o_1234567890", name: "x", hostSetIds: ["hs_1"], sessionConnectionLimit: 0 });
+  const bad = await check({}, { scopeId: "o_1234567890", name: "x", hostSetIds: ["hx_1"], sessionConnectionLimit: 0 });
   expect(bad.failures.map((f) => f.property)).toEqual(["scopeId", "hostSetIds[0]", "sessionConnectionLimit"]);
   const preview = await check({}, { scopeId: UNKNOWN, name: "x", hostSetIds: [UNKNOWN], description: UNKNOWN });
   expect(preview.failures).toEqual([]);

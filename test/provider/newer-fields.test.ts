@@ -71,6 +71,37 @@ describe("against Boundary v0.21", () => {
     expect(c.store.getTarget(created.id).address).toBeUndefined();
   });
 
+  test("plugin host sets and static credentials as hostSetIds and applicationCredentialLibraryIds", async () => {
+    const { c, e, check } = await setup("0.21");
+    const checked = await check({ scopeId: PROJECT, name: "kinds", defaultPort: 22, hostSetIds: ["hsplg_1234567890"], applicationCredentialLibraryIds: ["credup_1234567890", "clvlt_1234567890"] });
+    expect(checked.failures).toEqual([]);
+    const created = await e.create(checked.inputs);
+    expect(created.props).toMatchObject({ hostSetIds: ["hsplg_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890", "credup_1234567890"] });
+    expect(c.store.getTarget(created.id)).toMatchObject({ host_set_ids: ["hsplg_1234567890"], application_credential_library_ids: ["clvlt_1234567890", "credup_1234567890"] });
+  });
+
+  test("injected credential sources travel with the brokered ones in one :set-credential-sources, never cleared by the other", async () => {
+    const { c, e, check } = await setup("0.21");
+    const program1 = { scopeId: PROJECT, name: "inject", defaultPort: 22, applicationCredentialLibraryIds: ["clvlt_1234567890"], injectedApplicationCredentialSourceIds: ["credup_1234567890"] };
+    const checked = await check(program1);
+    const { result: created, calls } = await countCalls(c.opsUrl, () => e.create(checked.inputs));
+    expect(calls).toEqual({ "POST /v1/targets/{id}:add-host-sources": 1, "POST /v1/targets": 1, "POST /v1/targets/{id}:set-credential-sources": 1 });
+    expect(created.props).toMatchObject({ applicationCredentialLibraryIds: ["clvlt_1234567890"], injectedApplicationCredentialSourceIds: ["credup_1234567890"], version: 2 });
+
+    // only the brokered list changes: the one call carries the injected list unchanged
+    const checked2 = await check({ ...program1, applicationCredentialLibraryIds: ["clvlt_1234567891"] }, checked.inputs);
+    const { result: updated, calls: updateCalls } = await countCalls(c.opsUrl, () => e.update(created.id, created.props, checked2.inputs));
+    expect(updateCalls).toEqual({ "POST /v1/targets/{id}:set-credential-sources": 1 });
+    expect(c.store.getTarget(created.id)).toMatchObject({ application_credential_library_ids: ["clvlt_1234567891"], injected_application_credential_source_ids: ["credup_1234567890"] });
+
+    // the program stops setting the injected list: it is emptied, the brokered one kept
+    const { injectedApplicationCredentialSourceIds: _gone, ...program3 } = { ...program1, applicationCredentialLibraryIds: ["clvlt_1234567891"] };
+    const checked3 = await check(program3, checked2.inputs);
+    const after = await e.update(created.id, updated, checked3.inputs);
+    expect(after).toMatchObject({ applicationCredentialLibraryIds: ["clvlt_1234567891"], injectedApplicationCredentialSourceIds: [] });
+    expect(c.store.getTarget(created.id).injected_application_credential_source_ids).toEqual([]);
+  });
+
   test("a new workerFilter is refused before any call, pointing to egressWorkerFilter", async () => {
     const { c, e, check } = await setup("0.21");
     const checked = await check({ scopeId: PROJECT, name: "legacy", defaultPort: 22, workerFilter: '"dev" in "/tags/type"' });
@@ -98,7 +129,7 @@ describe("against Boundary v0.21", () => {
 describe.each(["0.4", "spec"] as const)("against a v0.4 controller (%s)", (mode) => {
   test("a newer field is refused before anything changes, naming the release that added it; once known, at check", async () => {
     const { c, e, check } = await setup(mode);
-    const inputs = { scopeId: PROJECT, name: "db", address: "db.internal", defaultClientPort: 15432 };
+    const inputs = { scopeId: PROJECT, name: "db", address: "db.internal", defaultClientPort: 15432, injectedApplicationCredentialSourceIds: ["clvlt_1234567890"] };
     const checked = await check(inputs);
     expect(checked.failures).toEqual([]); // the generation is not known yet
     const { result, calls } = await countCalls(c.opsUrl, () => e.create(checked.inputs).then(() => undefined, (err: Error) => err));
@@ -109,7 +140,17 @@ describe.each(["0.4", "spec"] as const)("against a v0.4 controller (%s)", (mode)
 
     // the host now knows the generation: the next preview fails at check
     const again = await check(inputs);
-    expect(again.failures.map((f) => f.property)).toEqual(["address", "defaultClientPort"]);
+    expect(again.failures.map((f) => f.property)).toEqual(["injectedApplicationCredentialSourceIds", "address", "defaultClientPort"]);
+  });
+
+  test("a plugin host set or a static credential is refused before anything changes, naming the kinds v0.4 takes", async () => {
+    const { c, e, check } = await setup(mode);
+    const checked = await check({ scopeId: PROJECT, name: "kinds", hostSetIds: ["hsst_1234567890", "hsplg_1234567890"], applicationCredentialLibraryIds: ["credup_1234567890"] });
+    expect(checked.failures).toEqual([]);
+    const err = await e.create(checked.inputs).then(() => undefined, (x: Error) => x);
+    expect(String(err)).toMatch(/hostSetIds: hsplg_1234567890 is a kind of source only current controllers take \(hsst_, hsplg_ or hs_\), but this controller speaks the v0\.4 API, which takes hsst_… only/);
+    expect(String(err)).toMatch(/applicationCredentialLibraryIds: credup_1234567890 is a kind of source/);
+    expect(c.store.size).toBe(0);
   });
 
   test("a program without newer fields makes no probe", async () => {

@@ -32,7 +32,7 @@ describe("check", () => {
     [{ name: " " }, "name", "must not be empty"],
     [{ name: "we\u0001b" }, "name", "printable characters only"],
     [{ type: "ssh" }, "type", 'must be "tcp"'],
-    [{ hostSetIds: ["hsst_1234567890", "hs_1"] }, "hostSetIds[1]", "must be a host set id starting with hsst_"],
+    [{ hostSetIds: ["hsst_1234567890", "hx_1"] }, "hostSetIds[1]", "must be a host set id starting with hsst_, hsplg_ or hs_"],
     [{ applicationCredentialLibraryIds: ["cred"] }, "applicationCredentialLibraryIds[0]", "clvlt_"],
     [{ sessionMaxSeconds: 0 }, "sessionMaxSeconds", "greater than zero"],
     [{ sessionMaxSeconds: 1.5 }, "sessionMaxSeconds", "whole number"],
@@ -124,7 +124,11 @@ describe("plan", () => {
   test("only the lists that changed get a set-* call, after the PATCH", () => {
     expect(planUpdate(state(), { ...program, description: "x", applicationCredentialLibraryIds: ["clvlt_1234567890"] })).toEqual([
       { op: "update", mask: ["description"], fields: { description: "x" } },
-      { op: "set", field: "applicationCredentialLibraryIds", association: TARGET_FIELDS.applicationCredentialLibraryIds.association, ids: ["clvlt_1234567890"] },
+      // the injected list travels along: a current :set-credential-sources replaces both
+      {
+        op: "set", field: "applicationCredentialLibraryIds", association: TARGET_FIELDS.applicationCredentialLibraryIds.association, ids: ["clvlt_1234567890"],
+        siblings: [{ field: "injectedApplicationCredentialSourceIds", ids: [] }],
+      },
     ]);
     const { hostSetIds, ...rest } = program;
     expect(planUpdate(state(), rest)).toEqual([{ op: "set", field: "hostSetIds", association: TARGET_FIELDS.hostSetIds.association, ids: [] }]);
@@ -148,7 +152,7 @@ describe("state", () => {
   test("the mapper fills defaults, sorts lists and holds no undefined value", () => {
     const s = stateFromTarget({ id: "ttcp_1", scope_id: "p_1", version: 1 }, []);
     expect(s).toEqual({
-      scopeId: "p_1", name: "", type: "tcp", hostSetIds: [], applicationCredentialLibraryIds: [], sessionMaxSeconds: 28800,
+      scopeId: "p_1", name: "", type: "tcp", hostSetIds: [], applicationCredentialLibraryIds: [], injectedApplicationCredentialSourceIds: [], sessionMaxSeconds: 28800,
       sessionConnectionLimit: -1, version: 1, hostSets: [], applicationCredentialLibraries: [], authorizedActions: [], __managed: [],
     });
     expect(Object.values(s).includes(undefined)).toBe(false);
