@@ -1,6 +1,7 @@
 /** `npm run bench`: every benchmark, each compared with a baseline measured in the same run. */
 import { benchController, storeMemory } from "./controller";
 import { benchEmulation } from "./emulation";
+import { benchGenerationCalls, benchPacing } from "./generations";
 import * as path from "node:path";
 import { benchHost } from "./host";
 import { benchListAndSessions, benchRegex } from "./hostile";
@@ -20,6 +21,10 @@ async function main() {
 
   console.log("\nProvider API calls per operation (from the controller's /metrics)\n");
   printTable(["operation", "minimum", "measured"], await benchCalls());
+  console.log("\nProvider API calls per operation on each generation (spec's controller, --emulate 0.4, --emulate 0.21)\n");
+  printTable(["operation", "spec min", "spec", "0.4 min", "0.4", "0.21 min", "0.21"], await benchGenerationCalls());
+  console.log("\nPacing against --emulate 0.21's rate limiter (seconds; ratio = measured / the quota's own limit)\n");
+  printTable(["case", "quota limit", "measured", "ratio", "429s"], await benchPacing());
 
   const host = await benchHost(path.join(__dirname, "..", ".."));
   console.log("\nProvider through Pulumi's real dynamic-provider host and as a plugin, installed from the packed tarball,");

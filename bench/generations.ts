@@ -1,0 +1,105 @@
+/**
+ * The provider against each generation of Boundary's API, each number against the minimum or the
+ * limit measured or computed in the same run:
+ * - API calls per operation against the spec's controller, `--emulate 0.4` and `--emulate 0.21`
+ *   (from each controller's /metrics), against the fewest the API allows;
+ * - 2,000 reads, 16 at a time (the engine's default parallelism), against `--emulate 0.21` with a
+ *   quota the bench configures (500 requests per second per token): wall time against the quota's
+ *   own limit, and the 429s received; the same work under a 5 requests/s client cap (what the
+ *   Terraform provider's users get from BOUNDARY_RATE_LIMIT=5), computed.
+ */
+import { performance } from "node:perf_hooks";
+import { defaultFixtures, startController, type ControllerOptions, type Emulation, type RunningController } from "../controller";
+import { BoundaryClient } from "../provider/client";
+import { TargetCore } from "../provider/resource/core";
+import type { TargetState } from "../provider/resource/state";
+
+const TOKEN = "at_1234567890_s1bench";
+const PROJECT = "p_1234567890";
+
+function start(options: Partial<ControllerOptions>): Promise<RunningController> {
+  return startController({ api: { host: "127.0.0.1", port: 0 }, ops: { host: "127.0.0.1", port: 0 }, token: TOKEN, gracefulShutdownWaitMs: 0, fixtures: defaultFixtures(), ...options });
+}
+
+/** The controller's request counts by status code, from /metrics. */
+async function requests(opsUrl: string): Promise<Map<string, number>> {
+  const text = await (await fetch(`${opsUrl}/metrics`)).text();
+  const byCode = new Map<string, number>();
+  for (const m of text.matchAll(/^boundary_http_requests_total\{.*code="(\d+)".*\} (\d+)$/gm)) byCode.set(m[1]!, (byCode.get(m[1]!) ?? 0) + Number(m[2]));
+  return byCode;
+}
+const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+
+async function counted(c: RunningController, fn: () => Promise<unknown>): Promise<number> {
+  const before = total(await requests(c.opsUrl));
+  await fn();
+  return total(await requests(c.opsUrl)) - before;
+}
+
+/** The fewest calls per operation: v0.4 and current releases ignore lists on create (one set action per list). */
+const MINIMUM: Record<Emulation, Record<string, number>> = {
+  spec: { create: 1, read: 1, "update a scalar": 1, "update one list": 1, "update both credential lists": 1, delete: 1 },
+  "0.4": { create: 3, read: 1, "update a scalar": 1, "update one list": 1, "update both credential lists": 1, delete: 1 },
+  "0.21": { create: 3, read: 1, "update a scalar": 1, "update one list": 1, "update both credential lists": 1, delete: 1 },
+};
+
+/** Rows: operation, then minimum and measured for each mode. */
+export async function benchGenerationCalls(): Promise<string[][]> {
+  const measured = new Map<string, string[]>();
+  for (const mode of ["spec", "0.4", "0.21"] as const) {
+    const c = await start({ emulation: mode, rateLimits: "disabled" });
+    const p = new TargetCore({ addr: c.apiUrl, token: TOKEN });
+    const current = mode === "0.21";
+    const inputs = { scopeId: PROJECT, name: `calls-${mode}`, defaultPort: 22, hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"] };
+    const row = (op: string, n: number) => measured.set(op, [...(measured.get(op) ?? []), String(MINIMUM[mode][op]), String(n)]);
+    let created: { id: string; state: TargetState } | undefined;
+    row("create", await counted(c, async () => (created = await p.create(inputs))));
+    const { id } = created!;
+    let state = created!.state;
+    row("read", await counted(c, () => p.read(id, state)));
+    row("update a scalar", await counted(c, async () => (state = await p.update(id, state, { ...inputs, description: "x" }))));
+    row("update one list", await counted(c, async () => (state = await p.update(id, state, { ...inputs, description: "x", hostSetIds: [] }))));
+    // current releases change both credential lists in one action; v0.4 has only the brokered one
+    const both = current ? { injectedApplicationCredentialSourceIds: ["credup_1234567890"] } : {};
+    row("update both credential lists", await counted(c, async () => (state = await p.update(id, state, { ...inputs, description: "x", hostSetIds: [], applicationCredentialLibraryIds: [], ...both }))));
+    row("delete", await counted(c, () => p.delete(id)));
+    await p.client.close();
+    await c.shutdown();
+  }
+  return [...measured].map(([op, cells]) => [op, ...cells]);
+}
+
+/** Rows: case, the limit (s), measured (s), ratio, 429s received. */
+export async function benchPacing(reads = 2000, concurrency = 16): Promise<string[][]> {
+  const limit = 500;
+  const periodMs = 1000;
+  const c = await start({ emulation: "0.21", rateLimits: [{ action: "*", per: "auth-token", limit, periodMs }] });
+  const seed = new BoundaryClient({ addr: c.apiUrl, token: TOKEN });
+  const client = new BoundaryClient({ addr: c.apiUrl, token: TOKEN });
+  try {
+    const t = await seed.createTarget({ scope_id: PROJECT, name: "paced", type: "tcp", attributes: { default_port: 22 } });
+    await new Promise((r) => setTimeout(r, periodMs)); // a fresh window
+    const before = await requests(c.opsUrl);
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        for (let i = next++; i < reads; i = next++) await client.getTarget(t.id);
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const after = await requests(c.opsUrl);
+    const refused = (after.get("429") ?? 0) - (before.get("429") ?? 0);
+    // the first window's quota is spent at once; every further `limit` reads wait for a new window
+    const floor = ((Math.ceil(reads / limit) - 1) * periodMs) / 1000;
+    const capped = reads / 5;
+    return [
+      [`${reads.toLocaleString("en")} reads, ${concurrency} at a time, quota ${limit}/s per token`, floor.toFixed(1), seconds.toFixed(1), (seconds / floor).toFixed(2), String(refused)],
+      ["the same under a 5 requests/s client cap (computed)", floor.toFixed(1), capped.toFixed(1), (capped / floor).toFixed(1), "0"],
+    ];
+  } finally {
+    await seed.close();
+    await client.close();
+    await c.shutdown();
+  }
+}
