@@ -28,7 +28,8 @@ export const FIELD_RULES = {
     return problem && NAME[problem];
   },
   description: (v: string) => (v === "" ? "Cannot set empty string as description" : shared.isPrintable(v) ? undefined : "Description contains non-printable characters."),
-  type: (v: string) => (TARGET_FIELDS.type.values.includes(v as "tcp") ? undefined : `Unknown type ${JSON.stringify(v)}: the only target type is "tcp".`),
+  // open-source Boundary registers only tcp (ssh and rdp are HCP and Enterprise targets), in every release
+  type: (v: string) => (v === "tcp" ? undefined : "Unknown type provided."),
   sessionMaxSeconds: (v: number) => (shared.isSessionMaxSeconds(v) ? undefined : `This must be greater than zero and at most ${shared.MAX_INT32}.`),
   sessionConnectionLimit: (v: number) => (shared.isConnectionLimit(v) ? undefined : "This must be -1 (unlimited) or greater than zero."),
   workerFilter: (v: string) => {

@@ -40,6 +40,8 @@ export interface FieldSpec {
   wire: string;
   /** The allowed values, for `enum`. */
   values?: readonly string[];
+  /** Values only later releases have, with the first release that has each (like `since`, per value). */
+  valuesSince?: Readonly<Record<string, string>>;
   /** Every Target has it, and a create body must carry it. */
   required?: boolean;
   /** A program may leave it out: the provider then generates it (Pulumi's autonaming). */
@@ -62,6 +64,8 @@ export interface FieldSpec {
    * before any call, and names the release that added it.
    */
   since?: string;
+  /** Required at create from this release on (optional before). */
+  requiredSince?: string;
   /**
    * Replaced in a later release: current controllers refuse a new value (they keep and update an
    * old one), so the provider points to the replacement.
@@ -122,10 +126,11 @@ export const TARGET_FIELDS = {
   type: field({
     kind: "enum",
     wire: "type",
-    values: ["tcp"],
+    values: ["tcp", "ssh", "rdp"],
+    valuesSince: { ssh: "0.10.0", rdp: "0.20.0" },
     replaces: true,
     default: "tcp",
-    doc: 'Target type: only "tcp" exists (the default). Changing it replaces the Target.',
+    doc: 'Target type: "tcp" (the default); "ssh" (Boundary 0.10+) and "rdp" (0.20+) where the controller offers them (HCP and Enterprise; an open-source controller answers "Unknown type provided."). Changing it replaces the Target.',
   }),
   hostSetIds: field({
     kind: "ids",
@@ -245,6 +250,7 @@ export const TARGET_FIELDS = {
     kind: "integer",
     wire: "attributes.default_port",
     mask: true,
+    requiredSince: "0.9.0",
     check: (v: number) => (rules.isPort(v) ? undefined : "must be a port from 1 to 65535"),
     doc: "The tcp `attributes.default_port`, 1–65535. Required by Boundary 0.9 and later.",
   }),

@@ -109,8 +109,9 @@ export class TargetCore {
    * the state's recorded actions, or else one probe (see `BoundaryClient.apiGeneration`).
    */
   private async refuseUnsupported(inputs: Partial<TargetInputs>, state?: TargetState): Promise<void> {
-    if (!needsGeneration(inputs)) return;
-    refuseUnsupported(inputs, this.client.generation ?? generationOf(state) ?? (await this.client.apiGeneration()), state);
+    const known = this.client.generation ?? generationOf(state);
+    if (!known && !needsGeneration(inputs)) return;
+    refuseUnsupported(inputs, known ?? (await this.client.apiGeneration()), state);
   }
 
   /** Creates the Target and applies what the POST did not; a later failure is a ResourceInitError. */
@@ -253,7 +254,7 @@ export class TargetCore {
 
 /** Throws UnsupportedInputError when a controller of `generation` (if known) cannot take the inputs. */
 function refuseUnsupported(inputs: Partial<TargetInputs>, generation: ApiGeneration | undefined, state?: TargetState): void {
-  if (!generation || !needsGeneration(inputs)) return;
+  if (!generation) return;
   const failures = generationFailures(inputs, generation, state);
   if (failures.length > 0) throw new UnsupportedInputError(JSON.stringify(inputs.name ?? "(unnamed)"), failures);
 }

@@ -12,7 +12,13 @@ import type { TargetState } from "./state";
 
 /** The inputs set a field whose fate depends on the generation: only then is it worth learning. */
 export function needsGeneration(inputs: Partial<TargetInputs>): boolean {
-  return INPUT_FIELDS.some((f) => ((spec(f).since || spec(f).replacedBy) && isSet(inputs[f])) || newerIds(f, inputs).length > 0);
+  return INPUT_FIELDS.some((f) => ((spec(f).since || spec(f).replacedBy) && isSet(inputs[f])) || newerIds(f, inputs).length > 0 || newerValue(f, inputs) !== undefined);
+}
+
+/** The release that added the value a program gives an enum field, when a later one did (`type: "ssh"`). */
+function newerValue(f: InputField, inputs: Partial<TargetInputs>): string | undefined {
+  const v = inputs[f];
+  return typeof v === "string" ? spec(f).valuesSince?.[v] : undefined;
 }
 
 /** Ids in a list whose kind only current controllers have (`hsplg_…`, `credup_…`). */
@@ -27,13 +33,20 @@ function newerIds(f: InputField, inputs: Partial<TargetInputs>): string[] {
 /**
  * Why a controller of `generation` cannot apply these inputs, one failure per field; empty when it
  * can. `state` is the Target as last seen (undefined on create): a legacy value it already holds
- * may be kept and changed on a current controller.
+ * may be kept and changed on a current controller, and what a create requires matters only then.
  */
 export function generationFailures(inputs: Partial<TargetInputs>, generation: ApiGeneration, state?: TargetState): CheckFailure[] {
   const failures: CheckFailure[] = [];
   for (const f of INPUT_FIELDS) {
-    const { since, replacedBy } = spec(f);
+    const { since, replacedBy, requiredSince } = spec(f);
+    if (requiredSince && !state && generation === "current" && !isSet(inputs[f])) {
+      failures.push({ property: f, reason: `${f} is required by Boundary ${requiredSince} and later, which this controller is: set it` });
+    }
     if (!isSet(inputs[f])) continue;
+    const release = generation === "v0.4" ? newerValue(f, inputs) : undefined;
+    if (release) {
+      failures.push({ property: f, reason: `${f} ${JSON.stringify(inputs[f])} needs Boundary ${release} or later, but this controller speaks the v0.4 API: use "tcp"` });
+    }
     const newer = generation === "v0.4" ? newerIds(f, inputs) : [];
     if (newer.length > 0) {
       const a = spec(f).association!;
@@ -43,7 +56,7 @@ export function generationFailures(inputs: Partial<TargetInputs>, generation: Ap
       });
     }
     if (since && generation === "v0.4") {
-      failures.push({ property: f, reason: `${f} needs Boundary ${since} or later, but this controller speaks the v0.4 API (Boundary 0.4–0.10), which would silently drop it: remove ${f} or upgrade the controller` });
+      failures.push({ property: f, reason: `${f} needs Boundary ${since} or later, but this controller speaks the v0.4 API, which would silently drop it: remove ${f} or upgrade the controller` });
     }
     if (replacedBy && generation === "current" && !isSet(state?.[f])) {
       failures.push({

@@ -41,8 +41,8 @@ export class TargetProviderProxy implements pulumi.dynamic.ResourceProvider {
 /** The module when this package is installed (the SDK then references it), else the proxy. */
 const provider: pulumi.dynamic.ResourceProvider = /[\\/]node_modules[\\/]/.test(__filename) ? (entry as pulumi.dynamic.ResourceProvider) : new TargetProviderProxy();
 
-/** A program's value for a field: an Input, and for a list an Input of Inputs. */
-type ArgValue<T> = T extends readonly (infer E)[] ? pulumi.Input<pulumi.Input<E>[]> : pulumi.Input<T>;
+/** A program's value for a field: an Input, and for a list an Input of Inputs (not distributed: `Input<"tcp" | "ssh">`). */
+type ArgValue<T> = [T] extends [readonly (infer E)[]] ? pulumi.Input<pulumi.Input<E>[]> : pulumi.Input<T>;
 
 /**
  * Inputs of a Target, from the field table (see the README's inputs table or the package schema for

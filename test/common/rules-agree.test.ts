@@ -32,7 +32,7 @@ const VECTORS: [InputField, unknown, boolean][] = [
   ["description", "tab\there", false],
   ["description", "del\u007f", false],
   ["type", "tcp", true],
-  ["type", "ssh", false],
+  ["type", "http", false], // ssh and rdp: valid at check, refused by an open-source controller (HCP and Enterprise take them)
   ["hostSetIds", ["hsst_1234567890"], true],
   ["hostSetIds", ["hx_1234567890"], false],
   ["hostSetIds", ["hsst_"], false],

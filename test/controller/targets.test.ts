@@ -105,7 +105,7 @@ describe("create", () => {
       { name: "name", description: "This field is required." },
       { name: "scope_id", description: "Invalid input: expected string, received number" },
       { name: "session_max_seconds", description: "This must be greater than zero and at most 2147483647." },
-      { name: "type", description: 'Unknown type "ssh": the only target type is "tcp".' },
+      { name: "type", description: "Unknown type provided." },
     ]);
     const t = await c.create();
     const patch = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 1, name: 5, session_connection_limit: 0, description: "ok" });

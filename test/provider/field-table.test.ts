@@ -18,7 +18,7 @@ type Expected = {
   scopeId: pulumi.Input<string>;
   name?: pulumi.Input<string>;
   description?: pulumi.Input<string>;
-  type?: pulumi.Input<"tcp">;
+  type?: pulumi.Input<"tcp" | "ssh" | "rdp">;
   hostSetIds?: pulumi.Input<pulumi.Input<string>[]>;
   applicationCredentialLibraryIds?: pulumi.Input<pulumi.Input<string>[]>;
   injectedApplicationCredentialSourceIds?: pulumi.Input<pulumi.Input<string>[]>;

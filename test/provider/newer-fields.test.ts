@@ -112,6 +112,19 @@ describe("against Boundary v0.21", () => {
     expect(c.store.size).toBe(0);
   });
 
+  test("once the generation is known, a create without defaultPort is refused before the POST; type ssh reaches the controller, which names it", async () => {
+    const { c, e, check } = await setup("0.21");
+    await e.create((await check({ scopeId: PROJECT, name: "first", defaultPort: 22 })).inputs); // the answer says "current"
+    const portless = await check({ scopeId: PROJECT, name: "portless" });
+    const { result, calls } = await countCalls(c.opsUrl, () => e.create(portless.inputs).then(() => undefined, (err: Error) => err));
+    expect(String(result)).toMatch(/defaultPort is required by Boundary 0\.9\.0 and later, which this controller is: set it/);
+    expect(calls).toEqual({});
+    const ssh = await check({ scopeId: PROJECT, name: "ssh", type: "ssh", defaultPort: 22 });
+    expect(ssh.failures).toEqual([]);
+    await expect(e.create(ssh.inputs)).rejects.toThrow("type: Unknown type provided.");
+    expect(c.store.size).toBe(1);
+  });
+
   test("address and hostSetIds together fail at check, naming both", async () => {
     const { check } = await setup("0.21");
     const checked = await check({ scopeId: PROJECT, name: "both", defaultPort: 22, address: "10.0.0.1", hostSetIds: ["hsst_1234567890"] });
@@ -129,18 +142,19 @@ describe("against Boundary v0.21", () => {
 describe.each(["0.4", "spec"] as const)("against a v0.4 controller (%s)", (mode) => {
   test("a newer field is refused before anything changes, naming the release that added it; once known, at check", async () => {
     const { c, e, check } = await setup(mode);
-    const inputs = { scopeId: PROJECT, name: "db", address: "db.internal", defaultClientPort: 15432, injectedApplicationCredentialSourceIds: ["clvlt_1234567890"] };
+    const inputs = { scopeId: PROJECT, name: "db", type: "rdp", address: "db.internal", defaultClientPort: 15432, injectedApplicationCredentialSourceIds: ["clvlt_1234567890"] };
     const checked = await check(inputs);
     expect(checked.failures).toEqual([]); // the generation is not known yet
     const { result, calls } = await countCalls(c.opsUrl, () => e.create(checked.inputs).then(() => undefined, (err: Error) => err));
-    expect(String(result)).toMatch(/address needs Boundary 0\.12\.0 or later, but this controller speaks the v0\.4 API \(Boundary 0\.4–0\.10\), which would silently drop it: remove address or upgrade the controller/);
+    expect(String(result)).toMatch(/address needs Boundary 0\.12\.0 or later, but this controller speaks the v0\.4 API, which would silently drop it: remove address or upgrade the controller/);
     expect(String(result)).toMatch(/defaultClientPort needs Boundary 0\.13\.0 or later/);
+    expect(String(result)).toMatch(/type "rdp" needs Boundary 0\.20\.0 or later, but this controller speaks the v0\.4 API: use "tcp"/);
     expect(calls).toEqual({ "POST unmatched": 1 }); // the probe, a 405 (no such action on v0.4): nothing created
     expect(c.store.size).toBe(0);
 
     // the host now knows the generation: the next preview fails at check
     const again = await check(inputs);
-    expect(again.failures.map((f) => f.property)).toEqual(["injectedApplicationCredentialSourceIds", "address", "defaultClientPort"]);
+    expect(again.failures.map((f) => f.property)).toEqual(["type", "injectedApplicationCredentialSourceIds", "address", "defaultClientPort"]);
   });
 
   test("a plugin host set or a static credential is refused before anything changes, naming the kinds v0.4 takes", async () => {

@@ -31,7 +31,7 @@ describe("check", () => {
     [{ scopeId: undefined }, "scopeId", "scopeId is required"],
     [{ name: " " }, "name", "must not be empty"],
     [{ name: "we\u0001b" }, "name", "printable characters only"],
-    [{ type: "ssh" }, "type", 'must be "tcp"'],
+    [{ type: "http" }, "type", 'must be one of "tcp", "ssh", "rdp"'],
     [{ hostSetIds: ["hsst_1234567890", "hx_1"] }, "hostSetIds[1]", "must be a host set id starting with hsst_, hsplg_ or hs_"],
     [{ applicationCredentialLibraryIds: ["cred"] }, "applicationCredentialLibraryIds[0]", "clvlt_"],
     [{ sessionMaxSeconds: 0 }, "sessionMaxSeconds", "greater than zero"],
