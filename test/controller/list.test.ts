@@ -1,89 +1,103 @@
-/** List with scope_id, recursive and go-bexpr filters. */
+/**
+ * List with scope_id, recursive and go-bexpr filters, in every mode (the spec's controller,
+ * `--emulate 0.4`, `--emulate 0.21`); pagination has its own tests in emulate-0.21.test.ts.
+ */
+import type { Emulation } from "../../controller";
 import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT, startTestController, type TestController } from "../helpers/controller";
 
-let c: TestController;
-let web: any, db: any, other: any;
-beforeAll(async () => {
-  c = await startTestController();
-  web = await c.create({ name: "web", attributes: { default_port: 22 }, description: "front end" });
-  db = await c.create({ name: "db", session_connection_limit: 2 });
-  other = (await c.call("POST", "/v1/targets", { scope_id: OTHER_PROJECT, name: "elsewhere", type: "tcp" })).body;
-});
-afterAll(() => c.shutdown());
+/** How each mode answers where they differ. */
+const MODES = {
+  spec: { empty: { items: [] }, connectionLimit: 1 },
+  "0.4": { empty: {}, connectionLimit: 1 },
+  "0.21": { empty: { response_type: "complete", sort_by: "created_time", sort_dir: "desc" }, connectionLimit: -1 },
+} as const satisfies Record<Emulation, unknown>;
 
-const list = async (query: string) => {
-  const res = await c.call("GET", `/v1/targets?${query}`);
-  return { ...res, names: res.status === 200 ? (res.body.items as { name: string }[]).map((t) => t.name).sort() : [] };
-};
-const filtered = (f: string) => list(`scope_id=${PROJECT}&filter=${encodeURIComponent(f)}`);
+describe.each(Object.keys(MODES) as Emulation[])("--emulate %s", (mode) => {
+  const m = MODES[mode];
+  let c: TestController;
+  let web: any;
+  beforeAll(async () => {
+    c = await startTestController({ emulation: mode, rateLimits: "disabled" });
+    web = await c.create({ name: "web", attributes: { default_port: 22 }, description: "front end" });
+    await c.create({ name: "db", session_connection_limit: 2, attributes: { default_port: 5432 } });
+    await c.call("POST", "/v1/targets", { scope_id: OTHER_PROJECT, name: "elsewhere", type: "tcp", attributes: { default_port: 22 } });
+  });
+  afterAll(() => c.shutdown());
 
-test("a project lists its own targets as full Targets", async () => {
-  const res = await list(`scope_id=${PROJECT}`);
-  expect(res.names).toEqual(["db", "web"]);
-  expect(res.body.items.find((t: any) => t.id === web.id)).toEqual(web);
-});
+  const list = async (query: string) => {
+    const res = await c.call("GET", `/v1/targets?${query}`);
+    return { ...res, names: res.status === 200 ? ((res.body.items ?? []) as { name: string }[]).map((t) => t.name).sort() : [] };
+  };
+  const filtered = (f: string) => list(`scope_id=${PROJECT}&filter=${encodeURIComponent(f)}`);
 
-test("an empty project answers items: []", async () => {
-  const empty = await startTestController();
-  try {
-    expect((await empty.call("GET", `/v1/targets?scope_id=${PROJECT}`)).body).toEqual({ items: [] });
-  } finally {
-    await empty.shutdown();
-  }
-});
+  test("a project lists its own targets as full Targets", async () => {
+    const res = await list(`scope_id=${PROJECT}`);
+    expect(res.names).toEqual(["db", "web"]);
+    expect(res.body.items.find((t: any) => t.id === web.id)).toEqual(web);
+  });
 
-test("recursive from global or an org covers every project below it", async () => {
-  expect((await list("scope_id=global&recursive=true")).names).toEqual(["db", "elsewhere", "web"]);
-  expect((await list("scope_id=o_1234567890&recursive=true")).names).toEqual(["db", "elsewhere", "web"]);
-  expect((await list(`scope_id=${OTHER_PROJECT}&recursive=true`)).names).toEqual(["elsewhere"]);
-});
+  test(`an empty project answers ${JSON.stringify(m.empty)}`, async () => {
+    const empty = await startTestController({ emulation: mode });
+    try {
+      expect((await empty.call("GET", `/v1/targets?scope_id=${PROJECT}`)).body).toEqual(m.empty);
+    } finally {
+      await empty.shutdown();
+    }
+  });
 
-test("scope rules: missing is 400, an org without recursive 400, unknown 404, bad recursive 400", async () => {
-  expect((await list("")).status).toBe(400);
-  expect((await list("scope_id=o_1234567890")).status).toBe(400);
-  expect((await list("scope_id=p_zzzzzzzzzz")).status).toBe(404);
-  expect((await list(`scope_id=${PROJECT}&recursive=yes`)).status).toBe(400);
-});
+  test("recursive from global or an org covers every project below it", async () => {
+    expect((await list("scope_id=global&recursive=true")).names).toEqual(["db", "elsewhere", "web"]);
+    expect((await list("scope_id=o_1234567890&recursive=true")).names).toEqual(["db", "elsewhere", "web"]);
+    expect((await list(`scope_id=${OTHER_PROJECT}&recursive=true`)).names).toEqual(["elsewhere"]);
+  });
 
-test.each([
-  ['"/item/name" == "web"', ["web"]],
-  ['item.name == "web"', ["web"]],
-  ['"/item/name" != "web"', ["db"]],
-  ['"/item/name" matches "^w"', ["web"]],
-  ['"/item/name" not matches "^w"', ["db"]],
-  ['"authorize-session" in "/item/authorized_actions"', ["db", "web"]],
-  ['"fly" not in "/item/authorized_actions"', ["db", "web"]],
-  ['"/item/attributes/default_port" == 22', ["web"]],
-  ['"/item/session_connection_limit" == 1', ["web"]],
-  ['"/item/description" contains "front"', ["web"]],
-  ['"/item/description" is empty', ["db"]],
-  ['"/item/description" is not empty', ["web"]],
-  ['"/item/name" == "web" or "/item/name" == "db"', ["db", "web"]],
-  ['not ("/item/name" == "web") and "/item/type" == "tcp"', ["db"]],
-  ['"/item/name" == "db" or "/item/attributes/default_port" == 22', ["db", "web"]],
-])("filter %s", async (f, names) => {
-  expect((await filtered(f)).names).toEqual(names);
-});
+  test("scope rules: missing is 400, an org without recursive 400, unknown 404, bad recursive 400", async () => {
+    expect((await list("")).status).toBe(400);
+    expect((await list("scope_id=o_1234567890")).status).toBe(400);
+    expect((await list("scope_id=p_zzzzzzzzzz")).status).toBe(404);
+    expect((await list(`scope_id=${PROJECT}&recursive=yes`)).status).toBe(400);
+  });
 
-test("an item on which evaluation fails is excluded, not an error", async () => {
-  // db has no default_port: comparing a missing field excludes it
-  expect((await filtered('"/item/attributes/default_port" != 22')).names).toEqual([]);
-  // as in go-bexpr, the error ends the whole expression for that item, even under "or"
-  expect((await filtered('"/item/attributes/default_port" == 22 or "/item/name" == "db"')).names).toEqual(["web"]);
-});
+  test.each([
+    ['"/item/name" == "web"', ["web"]],
+    ['item.name == "web"', ["web"]],
+    ['"/item/name" != "web"', ["db"]],
+    ['"/item/name" matches "^w"', ["web"]],
+    ['"/item/name" not matches "^w"', ["db"]],
+    ['"authorize-session" in "/item/authorized_actions"', ["db", "web"]],
+    ['"fly" not in "/item/authorized_actions"', ["db", "web"]],
+    ['"/item/attributes/default_port" == 22', ["web"]],
+    [`"/item/session_connection_limit" == ${m.connectionLimit}`, ["web"]],
+    ['"/item/description" contains "front"', ["web"]],
+    ['"/item/description" is empty', ["db"]],
+    ['"/item/description" is not empty', ["web"]],
+    ['"/item/name" == "web" or "/item/name" == "db"', ["db", "web"]],
+    ['not ("/item/name" == "web") and "/item/type" == "tcp"', ["db"]],
+    ['"/item/name" == "db" or "/item/attributes/default_port" == 22', ["db", "web"]],
+  ])("filter %s", async (f, names) => {
+    expect((await filtered(f)).names).toEqual(names);
+  });
 
-test.each([
-  ['"/item/name" ==', 16],
-  ['"/item/name" = "x"', 14],
-  ['("/item/name" == "x"', 21],
-  ['"/item/name" matches "("', 22],
-  ['"/item/name == "x"', 18],
-])("an unparsable filter %s is 400 naming filter and the position", async (f, position) => {
-  const res = await filtered(f);
-  expect(res.status).toBe(400);
-  expect(res.body.details.request_fields).toHaveLength(1);
-  expect(res.body.details.request_fields[0].name).toBe("filter");
-  expect(res.body.details.request_fields[0].description).toContain(`at position ${position}`);
+  test("an item on which evaluation fails is excluded, not an error", async () => {
+    // db has no description: comparing a missing field excludes it
+    expect((await filtered('"/item/description" != "front end"')).names).toEqual([]);
+    // as in go-bexpr, the error ends the whole expression for that item, even under "or"
+    expect((await filtered('"/item/description" == "front end" or "/item/name" == "db"')).names).toEqual(["web"]);
+  });
+
+  test.each([
+    ['"/item/name" ==', 16],
+    ['"/item/name" = "x"', 14],
+    ['("/item/name" == "x"', 21],
+    ['"/item/name" matches "("', 22],
+    ['"/item/name == "x"', 18],
+  ])("an unparsable filter %s is 400 naming filter and the position", async (f, position) => {
+    const res = await filtered(f);
+    expect(res.status).toBe(400);
+    expect(res.body.details.request_fields).toHaveLength(1);
+    expect(res.body.details.request_fields[0].name).toBe("filter");
+    expect(res.body.details.request_fields[0].description).toContain(`at position ${position}`);
+  });
 });
 
 test("a large list is streamed in chunks (bounded memory per list) and arrives whole", async () => {
