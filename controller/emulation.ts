@@ -44,8 +44,11 @@ export interface Profile {
   newerFields: "known" | "dropped" | "refused";
   /** Paths a PATCH applies whether or not its mask names them (current releases: `address`). */
   patchAlwaysApplies?(req: UpdateTargetRequest): string[];
-  /** Field errors of a PATCH beyond the field rules (current releases: legacy and new worker filters exclude each other). */
-  updateFieldRules?(req: UpdateTargetRequest): RequestField[];
+  /**
+   * Field errors of a PATCH beyond the field rules, given the paths it updates (current releases:
+   * legacy and new worker filters exclude each other; the default port cannot be cleared).
+   */
+  updateFieldRules?(req: UpdateTargetRequest, paths: ReadonlySet<string>): RequestField[];
   /**
    * The release's rules on the record a valid, current-version PATCH makes: throws what the release
    * answers, or adjusts the draft `next` as its database does (a new worker filter clears the legacy one).
@@ -159,11 +162,14 @@ const V021: Profile = {
   listItemsCarryAssociations: false,
   newerFields: "known",
   patchAlwaysApplies: (req) => (isSet(req.address) ? ["address"] : []),
-  updateFieldRules: (req) => {
-    if (!isSet(req.worker_filter)) return [];
-    return (["egress_worker_filter", "ingress_worker_filter"] as const)
-      .filter((k) => isSet(req[k]))
-      .map((k) => ({ name: k, description: `Cannot set worker_filter and ${k}; they are mutually exclusive fields.` }));
+  updateFieldRules: (req, paths) => {
+    const fields: RequestField[] = [];
+    if (paths.has("attributes.default_port") && !isSet(req.attributes?.default_port)) fields.push({ name: "attributes.default_port", description: "This field is required." });
+    if (!isSet(req.worker_filter)) return fields;
+    for (const k of ["egress_worker_filter", "ingress_worker_filter"] as const) {
+      if (isSet(req[k])) fields.push({ name: k, description: `Cannot set worker_filter and ${k}; they are mutually exclusive fields.` });
+    }
+    return fields;
   },
   updateRules: (before, _req, next) => {
     if (next.address && next.address !== before.address && next.host_set_ids.length > 0) throw addressConflict("update");

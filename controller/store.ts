@@ -169,7 +169,9 @@ export class Store {
     else if ((this.scopes.get(req.scope_id)?.type ?? "project") !== "project") {
       push({ name: "scope_id", description: "Targets can only be created in a project scope." });
     }
-    for (const f of this.profile.createRules(req)) errors.push(f);
+    // the release's own create rules come first; like Boundary's map of bad fields, one message per field
+    const released = this.profile.createRules(req);
+    for (const f of released) errors.push(f);
     for (const f of this.refusedNewerFields(req)) errors.push(f);
     if (req.name === undefined) push({ name: "name", description: "This field is required." });
     if (req.type === undefined) push({ name: "type", description: "This field is required." });
@@ -177,7 +179,7 @@ export class Store {
       const association = spec(f).association;
       if (association) {
         for (const e of rules.checkIds(spec(f).wire, this.prefixes(association), this.createIds(req, f)).errors) errors.push(e);
-      } else if (f !== "scopeId" && this.knows(f)) push(rules.checkField(f, getPath(req, spec(f).wire)));
+      } else if (f !== "scopeId" && this.knows(f) && !released.some((r) => r.name === spec(f).wire)) push(rules.checkField(f, getPath(req, spec(f).wire)));
     }
     return errors;
   }
@@ -296,7 +298,7 @@ export class Store {
         else setValue(next, f, value, this.defaultOf(f));
       }
     }
-    for (const e of this.profile.updateFieldRules?.(req) ?? []) errors.push(e);
+    for (const e of this.profile.updateFieldRules?.(req, paths) ?? []) errors.push(e);
     return { errors, paths: paths.size, next };
   }
 

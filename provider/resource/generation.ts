@@ -33,14 +33,16 @@ function newerIds(f: InputField, inputs: Partial<TargetInputs>): string[] {
 /**
  * Why a controller of `generation` cannot apply these inputs, one failure per field; empty when it
  * can. `state` is the Target as last seen (undefined on create): a legacy value it already holds
- * may be kept and changed on a current controller, and what a create requires matters only then.
+ * may be kept and changed on a current controller; what a release requires must be set on create
+ * and stay set.
  */
 export function generationFailures(inputs: Partial<TargetInputs>, generation: ApiGeneration, state?: TargetState): CheckFailure[] {
   const failures: CheckFailure[] = [];
   for (const f of INPUT_FIELDS) {
     const { since, replacedBy, requiredSince } = spec(f);
-    if (requiredSince && !state && generation === "current" && !isSet(inputs[f])) {
-      failures.push({ property: f, reason: `${f} is required by Boundary ${requiredSince} and later, which this controller is: set it` });
+    // on create, or when the program stops setting it (which would clear it)
+    if (requiredSince && generation === "current" && !isSet(inputs[f]) && (!state || state.__managed.includes(f))) {
+      failures.push({ property: f, reason: `${f} is required by Boundary ${requiredSince} and later, which this controller is: ${state ? "keep" : "set"} it` });
     }
     if (!isSet(inputs[f])) continue;
     const release = generation === "v0.4" ? newerValue(f, inputs) : undefined;

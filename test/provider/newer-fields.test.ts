@@ -114,7 +114,13 @@ describe("against Boundary v0.21", () => {
 
   test("once the generation is known, a create without defaultPort is refused before the POST; type ssh reaches the controller, which names it", async () => {
     const { c, e, check } = await setup("0.21");
-    await e.create((await check({ scopeId: PROJECT, name: "first", defaultPort: 22 })).inputs); // the answer says "current"
+    const first = await check({ scopeId: PROJECT, name: "first", defaultPort: 22 });
+    const made = await e.create(first.inputs); // the answer says "current"
+    // a program that stops setting defaultPort would clear it: refused before the PATCH Boundary would refuse
+    const { defaultPort: _port, ...portless0 } = first.inputs as Record<string, unknown>;
+    const removing = await countCalls(c.opsUrl, () => e.update(made.id, made.props, portless0).then(() => undefined, (err: Error) => err));
+    expect(String(removing.result)).toMatch(/defaultPort is required by Boundary 0\.9\.0 and later, which this controller is: keep it/);
+    expect(removing.calls).toEqual({});
     const portless = await check({ scopeId: PROJECT, name: "portless" });
     const { result, calls } = await countCalls(c.opsUrl, () => e.create(portless.inputs).then(() => undefined, (err: Error) => err));
     expect(String(result)).toMatch(/defaultPort is required by Boundary 0\.9\.0 and later, which this controller is: set it/);
