@@ -16,7 +16,8 @@ import { scopeSummary } from "./view";
 export interface Session {
   id: string;
   targetId: string;
-  hostId: string;
+  /** The host the session connects to; none for a Target with an address (current releases). */
+  hostId?: string;
   endpoint: string;
   connectionLimit: number;
   expiresAt: Date;
@@ -72,7 +73,9 @@ export class Sessions {
     const now = new Date();
     this.prune(now);
     this.checkRoom(now);
-    const endpoint = `tcp://${host.address}${target.attributes?.default_port ? `:${target.attributes.default_port}` : ""}`;
+    // an IPv6 address is bracketed in a URL
+    const at = host.address.includes(":") ? `[${host.address}]` : host.address;
+    const endpoint = `tcp://${at}${target.attributes?.default_port ? `:${target.attributes.default_port}` : ""}`;
     const session: Session = {
       id: newId(Prefix.session),
       targetId: target.id,
@@ -100,8 +103,8 @@ export class Sessions {
       scope: scopeSummary(this.store, target.scope_id),
       created_time: now.toISOString(),
       user_id: DEV_USER_ID,
-      host_set_id: hostSetId,
-      host_id: host.id,
+      ...(hostSetId && { host_set_id: hostSetId }),
+      ...(host.id && { host_id: host.id }),
       type: target.type,
       authorization_token,
       endpoint,
@@ -151,19 +154,28 @@ export class Sessions {
   }
 
   private pickWorker(target: TargetRecord): void {
-    const filter = target.worker_filter ? parseFilter(target.worker_filter) : undefined;
+    // current releases: the egress filter, or a legacy filter a Target kept
+    const expression = target.egress_worker_filter ?? target.worker_filter;
+    const filter = expression ? parseFilter(expression) : undefined;
     const available = this.store.workers.filter((w) => !filter || matches(filter, { name: w.name, tags: w.tags }));
     if (available.length === 0) {
       throw new BoundaryError("FailedPrecondition", "No workers are available to handle this session, or all have been filtered.");
     }
   }
 
-  private pickHost(target: TargetRecord, hostId: string | undefined) {
+  /** The host a session connects to: one of the host sets' hosts, or the Target's own address (current releases). */
+  private pickHost(target: TargetRecord, hostId: string | undefined): { hostSetId?: string; host: { id?: string; address: string } } {
+    if (target.address) {
+      if (hostId !== undefined) throw invalidField("host_id", "The target has an address and no host sources: leave host_id out.");
+      return { host: { address: target.address } };
+    }
     const candidates = target.host_set_ids.flatMap((hostSetId) =>
       (this.store.hostSets.get(hostSetId)?.hosts ?? []).map((host) => ({ hostSetId, host })),
     );
     if (hostId !== undefined) {
-      if (!hostId.startsWith(Prefix.host)) throw invalidField("host_id", `Incorrectly formatted identifier: it must start with ${Prefix.host}.`);
+      // static hosts, and plugin hosts (hplg_) on current releases
+      const prefixes = this.store.profile.generation === "current" ? [Prefix.host, "hplg_"] : [Prefix.host];
+      if (!prefixes.some((p) => hostId.startsWith(p))) throw invalidField("host_id", `Incorrectly formatted identifier: it must start with ${prefixes.join(" or ")}.`);
       const chosen = candidates.find((c) => c.host.id === hostId);
       if (!chosen) throw invalidField("host_id", "The requested host id is not available.");
       return chosen;

@@ -1,49 +1,60 @@
-/** Bearer tokens: 401 without one, the read-only token may list and read only. */
+/** Bearer tokens, in every mode: 401 without one, the read-only token may list and read only. */
+import type { Emulation } from "../../controller";
 import { PROJECT, READ_ONLY_TOKEN, startTestController, type TestController } from "../helpers/controller";
 
-let c: TestController;
-let t: any;
-beforeAll(async () => {
-  c = await startTestController();
-  t = await c.create({ host_set_ids: ["hsst_1234567890"] });
-});
-afterAll(() => c.shutdown());
+/** The actions a read-only token is refused, by the names each mode uses. */
+const ACTIONS = {
+  spec: ["set-host-sets", { host_set_ids: [] }, "add-credential-libraries", { application_credential_library_ids: ["clvlt_1234567890"] }],
+  "0.4": ["set-host-sets", { host_set_ids: [] }, "add-credential-libraries", { application_credential_library_ids: ["clvlt_1234567890"] }],
+  "0.21": ["set-host-sources", { host_source_ids: [] }, "add-credential-sources", { brokered_credential_source_ids: ["clvlt_1234567890"] }],
+} as const satisfies Record<Emulation, unknown>;
 
-test.each([
-  ["no Authorization header", null],
-  ["an unknown token", "at_zzzzzzzzzz_s1nope"],
-  ["an empty bearer", ""],
-])("%s is 401 with Boundary's message", async (_what, token) => {
-  const res = await c.call("GET", `/v1/targets/${t.id}`, undefined, token);
-  expect(res.status).toBe(401);
-  expect(res.body).toEqual({ kind: "Unauthenticated", message: "Unauthenticated, or invalid token." });
-});
+describe.each(Object.keys(ACTIONS) as Emulation[])("--emulate %s", (mode) => {
+  let c: TestController;
+  let t: any;
+  beforeAll(async () => {
+    c = await startTestController({ emulation: mode, rateLimits: "disabled" });
+    t = await c.create({ host_set_ids: ["hsst_1234567890"] });
+  });
+  afterAll(() => c.shutdown());
 
-test("the scheme is case-insensitive", async () => {
-  const res = await fetch(`${c.apiUrl}/v1/targets/${t.id}`, { headers: { authorization: `bEaReR ${READ_ONLY_TOKEN}` } });
-  expect(res.status).toBe(200);
-});
+  test.each([
+    ["no Authorization header", null],
+    ["an unknown token", "at_zzzzzzzzzz_s1nope"],
+    ["an empty bearer", ""],
+  ])("%s is 401 with Boundary's message", async (_what, token) => {
+    const res = await c.call("GET", `/v1/targets/${t.id}`, undefined, token);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ kind: "Unauthenticated", message: "Unauthenticated, or invalid token." });
+  });
 
-test("the read-only token lists and reads, and its authorized_actions say so", async () => {
-  const one = await c.call("GET", `/v1/targets/${t.id}`, undefined, READ_ONLY_TOKEN);
-  expect(one.status).toBe(200);
-  expect(one.body.authorized_actions).toEqual(["no-op", "read"]);
-  const all = await c.call("GET", `/v1/targets?scope_id=${PROJECT}`, undefined, READ_ONLY_TOKEN);
-  expect(all.body.items[0].authorized_actions).toEqual(["no-op", "read"]);
-  const filtered = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent('"update" in "/item/authorized_actions"')}`, undefined, READ_ONLY_TOKEN);
-  expect(filtered.body.items).toEqual([]);
-});
+  test("the scheme is case-insensitive", async () => {
+    const res = await fetch(`${c.apiUrl}/v1/targets/${t.id}`, { headers: { authorization: `bEaReR ${READ_ONLY_TOKEN}` } });
+    expect(res.status).toBe(200);
+  });
 
-test.each([
-  ["POST", "/v1/targets", { scope_id: PROJECT, name: "ro", type: "tcp" }],
-  ["PATCH", "/v1/targets/{id}", { version: 1, description: "x" }],
-  ["DELETE", "/v1/targets/{id}", undefined],
-  ["POST", "/v1/targets/{id}:set-host-sets", { version: 1, host_set_ids: [] }],
-  ["POST", "/v1/targets/{id}:add-credential-libraries", { version: 1, application_credential_library_ids: ["clvlt_1234567890"] }],
-  ["POST", "/v1/targets/{id}:authorize-session", {}],
-])("the read-only token is refused %s %s with 403", async (method, path, body) => {
-  const res = await c.call(method, path.replace("{id}", t.id), body, READ_ONLY_TOKEN);
-  expect(res.status).toBe(403);
-  expect(res.body).toEqual({ kind: "PermissionDenied", message: "Forbidden." });
-  expect((await c.call("GET", `/v1/targets/${t.id}`)).body.version).toBe(1);
+  test("the read-only token lists and reads, and its authorized_actions say so", async () => {
+    const one = await c.call("GET", `/v1/targets/${t.id}`, undefined, READ_ONLY_TOKEN);
+    expect(one.status).toBe(200);
+    expect(one.body.authorized_actions).toEqual(["no-op", "read"]);
+    const all = await c.call("GET", `/v1/targets?scope_id=${PROJECT}`, undefined, READ_ONLY_TOKEN);
+    expect(all.body.items[0].authorized_actions).toEqual(["no-op", "read"]);
+    const filtered = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent('"update" in "/item/authorized_actions"')}`, undefined, READ_ONLY_TOKEN);
+    expect(filtered.body.items ?? []).toEqual([]);
+  });
+
+  const [setHosts, setHostsBody, addCreds, addCredsBody] = ACTIONS[mode];
+  test.each([
+    ["POST", "/v1/targets", { scope_id: PROJECT, name: "ro", type: "tcp", attributes: { default_port: 22 } }],
+    ["PATCH", "/v1/targets/{id}", { version: 1, description: "x" }],
+    ["DELETE", "/v1/targets/{id}", undefined],
+    ["POST", `/v1/targets/{id}:${setHosts}`, { version: 1, ...setHostsBody }],
+    ["POST", `/v1/targets/{id}:${addCreds}`, { version: 1, ...addCredsBody }],
+    ["POST", "/v1/targets/{id}:authorize-session", {}],
+  ])("the read-only token is refused %s %s with 403", async (method, path, body) => {
+    const res = await c.call(method, path.replace("{id}", t.id), body, READ_ONLY_TOKEN);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ kind: "PermissionDenied", message: "Forbidden." });
+    expect((await c.call("GET", `/v1/targets/${t.id}`)).body.version).toBe(t.version);
+  });
 });

@@ -67,6 +67,14 @@ describe("--emulate 0.21", () => {
     expect(after.body).not.toHaveProperty("address");
   });
 
+  test("a session to a Target with an address connects to it (IPv6 bracketed), with no host; host_id is refused", async () => {
+    const t = await create("0.21", { address: "fd00::5", attributes: { default_port: 5432 } });
+    const res = await act("0.21", t.id, "authorize-session", {});
+    expect(res.body.endpoint).toBe("tcp://[fd00::5]:5432");
+    for (const k of ["host_id", "host_set_id"]) expect(res.body).not.toHaveProperty(k);
+    expect((await act("0.21", t.id, "authorize-session", { host_id: "hst_1234567890" })).status).toBe(400);
+  });
+
   test("worker_filter and egress_worker_filter in one PATCH are mutually exclusive", async () => {
     const t = await create("0.21");
     const res = await patch("0.21", t.id, { version: 1, worker_filter: '"a" in "/tags/x"', egress_worker_filter: '"b" in "/tags/x"' });
@@ -129,7 +137,8 @@ describe("plugin host sets and static credentials", () => {
     expect(hs.body.host_sources).toContainEqual({ id: "hsplg_1234567890", host_catalog_id: "hcplg_1234567890" });
     const cs = await act("0.21", t.id, "set-credential-sources", { version: 2, brokered_credential_source_ids: ["credup_1234567890"] });
     expect(cs.body.brokered_credential_sources).toEqual([{ id: "credup_1234567890", credential_store_id: "csst_1234567890" }]);
-    const session = await act("0.21", t.id, "authorize-session", {});
+    const session = await act("0.21", t.id, "authorize-session", { host_id: "hplg_1234567890" });
+    expect(session.body).toMatchObject({ host_id: "hplg_1234567890", host_set_id: "hsplg_1234567890", endpoint: "tcp://127.0.0.5:22" });
     expect(session.body.credentials[0].credential_source.id).toBe("credup_1234567890");
   });
 

@@ -60,7 +60,8 @@ describe.each(ALL)("--emulate %s", (mode) => {
     });
 
     test(`${m.createAppliesLists ? "applies" : "ignores, as Boundary does,"} host_set_ids and application_credential_library_ids${m.createAppliesLists ? ", sorted, with summaries" : ""}`, async () => {
-      const t = await create({ host_set_ids: ["hsst_1234567891", "hsst_1234567890", "hsst_1234567891"], application_credential_library_ids: ["clvlt_1234567890"] });
+      const lists = { host_set_ids: ["hsst_1234567891", "hsst_1234567890", "hsst_1234567891"], application_credential_library_ids: ["clvlt_1234567890"] };
+      const t = (await c.call("POST", "/v1/targets", body({ name: "with-lists", ...lists }))).body;
       if (!m.createAppliesLists) {
         for (const k of ["host_set_ids", "host_source_ids", "application_credential_library_ids", "brokered_credential_source_ids"]) expect(t).not.toHaveProperty(k);
         return;
@@ -334,7 +335,7 @@ describe.each(ALL)("--emulate %s", (mode) => {
 test("the spec's controller with --ignore-create-associations ignores the lists on create, as Boundary v0.4 does", async () => {
   const legacy = await startTestController({ ignoreCreateAssociations: true });
   try {
-    const t = await legacy.create({ host_set_ids: ["hsst_1234567890"], application_credential_library_ids: ["clvlt_1234567890"] });
+    const t = (await legacy.call("POST", "/v1/targets", body({ host_set_ids: ["hsst_1234567890"], application_credential_library_ids: ["clvlt_1234567890"] }))).body;
     expect(t).not.toHaveProperty("host_set_ids");
     expect(t).not.toHaveProperty("application_credential_library_ids");
   } finally {

@@ -15,9 +15,20 @@ export interface Response {
 
 export interface TestController extends RunningController {
   call(method: string, path: string, body?: unknown, token?: string | null): Promise<Response>;
-  /** Creates a target with sensible defaults and returns the response body. */
+  /**
+   * Creates a target with sensible defaults and returns the response body. In a mode whose create
+   * ignores lists (as real Boundary does), `host_set_ids` and `application_credential_library_ids`
+   * are attached afterwards by the mode's set actions, so the Target holds them in every mode (its
+   * version then counts those changes); `--emulate 0.21` gets a default port unless one is given.
+   */
   create(fields?: Record<string, unknown>): Promise<any>;
 }
+
+/** The v0.4 lists, with the action and field current releases (`--emulate 0.21`) use instead. */
+const LISTS = [
+  { field: "host_set_ids", action: "host-sets", current: { action: "host-sources", field: "host_source_ids" } },
+  { field: "application_credential_library_ids", action: "credential-libraries", current: { action: "credential-sources", field: "brokered_credential_source_ids" } },
+] as const;
 
 let counter = 0;
 
@@ -48,10 +59,23 @@ export async function startTestController(options: Partial<ControllerOptions> = 
     }
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
+  const mode = options.emulation ?? "spec";
+  const appliesLists = mode === "spec" && !options.ignoreCreateAssociations;
   const create = async (fields: Record<string, unknown> = {}) => {
-    const res = await call("POST", "/v1/targets", { scope_id: PROJECT, name: `target-${++counter}`, type: "tcp", ...fields });
+    const body: Record<string, unknown> = { scope_id: PROJECT, name: `target-${++counter}`, type: "tcp", ...fields };
+    if (mode === "0.21") body.attributes = { default_port: 22, ...(body.attributes as object | undefined) };
+    const later = appliesLists ? [] : LISTS.filter((l) => Array.isArray(body[l.field]) && (body[l.field] as unknown[]).length > 0);
+    for (const l of later) delete body[l.field];
+    const res = await call("POST", "/v1/targets", body);
     if (res.status !== 200) throw new Error(`create failed: ${res.status} ${res.text}`);
-    return res.body;
+    let t = res.body;
+    for (const l of later) {
+      const [action, field] = mode === "0.21" ? [l.current.action, l.current.field] : [l.action, l.field];
+      const set = await call("POST", `/v1/targets/${t.id}:set-${action}`, { version: t.version, [field]: fields[l.field] });
+      if (set.status !== 200) throw new Error(`create failed: ${set.status} ${set.text}`);
+      t = set.body;
+    }
+    return t;
   };
   return { ...c, call, create };
 }
