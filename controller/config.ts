@@ -143,6 +143,7 @@ export function loadDevConfig(argv: string[], readFile: (path: string) => string
     ignoreCreateAssociations: values["ignore-create-associations"] ?? false,
     emulation: emulationOf(values.emulate, controllerBlock?.attrs["emulate"]),
     ...(controllerBlock ? rateLimitsOf(controllerBlock) : {}),
+    ...(controllerBlock ? maxPageSizeOf(controllerBlock) : {}),
     logFormat,
   };
 }
@@ -173,6 +174,14 @@ function rateLimitsOf(controller: Block): { rateLimits?: RatePolicy[] | "disable
     for (const a of new Set((actions as string[]).map((x) => (x === "list" || x === "*" ? x : "other")))) policies.push({ action: a as RatePolicy["action"], per, limit, periodMs });
   }
   return policies.length > 0 ? { ...out, rateLimits: policies } : out;
+}
+
+/** The controller block's `max_page_size`: the default and largest page of a list (Boundary 0.15+). */
+function maxPageSizeOf(controller: Block): { maxPageSize?: number } {
+  const max = controller.attrs["max_page_size"];
+  if (max === undefined) return {};
+  if (typeof max !== "number" || !Number.isInteger(max) || max < 1) throw new ConfigError(`controller.max_page_size: ${JSON.stringify(max)} must be a whole number > 0`);
+  return { maxPageSize: max };
 }
 
 /** `--emulate`, else the config file's `controller { emulate = "…" }`, else the spec. */

@@ -9,7 +9,7 @@
 import { BoundaryError } from "./errors";
 import type { TargetRecord } from "./store";
 
-/** Boundary's default and maximum page size (`max_page_size` in its config). */
+/** Boundary's default and maximum page size, unless its config's `max_page_size` says otherwise. */
 export const MAX_PAGE_SIZE = 1000;
 /** A list token older than this is refused (Boundary: 30 days). */
 const TOKEN_LIFETIME_MS = 30 * 24 * 3_600_000;
@@ -35,8 +35,13 @@ export interface Page {
 }
 
 /** The page a list request asks for. `deletedSince` gives the ids removed since a time, for refreshes. */
-export function page(records: readonly TargetRecord[], q: { query: string; token?: string | null; pageSize?: string | null }, now: number, deletedSince: (since: number) => string[]): Page {
-  const size = pageSize(q.pageSize);
+export function page(
+  records: readonly TargetRecord[],
+  q: { query: string; token?: string | null; pageSize?: string | null; maxPageSize?: number },
+  now: number,
+  deletedSince: (since: number) => string[],
+): Page {
+  const size = pageSize(q.pageSize, q.maxPageSize ?? MAX_PAGE_SIZE);
   const token = q.token ? decode(q.token, q.query, now) : undefined;
   const pass = token?.pass ?? "list";
   const key = (t: TargetRecord) => (pass === "list" ? t.created_time : t.updated_time);
@@ -63,11 +68,11 @@ export function page(records: readonly TargetRecord[], q: { query: string; token
   return { items, fields };
 }
 
-function pageSize(value: string | null | undefined): number {
-  if (value === null || value === undefined || value === "") return MAX_PAGE_SIZE;
+function pageSize(value: string | null | undefined, max: number): number {
+  if (value === null || value === undefined || value === "") return max;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new BoundaryError("InvalidArgument", "Error in provided request.", [{ name: "page_size", description: "This must be a whole number." }]);
-  return n === 0 ? MAX_PAGE_SIZE : Math.min(n, MAX_PAGE_SIZE);
+  return n === 0 ? max : Math.min(n, max);
 }
 
 /** Newest first by time, then by id: a total order, so a cursor is exact. */

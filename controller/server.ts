@@ -43,6 +43,8 @@ export interface ControllerOptions {
   rateLimits?: readonly RatePolicy[] | "disabled";
   /** The most quota windows held (`api_rate_limit_max_quotas`). */
   maxQuotas?: number;
+  /** The default and largest page of a paginated list (`max_page_size`; Boundary's default 1,000). */
+  maxPageSize?: number;
 }
 
 /** A started controller: its addresses, its data, and how to stop it. */
@@ -74,7 +76,7 @@ const IDLE_AFTER_CLOSE_MS = 100;
  */
 export async function startController(options: ControllerOptions): Promise<RunningController> {
   const logger = options.logger ?? silentLogger;
-  const store = options.store ?? new Store(options.fixtures, { ignoreCreateAssociations: options.ignoreCreateAssociations, emulation: options.emulation });
+  const store = options.store ?? new Store(options.fixtures, { ignoreCreateAssociations: options.ignoreCreateAssociations, emulation: options.emulation, maxPageSize: options.maxPageSize });
   const sessions = new Sessions(store, options.maxSessions);
   const auth = new Authenticator(options.token, options.readOnlyToken);
   const metrics = new Metrics();

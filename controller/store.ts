@@ -15,6 +15,7 @@ import type { FixtureCredential, FixtureCredentialLibrary, FixtureHostSet, Fixtu
 import { addressConflict, profileOf, type AssociationNoun, type Emulation, type Profile } from "./emulation";
 import * as rules from "./rules";
 import { SortedIds } from "./sorted-ids";
+import { MAX_PAGE_SIZE } from "./pagination";
 
 /**
  * A Target as the store keeps it: the wire Target without the parts a view adds (scope summary,
@@ -69,6 +70,8 @@ export interface StoreOptions {
   emulation?: Emulation;
   /** Ignore `host_set_ids`/`application_credential_library_ids` on create, as Boundary v0.4 does (what `--emulate 0.4` does on create). */
   ignoreCreateAssociations?: boolean;
+  /** The default and largest page of a paginated list (`max_page_size`). */
+  maxPageSize?: number;
   now?: () => Date;
 }
 
@@ -99,6 +102,8 @@ export class Store {
   private readonly foldedNames = new Map<string, string | string[]>();
   /** What differs between the emulated Boundary releases. */
   readonly profile: Profile;
+  /** The default and largest page of a paginated list (current releases). */
+  readonly maxPageSize: number;
   private readonly ignoreCreateAssociations: boolean;
   private readonly now: () => Date;
 
@@ -110,6 +115,7 @@ export class Store {
     for (const c of [...fixtures.credential_libraries, ...fixtures.credentials]) this.credentialLibraries.set(c.id, c);
     this.workers = fixtures.workers;
     this.profile = profileOf(options.emulation ?? "spec");
+    this.maxPageSize = options.maxPageSize ?? MAX_PAGE_SIZE;
     this.ignoreCreateAssociations = options.ignoreCreateAssociations === true || !this.profile.createAppliesAssociations;
     this.now = options.now ?? (() => new Date());
   }

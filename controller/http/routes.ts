@@ -107,7 +107,7 @@ export function routesFor(generation: Profile["generation"]): Route[] {
       // current releases paginate (a token belongs to one query: scope, recursive, filter)
       const query = JSON.stringify([q.get("scope_id"), q.get("recursive"), q.get("filter")]);
       const projects = store.projectsOf(q.get("scope_id")!);
-      const p = page(records, { query, token: q.get("list_token"), pageSize: q.get("page_size") }, Date.now(), (since) => store.deletedSince(since, projects));
+      const p = page(records, { query, token: q.get("list_token"), pageSize: q.get("page_size"), maxPageSize: store.maxPageSize }, Date.now(), (since) => store.deletedSince(since, projects));
       return { status: 200, stream: renderPage(store, p, principal.actions) };
     },
   }),

@@ -153,6 +153,22 @@ describe("paginated lists", () => {
     }
   });
 
+  test("the config file's max_page_size is the default and the largest page", async () => {
+    const cfg = loadDevConfig(["--config", "dev.hcl"], () => 'controller {\n  emulate = "0.21"\n  max_page_size = 100\n}\n');
+    expect(cfg.maxPageSize).toBe(100);
+    expect(() => loadDevConfig(["--config", "dev.hcl"], () => "controller {\n  max_page_size = 0\n}\n")).toThrow("controller.max_page_size: 0 must be a whole number > 0");
+    const small = await startTestController({ emulation: "0.21", maxPageSize: cfg.maxPageSize });
+    try {
+      for (let i = 0; i < 250; i++) small.store.createTarget({ scope_id: PROJECT, name: `small-${i}`, type: "tcp", attributes: { default_port: 22 } });
+      const first = await small.call("GET", `/v1/targets?scope_id=${PROJECT}`);
+      expect([first.body.items.length, first.body.response_type]).toEqual([100, "delta"]);
+      const asked = await small.call("GET", `/v1/targets?scope_id=${PROJECT}&page_size=500`);
+      expect(asked.body.items).toHaveLength(100);
+    } finally {
+      await small.shutdown();
+    }
+  });
+
   test("a malformed token, or one from another query, is a 400 of kind invalid list token", async () => {
     const bad = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&list_token=garbage`);
     expect(bad.status).toBe(400);
