@@ -42,6 +42,15 @@ export interface Profile {
    * Boundary v0.4 drops keys it does not know; the spec's controller names them in a 400.
    */
   newerFields: "known" | "dropped" | "refused";
+  /** How the add/set/remove bodies' field errors are worded, where the release words them its own way. */
+  associationWords?: {
+    /** An id of no kind the list takes; `noun` is the action's (`host-sets` or `credential-libraries`). */
+    malformed(noun: AssociationNoun, id: string): string;
+    /** An add or remove with no id (`both`: the current credential action, which takes two lists). */
+    empty(both: boolean): string;
+    /** No version. */
+    version: string;
+  };
   /** Paths a PATCH applies whether or not its mask names them (current releases: `address`). */
   patchAlwaysApplies?(req: UpdateTargetRequest): string[];
   /**
@@ -161,6 +170,12 @@ const V021: Profile = {
   emptyList: { response_type: "complete", sort_by: "created_time", sort_dir: "desc" },
   listItemsCarryAssociations: false,
   newerFields: "known",
+  // v0.21.3's validateAdd/Set/Remove…SourcesRequest
+  associationWords: {
+    malformed: (noun, id) => `Incorrectly formatted ${noun === "host-sets" ? "host" : "credential"} source identifier ${JSON.stringify(id)}.`,
+    empty: (both) => (both ? "Brokered or Injected Application Credential Source IDs must be provided." : "Must be non-empty."),
+    version: "Required field.",
+  },
   patchAlwaysApplies: (req) => (isSet(req.address) ? ["address"] : []),
   updateFieldRules: (req, paths) => {
     const fields: RequestField[] = [];

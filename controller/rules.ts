@@ -65,14 +65,19 @@ export const MAX_IDS_PER_REQUEST = 1000;
  * Checks a list of ids for the action endpoints and create: at most MAX_IDS_PER_REQUEST, each with
  * one of `prefixes`. Returns the de-duplicated, sorted list and the offending ids as request fields.
  */
-export function checkIds(field: string, prefixes: readonly string[], ids: readonly string[] | null | undefined): { ids: string[]; errors: RequestField[] } {
+export function checkIds(
+  field: string,
+  prefixes: readonly string[],
+  ids: readonly string[] | null | undefined,
+  malformed: (id: string) => string = (id) => `Incorrectly formatted identifier ${JSON.stringify(id)}: it must start with ${shared.oneOf(prefixes)}.`,
+): { ids: string[]; errors: RequestField[] } {
   if ((ids?.length ?? 0) > MAX_IDS_PER_REQUEST) {
     return { ids: [], errors: [{ name: field, description: `At most ${MAX_IDS_PER_REQUEST} identifiers per request; this one has ${ids!.length}.` }] };
   }
   const errors: RequestField[] = [];
   for (const id of ids ?? []) {
     if (!shared.hasAnyIdPrefix(id, prefixes)) {
-      errors.push({ name: field, description: `Incorrectly formatted identifier ${JSON.stringify(id)}: it must start with ${shared.oneOf(prefixes)}.` });
+      errors.push({ name: field, description: malformed(id) });
     }
   }
   return { ids: [...new Set(ids ?? [])].sort(), errors };

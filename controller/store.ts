@@ -360,15 +360,17 @@ export class Store {
     const fields = Object.keys(lists) as AssociationField[];
     const noun: AssociationNoun = fields.includes("hostSetIds") ? "host-sets" : "credential-libraries";
     const errors: RequestField[] = [];
-    if (version === undefined) errors.push({ name: "version", description: "This field is required: it must be the target's current version." });
+    const words = this.profile.associationWords;
+    if (version === undefined) errors.push({ name: "version", description: words?.version ?? "This field is required: it must be the target's current version." });
     const wanted = new Map<AssociationField, string[]>();
     for (const f of fields) {
-      const checked = rules.checkIds(spec(f).wire, this.prefixes(spec(f).association!), lists[f]);
+      const malformed = words && ((id: string) => words.malformed(noun, id));
+      const checked = rules.checkIds(spec(f).wire, this.prefixes(spec(f).association!), lists[f], malformed);
       for (const e of checked.errors) errors.push(e);
       wanted.set(f, checked.ids);
     }
     if (op !== "set" && [...wanted.values()].every((w) => w.length === 0)) {
-      const description = fields.length > 1 ? "Brokered or Injected Application Credential Source IDs must be provided." : "This must contain at least one identifier.";
+      const description = words?.empty(fields.length > 1) ?? "This must contain at least one identifier.";
       for (const f of fields) errors.push({ name: spec(f).wire, description });
     }
     if (errors.length > 0) throw invalidFields(errors);

@@ -142,11 +142,19 @@ describe("plugin host sets and static credentials", () => {
     expect(session.body.credentials[0].credential_source.id).toBe("credup_1234567890");
   });
 
-  test("--emulate 0.21 names an id of no kind it takes", async () => {
+  test("--emulate 0.21 names an id of no kind it takes, an empty add and a missing version in v0.21.3's words", async () => {
     const t = await create("0.21");
+    // an SSH certificate library may be injected, never brokered
     const res = await act("0.21", t.id, "set-credential-sources", { version: 1, brokered_credential_source_ids: ["clvsclt_1234567890"] });
     expect(res.status).toBe(400);
-    expect(res.body.details.request_fields[0]).toMatchObject({ name: "brokered_credential_source_ids", description: expect.stringContaining("it must start with clvlt_, clvllt_, credup_") });
+    expect(res.body.details.request_fields).toEqual([{ name: "brokered_credential_source_ids", description: 'Incorrectly formatted credential source identifier "clvsclt_1234567890".' }]);
+    const hosts = await act("0.21", t.id, "add-host-sources", { host_source_ids: [] });
+    expect(hosts.body.details.request_fields).toEqual([
+      { name: "host_source_ids", description: "Must be non-empty." },
+      { name: "version", description: "Required field." },
+    ]);
+    const wrongKind = await act("0.21", t.id, "add-host-sources", { version: 1, host_source_ids: ["hcst_1234567890"] });
+    expect(wrongKind.body.details.request_fields).toEqual([{ name: "host_source_ids", description: 'Incorrectly formatted host source identifier "hcst_1234567890".' }]);
   });
 
   test.each(["spec", "0.4"] as const)("%s mode refuses them by prefix, as Boundary v0.4 does", async (mode) => {

@@ -98,7 +98,7 @@ test("field errors name the current fields", async () => {
   const t = await create();
   const res = await act(t.id, "add-host-sources", { version: 1, host_source_ids: [] });
   expect(res.status).toBe(400);
-  expect(res.body.details.request_fields).toEqual([{ name: "host_source_ids", description: "This must contain at least one identifier." }]);
+  expect(res.body.details.request_fields).toEqual([{ name: "host_source_ids", description: "Must be non-empty." }]);
 });
 
 test("authorize-session names each credential's origin credential_source", async () => {
