@@ -1,6 +1,8 @@
 /**
- * The dynamic provider (the adapter over the core that Pulumi's host calls) in process against the real controller, in both create behaviours (ours
- * applies lists on create; real Boundary v0.4 ignores them), with the API calls counted from the
+ * The dynamic provider (the adapter over the core that Pulumi's host calls) in process against the
+ * real controller in each mode: ours (applies lists on create), Boundary v0.4.0 (ignores them;
+ * stale versions 404/500) and current Boundary v0.21.3 (current names and actions, a default port
+ * required, egress filters instead of worker filters), with the API calls counted from the
  * controller's /metrics.
  */
 import { DynamicTargetProvider } from "../../provider/resource/dynamic";
@@ -8,32 +10,47 @@ import { CreateOutcomeUnknownError, ResourceInitError } from "../../provider/res
 import type { TargetState } from "../../provider/resource/state";
 import type { TargetInputs } from "../../provider/resource/inputs";
 import { BoundaryClient } from "../../provider/client";
+import type { Emulation } from "../../controller";
 import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { startFaultProxy } from "../helpers/fault-proxy";
 import { countCalls } from "../helpers/metrics";
 
 const PROVIDER_TEXT = "exports.handler = () => ({});"; // stands for the serialized provider
 
-describe.each([
-  ["our controller (lists applied on create)", false],
-  ["Boundary v0.4.0 (--emulate 0.4: lists ignored on create, stale versions 404/500)", true],
-])("%s", (_name, ignoreCreateAssociations) => {
+/** How each mode differs, as the provider sees it. */
+const MODES = {
+  spec: { name: "our controller (lists applied on create)", hostSets: "set-host-sets", creds: "set-credential-libraries", createVersion: 1, connectionLimit: 1, filter: ["worker_filter", "workerFilter"] },
+  "0.4": { name: "Boundary v0.4.0 (lists ignored on create, stale versions 404/500)", hostSets: "set-host-sets", creds: "set-credential-libraries", createVersion: 3, connectionLimit: 1, filter: ["worker_filter", "workerFilter"] },
+  "0.21": { name: "Boundary v0.21.3 (current names and actions)", hostSets: "set-host-sources", creds: "set-credential-sources", createVersion: 3, connectionLimit: -1, filter: ["egress_worker_filter", "egressWorkerFilter"] },
+} as const satisfies Record<Emulation, unknown>;
+
+describe.each(Object.keys(MODES) as Emulation[])("--emulate %s", (mode) => {
+  const m = MODES[mode];
+  const ignoreCreateAssociations = mode !== "spec";
+  const [filterWire, filterInput] = m.filter;
+  const setHostSets = `POST /v1/targets/{id}:${m.hostSets}`;
+  const setCreds = `POST /v1/targets/{id}:${m.creds}`;
+  /** The Target's ids of a list, under either generation's name. */
+  const ids = (t: Record<string, unknown>, list: "hosts" | "creds") =>
+    (list === "hosts" ? (t.host_set_ids ?? t.host_source_ids) : (t.application_credential_library_ids ?? t.brokered_credential_source_ids)) as string[] | undefined;
   let c: TestController;
   let provider: DynamicTargetProvider;
   let raw: BoundaryClient;
   let n = 0;
   const program = (extra: Partial<TargetInputs> = {}): TargetInputs => ({
     scopeId: PROJECT,
-    name: `p-${ignoreCreateAssociations ? "legacy" : "ours"}-${++n}`,
+    name: `p-${mode}-${++n}`,
     hostSetIds: ["hsst_1234567891", "hsst_1234567890"],
     applicationCredentialLibraryIds: ["clvlt_1234567890"],
     description: "managed by pulumi",
+    // required since Boundary 0.9
+    ...(mode === "0.21" && { defaultPort: 22 }),
     ...extra,
   });
   const calls = <T>(fn: () => Promise<T>) => countCalls(c.opsUrl, fn);
 
   beforeAll(async () => {
-    c = await startTestController(ignoreCreateAssociations ? { emulation: "0.4" } : {});
+    c = await startTestController({ emulation: mode });
     provider = new DynamicTargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN });
     provider.core.warn = jest.fn();
     raw = new BoundaryClient({ addr: c.apiUrl, token: ADMIN_TOKEN }, {});
@@ -49,8 +66,8 @@ describe.each([
     const { result, calls: made } = await calls(() => provider.create(inputs));
     const expected: Record<string, number> = { "POST /v1/targets": 1 };
     if (ignoreCreateAssociations) {
-      expected["POST /v1/targets/{id}:set-host-sets"] = 1;
-      expected["POST /v1/targets/{id}:set-credential-libraries"] = 1;
+      expected[setHostSets] = 1;
+      expected[setCreds] = 1;
     }
     expect(made).toEqual(expected);
     expect(result.id).toMatch(/^ttcp_/);
@@ -62,12 +79,12 @@ describe.each([
       hostSetIds: ["hsst_1234567890", "hsst_1234567891"],
       applicationCredentialLibraryIds: ["clvlt_1234567890"],
       sessionMaxSeconds: 28800,
-      sessionConnectionLimit: 1, // the controller's default (Boundary v0.4's)
-      version: ignoreCreateAssociations ? 3 : 1,
+      sessionConnectionLimit: m.connectionLimit, // the controller's default (1 until Boundary 0.9.1)
+      version: m.createVersion,
       scope: { id: PROJECT, type: "project" },
       hostSets: [{ id: "hsst_1234567890", hostCatalogId: "hcst_1234567890" }, { id: "hsst_1234567891", hostCatalogId: "hcst_1234567890" }],
       applicationCredentialLibraries: [{ id: "clvlt_1234567890", credentialStoreId: "csvlt_1234567890" }],
-      __managed: ["scopeId", "name", "description", "hostSetIds", "applicationCredentialLibraryIds"],
+      __managed: ["scopeId", "name", "description", "hostSetIds", "applicationCredentialLibraryIds", ...(mode === "0.21" ? ["defaultPort"] : [])],
     });
     expect(result.outs.authorizedActions).toContain("authorize-session");
     expect((await raw.getTarget(result.id)).version).toBe(result.outs.version);
@@ -85,6 +102,7 @@ describe.each([
       description: inputs.description,
       hostSetIds: ["hsst_1234567890", "hsst_1234567891"],
       applicationCredentialLibraryIds: ["clvlt_1234567890"],
+      ...(inputs.defaultPort && { defaultPort: inputs.defaultPort }),
     });
     const { result: diff, calls: diffCalls } = await calls(() => provider.diff(created.id, read.props, inputs));
     expect(diff).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
@@ -93,11 +111,11 @@ describe.each([
 
   test.each([
     ["a scalar", { description: "changed" }, { "PATCH /v1/targets/{id}": 1 }],
-    ["the host sets only", { hostSetIds: ["hsst_1234567890"] }, { "POST /v1/targets/{id}:set-host-sets": 1 }],
+    ["the host sets only", { hostSetIds: ["hsst_1234567890"] }, { [setHostSets]: 1 }],
     ["a scalar and both lists", { sessionMaxSeconds: 60, hostSetIds: [], applicationCredentialLibraryIds: ["clvlt_1234567891"] }, {
       "PATCH /v1/targets/{id}": 1,
-      "POST /v1/targets/{id}:set-host-sets": 1,
-      "POST /v1/targets/{id}:set-credential-libraries": 1,
+      [setHostSets]: 1,
+      [setCreds]: 1,
     }],
   ])("update of %s makes only those calls, threading the version", async (_what, change, expected) => {
     const inputs = program();
@@ -115,23 +133,26 @@ describe.each([
   test("removing a field from the program resets it to the controller's default", async () => {
     const inputs = program({ sessionMaxSeconds: 60, defaultPort: 22 });
     const created = await provider.create(inputs);
+    // current releases require the default port: it stays in the program there
     const { description, sessionMaxSeconds, defaultPort, applicationCredentialLibraryIds, ...rest } = inputs;
-    const { result, calls: made } = await calls(() => provider.update(created.id, created.outs as TargetState, rest));
-    expect(made).toEqual({ "PATCH /v1/targets/{id}": 1, "POST /v1/targets/{id}:set-credential-libraries": 1 });
+    const news = mode === "0.21" ? { ...rest, defaultPort } : rest;
+    const { result, calls: made } = await calls(() => provider.update(created.id, created.outs as TargetState, news));
+    expect(made).toEqual({ "PATCH /v1/targets/{id}": 1, [setCreds]: 1 });
     const server = await raw.getTarget(created.id);
     expect(server.description).toBeUndefined();
     expect(server.session_max_seconds).toBe(28800);
-    expect(server.attributes).toEqual({});
-    expect(server.application_credential_library_ids).toBeUndefined();
-    expect(result.outs!.__managed).toEqual(["scopeId", "name", "hostSetIds"]);
+    expect(server.attributes).toEqual(mode === "0.21" ? { default_port: 22 } : {});
+    expect(server).toHaveProperty(mode === "0.21" ? "host_source_ids" : "host_set_ids"); // the list is read under this mode's name
+    expect(ids(server, "creds")).toBeUndefined();
+    expect(result.outs!.__managed).toEqual(["scopeId", "name", "hostSetIds", ...(mode === "0.21" ? ["defaultPort"] : [])]);
   });
 
   test("a field the program never set is left alone, even when the server's value changes", async () => {
     const inputs = program();
     const created = await provider.create(inputs);
-    await raw.updateTarget(created.id, created.outs.version, ["worker_filter"], { worker_filter: '"dev" in "/tags/type"' });
+    await raw.updateTarget(created.id, created.outs.version, [filterWire], { [filterWire]: '"dev" in "/tags/type"' });
     const refreshed = await provider.read(created.id, created.outs);
-    expect(refreshed.props.workerFilter).toBe('"dev" in "/tags/type"');
+    expect(refreshed.props[filterInput]).toBe('"dev" in "/tags/type"');
     expect((await provider.diff(created.id, refreshed.props, inputs)).changes).toBe(false);
   });
 
@@ -148,22 +169,23 @@ describe.each([
     const inputs = program();
     const created = await provider.create(inputs);
     // someone edits the target outside Pulumi: a field the program does not manage
-    await raw.updateTarget(created.id, created.outs.version, ["worker_filter"], { worker_filter: '"dev" in "/tags/type"' });
+    await raw.updateTarget(created.id, created.outs.version, [filterWire], { [filterWire]: '"dev" in "/tags/type"' });
     const warn = jest.fn();
     provider.core.warn = warn;
     const news = { ...inputs, description: "new", hostSetIds: ["hsst_1234567890"] };
     const { result, calls: made } = await calls(() => provider.update(created.id, created.outs as TargetState, news));
     expect(made).toEqual({
-      "PATCH /v1/targets/{id}": 2, // the stale one (409) and the retry
+      "PATCH /v1/targets/{id}": 2, // the stale one (409, or 404 on Boundary) and the retry
       "GET /v1/targets/{id}": 1,
-      "POST /v1/targets/{id}:set-host-sets": 1,
+      [setHostSets]: 1,
     });
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0][0]).toBe(
-      `target ${created.id} was changed outside Pulumi (version ${created.outs.version} → ${created.outs.version + 1}; changed: workerFilter); retrying once from the current version.`,
+      `target ${created.id} was changed outside Pulumi (version ${created.outs.version} → ${created.outs.version + 1}; changed: ${filterInput}); retrying once from the current version.`,
     );
     const server = await raw.getTarget(created.id);
-    expect(server).toMatchObject({ description: "new", host_set_ids: ["hsst_1234567890"], worker_filter: '"dev" in "/tags/type"' });
+    expect(server).toMatchObject({ description: "new", [filterWire]: '"dev" in "/tags/type"' });
+    expect(ids(server, "hosts")).toEqual(["hsst_1234567890"]);
     expect(result.outs!.version).toBe(server.version);
   });
 
