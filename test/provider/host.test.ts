@@ -238,3 +238,48 @@ describe("the same provider against a controller answering as Boundary v0.21 doe
     expect(currentHost.output()).not.toContain(ADMIN_TOKEN);
   });
 });
+
+describe.each([
+  ["spec", "set-host-sets", "worker_filter", "workerFilter"],
+  ["0.4", "set-host-sets", "worker_filter", "workerFilter"],
+  ["0.21", "set-host-sources", "egress_worker_filter", "egressWorkerFilter"],
+] as const)("through the host against --emulate %s: drift and a version conflict", (mode, setHosts, filterWire, filterInput) => {
+  let mc: TestController;
+  let mhost: Host;
+  let me: Engine;
+  beforeAll(async () => {
+    mc = await startTestController({ emulation: mode });
+    mhost = await startHost(program);
+    me = engine(mhost, URN);
+    await me.configure({ "boundary:addr": mc.apiUrl, "boundary:token": secret(ADMIN_TOKEN) });
+  }, 60_000);
+  afterAll(async () => {
+    await mhost?.stop();
+    await mc?.shutdown();
+  });
+
+  test("an outside edit shows as drift after a refresh; an update that meets a moved version re-reads, retries once and keeps the outside change", async () => {
+    const program1 = { scopeId: PROJECT, name: `drift-${mode}`, description: "v1", defaultPort: 22, hostSetIds: ["hsst_1234567890"] };
+    const checked = await me.check({ ...program1, __provider: providerText }, {});
+    const created = await me.create(checked.inputs);
+    expect(created.props).toMatchObject({ hostSetIds: ["hsst_1234567890"], description: "v1" });
+
+    // drift: the description is edited outside Pulumi
+    const v = created.props.version as number;
+    expect((await mc.call("PATCH", `/v1/targets/${created.id}?update_mask=description`, { version: v, description: "edited" })).status).toBe(200);
+    const refreshed = await me.read(created.id, created.props);
+    expect(refreshed.inputs).toMatchObject({ description: "edited" });
+    expect((await me.diff(created.id, refreshed.props, checked.inputs)).changes).toBe(me.proto.DiffResponse.DiffChanges.DIFF_SOME);
+
+    // a version conflict: an unmanaged field changes after the refresh, then the program's update runs
+    expect((await mc.call("PATCH", `/v1/targets/${created.id}?update_mask=${filterWire}`, { version: v + 1, [filterWire]: '"dev" in "/tags/type"' })).status).toBe(200);
+    const checked2 = await me.check({ ...program1, description: "v2", hostSetIds: ["hsst_1234567891"], __provider: providerText }, checked.inputs);
+    const { result: updated, calls } = await countCalls(mc.opsUrl, () => me.update(created.id, refreshed.props, checked2.inputs));
+    expect(calls).toEqual({ "PATCH /v1/targets/{id}": 2, "GET /v1/targets/{id}": 1, [`POST /v1/targets/{id}:${setHosts}`]: 1 });
+    expect(updated).toMatchObject({ description: "v2", hostSetIds: ["hsst_1234567891"], [filterInput]: '"dev" in "/tags/type"', version: v + 4 });
+    expect(mhost.output()).toContain(`target ${created.id} was changed outside Pulumi`);
+
+    await me.delete(created.id, updated);
+    expect((await me.read(created.id, updated)).id).toBe("");
+  });
+});
