@@ -175,3 +175,66 @@ test("no response and no log line carries the token or a credential secret unwra
     await own.stop();
   }
 });
+
+describe.each([
+  ["0.4", "workerFilter", 1],
+  ["0.21", "egressWorkerFilter", -1],
+] as const)("the lifecycle over gRPC against --emulate %s (the generation learned, nothing configured)", (mode, filter, connectionLimit) => {
+  let mc: TestController;
+  let mp: Host;
+  let me: Engine;
+  beforeAll(async () => {
+    mc = await startTestController({ emulation: mode });
+    mp = await startPlugin(program);
+    me = engine(mp, URN);
+    await configure(me, mc.apiUrl, ADMIN_TOKEN);
+  }, 60_000);
+  afterAll(async () => {
+    await mp?.stop();
+    await mc?.shutdown();
+  });
+
+  test("create with lists, update each kind of field, drift, a version conflict, import, delete", async () => {
+    const program1 = { scopeId: PROJECT, name: `grpc-${mode}`, description: "v1", defaultPort: 22, hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"] };
+    const checked = await me.check(program1);
+    const created = await me.create(checked.inputs);
+    expect(created.props).toMatchObject({ hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"], version: 3, sessionConnectionLimit: connectionLimit });
+
+    // each kind of field: a scalar, a nested attribute, a filter and both lists, in one update
+    const news = { ...program1, description: "v2", defaultPort: 2222, [filter]: '"dev" in "/tags/type"', hostSetIds: ["hsst_1234567891"], applicationCredentialLibraryIds: [] };
+    const updated = await me.update(created.id, created.props, (await me.check(news, checked.inputs)).inputs);
+    expect(updated).toMatchObject({ description: "v2", defaultPort: 2222, [filter]: '"dev" in "/tags/type"', hostSetIds: ["hsst_1234567891"], applicationCredentialLibraryIds: [], version: 6 });
+
+    // drift, then a version conflict on the next update
+    expect((await mc.call("PATCH", `/v1/targets/${created.id}?update_mask=description`, { version: 6, description: "edited" })).status).toBe(200);
+    const refreshed = await me.read(created.id, updated);
+    expect(refreshed.inputs.description).toBe("edited");
+    expect((await me.diff(created.id, refreshed.props, news)).detailed).toEqual({ description: e.proto.PropertyDiff.Kind.UPDATE });
+    expect((await mc.call("PATCH", `/v1/targets/${created.id}?update_mask=session_max_seconds`, { version: 7, session_max_seconds: 60 })).status).toBe(200);
+    const again = await me.update(created.id, refreshed.props, news);
+    expect(again).toMatchObject({ description: "v2", sessionMaxSeconds: 60, version: 9 });
+
+    // `pulumi import`: Read with only the id; the generated program previews with no changes
+    const imported = await me.read(created.id);
+    expect(imported.inputs).toMatchObject({ name: `grpc-${mode}`, description: "v2", defaultPort: 2222, [filter]: '"dev" in "/tags/type"', hostSetIds: ["hsst_1234567891"] });
+    const recheck = await me.check(imported.inputs, imported.inputs);
+    expect((await me.diff(created.id, imported.props, recheck.inputs)).changes).toBe(me.proto.DiffResponse.DiffChanges.DIFF_NONE);
+
+    await me.delete(created.id, again);
+    expect(mc.store.size).toBe(0);
+  });
+
+  if (mode === "0.21") {
+    test("the newer fields over gRPC: address, egress filter, client port, injected sources; imported as they are", async () => {
+      const inputs = {
+        scopeId: PROJECT, name: "grpc-newer", defaultPort: 5432, address: "db.internal", defaultClientPort: 15432,
+        egressWorkerFilter: '"dev" in "/tags/type"', injectedApplicationCredentialSourceIds: ["credup_1234567890"],
+      };
+      const created = await me.create((await me.check(inputs)).inputs);
+      expect(mc.store.getTarget(created.id)).toMatchObject({ address: "db.internal", attributes: { default_port: 5432, default_client_port: 15432 }, injected_application_credential_source_ids: ["credup_1234567890"] });
+      const imported = await me.read(created.id);
+      expect(imported.inputs).toMatchObject(inputs);
+      await me.delete(created.id, created.props);
+    });
+  }
+});
