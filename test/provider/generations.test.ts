@@ -5,6 +5,7 @@
  */
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { BoundaryClient } from "../../provider/client";
 import { DynamicTargetProvider } from "../../provider/resource/dynamic";
 import type { TargetState } from "../../provider/resource/state";
 import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
@@ -99,4 +100,47 @@ test("BOUNDARY_API_GENERATION fixes the generation: no learning, no fallback", a
   } finally {
     await provider.core.client.close();
   }
+});
+
+describe("pacing against --emulate 0.21's own rate limiter", () => {
+  /** 429s the controller answered, from its /metrics. */
+  const refusals = async (opsUrl: string) => {
+    const text = await (await fetch(`${opsUrl}/metrics`)).text();
+    return [...text.matchAll(/^boundary_http_requests_total\{.*code="429".*\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+  };
+
+  test("2,000 reads, 16 at a time, under a quota of 500 per second per token: none fails, (nearly) no 429, at the quota's pace", async () => {
+    const limited = await startTestController({ emulation: "0.21", rateLimits: [{ action: "*", per: "auth-token", limit: 500, periodMs: 1000 }] });
+    const client = new BoundaryClient({ addr: limited.apiUrl, token: ADMIN_TOKEN }, {});
+    try {
+      const t = limited.store.createTarget({ scope_id: PROJECT, name: "paced", type: "tcp", attributes: { default_port: 22 } });
+      let next = 0;
+      const started = Date.now();
+      await Promise.all(Array.from({ length: 16 }, async () => {
+        for (let i = next++; i < 2000; i = next++) expect((await client.getTarget(t.id)).id).toBe(t.id);
+      }));
+      // the quota allows 2,000 reads in just over 3 s: pacing waits for the windows instead of collecting 429s
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
+      expect(await refusals(limited.opsUrl)).toBeLessThanOrEqual(16);
+    } finally {
+      await client.close();
+      await limited.shutdown();
+    }
+  }, 30_000);
+
+  test("getTargets of 2,500 Targets (three pages) under a list quota of 2 per second: complete, no failure", async () => {
+    const limited = await startTestController({ emulation: "0.21", rateLimits: [{ action: "list", per: "auth-token", limit: 2, periodMs: 1000 }] });
+    const client = new BoundaryClient({ addr: limited.apiUrl, token: ADMIN_TOKEN }, {});
+    try {
+      for (let i = 0; i < 2500; i++) limited.store.createTarget({ scope_id: PROJECT, name: `listed-${i}`, type: "tcp", attributes: { default_port: 22 } });
+      const started = Date.now();
+      const all = await client.listTargets({ scopeId: PROJECT });
+      expect(new Set(all.map((t) => t.id)).size).toBe(2500);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900); // the third page waited for the next window
+      expect(await refusals(limited.opsUrl)).toBeLessThanOrEqual(1);
+    } finally {
+      await client.close();
+      await limited.shutdown();
+    }
+  }, 30_000);
 });
