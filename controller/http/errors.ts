@@ -35,19 +35,46 @@ export function errorReply(e: BoundaryError): { status: number; body?: unknown; 
 }
 
 /**
- * Writes a reply: `json` bytes already rendered, `body` as JSON, a `stream` of JSON chunks (each
- * written once the socket has taken the one before, so a list of any size holds about one chunk
- * in memory), or none for an empty body. Resolves once it is all handed to the socket.
+ * How much of a streamed reply is held: a reply that ends within it goes out in one piece with its
+ * length (most lists: one write, as a plain server sends it); a larger one goes out in chunks, and
+ * waits for the socket whenever this much is queued, so a list of any size holds about this much.
+ */
+const STREAM_HELD_BYTES = 1 << 20;
+
+/**
+ * Writes a reply: `json` bytes already rendered, `body` as JSON, a `stream` of JSON chunks (see
+ * STREAM_HELD_BYTES), or none for an empty body. Resolves once it is all handed to the socket.
  */
 export async function send(
   res: ServerResponse,
   reply: { status: number; body?: unknown; json?: Buffer; stream?: Iterable<Buffer>; headers?: Readonly<Record<string, string>> },
 ): Promise<void> {
   if (reply.stream) {
-    res.writeHead(reply.status, { ...reply.headers, "content-type": "application/json", "cache-control": "no-store" });
-    for (const chunk of reply.stream) {
+    const headers = { ...reply.headers, "content-type": "application/json", "cache-control": "no-store" };
+    const chunks = reply.stream[Symbol.iterator]();
+    const held: Buffer[] = [];
+    let size = 0;
+    let next = chunks.next();
+    for (; !next.done && size <= STREAM_HELD_BYTES; next = chunks.next()) {
+      held.push(next.value);
+      size += next.value.length;
+    }
+    if (next.done) {
+      // the whole reply is here: its length is known, and the chunks go out in one corked write
+      res.writeHead(reply.status, { ...headers, "content-length": size });
+      res.cork();
+      for (const chunk of held) res.write(chunk);
+      res.end();
+      res.uncork();
+      return;
+    }
+    res.writeHead(reply.status, headers);
+    for (const chunk of held) res.write(chunk);
+    held.length = 0;
+    for (; !next.done; next = chunks.next()) {
       if (res.destroyed) return;
-      if (!res.write(chunk)) await drained(res);
+      res.write(next.value);
+      if (res.writableLength > STREAM_HELD_BYTES) await drained(res);
     }
     res.end();
     return;

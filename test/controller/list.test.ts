@@ -100,9 +100,15 @@ describe.each(Object.keys(MODES) as Emulation[])("--emulate %s", (mode) => {
   });
 });
 
-test("a large list is streamed in chunks (bounded memory per list) and arrives whole", async () => {
+test("a list of up to 1 MiB goes out in one piece with its length; a larger one is streamed in chunks (bounded memory per list) and arrives whole", async () => {
   const big = await startTestController();
   try {
+    for (let i = 0; i < 100; i++) big.store.createTarget({ scope_id: PROJECT, name: `small-${i}`, type: "tcp" });
+    const small = await fetch(`${big.apiUrl}/v1/targets?scope_id=${PROJECT}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const text = await small.text();
+    expect(small.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+    expect(JSON.parse(text).items).toHaveLength(100);
+    for (const t of big.store.listTargets(PROJECT, false)) big.store.deleteTarget(t.id);
     for (let i = 0; i < 5000; i++) big.store.createTarget({ scope_id: PROJECT, name: `bulk-${i}`, type: "tcp", description: "x".repeat(40) });
     const res = await fetch(`${big.apiUrl}/v1/targets?scope_id=${PROJECT}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(res.headers.get("transfer-encoding")).toBe("chunked");
