@@ -25,33 +25,28 @@ const HostSet = z
   .object({ id: id("hsst", "hsplg"), scope_id: id("p"), host_catalog_id: id("hcst", "hcplg"), hosts: z.array(Host) })
   .strict();
 
-const CredentialLibrary = z
-  .object({
-    id: id("clvlt"),
-    scope_id: id("p"),
-    credential_store_id: id("csvlt"),
-    name: z.string().optional(),
-    description: z.string().optional(),
-    type: z.string().default("vault"),
-    secret: z.record(z.string(), z.unknown()),
-  })
-  .strict();
+/** A credential source of the fixtures: its ids, its store's prefix, and the type it has unless given. */
+const credentialSource = (ids: string[], store: string, type: string) =>
+  z
+    .object({
+      id: id(...ids),
+      scope_id: id("p"),
+      credential_store_id: id(store),
+      name: z.string().optional(),
+      description: z.string().optional(),
+      type: z.string().default(type),
+      secret: z.record(z.string(), z.unknown()),
+    })
+    .strict();
+
+/** A Vault credential library (`clvlt_`, in a `csvlt_` store). */
+const CredentialLibrary = credentialSource(["clvlt"], "csvlt", "vault");
 
 /**
  * A static credential (current releases only): username/password `credup_`, with domain `credupd_`,
  * password `credp_`, SSH private key `credspk_`, JSON `credjson_`, in a static store `csst_`.
  */
-const Credential = z
-  .object({
-    id: id("credup", "credupd", "credp", "credspk", "credjson"),
-    scope_id: id("p"),
-    credential_store_id: id("csst"),
-    name: z.string().optional(),
-    description: z.string().optional(),
-    type: z.string().default("username_password"),
-    secret: z.record(z.string(), z.unknown()),
-  })
-  .strict();
+const Credential = credentialSource(["credup", "credupd", "credp", "credspk", "credjson"], "csst", "username_password");
 
 const Worker = z
   .object({ name: z.string().min(1), tags: z.record(z.string(), z.array(z.string())).default({}) })

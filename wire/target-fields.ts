@@ -86,6 +86,12 @@ const NAME_PROBLEMS = {
   unprintable: "must contain printable characters only",
 } as const;
 
+/** The rule of every worker filter: Boundary's filter language. */
+const filterCheck = (v: string) => {
+  const why = rules.filterProblem(v);
+  return why && `is not a valid filter: ${why}`;
+};
+
 const ADDRESS_PROBLEMS = {
   length: `must be ${rules.ADDRESS_LENGTH.min} to ${rules.ADDRESS_LENGTH.max} characters long`,
   port: "must not carry a port: set defaultPort instead",
@@ -203,10 +209,7 @@ export const TARGET_FIELDS = {
     kind: "string",
     wire: "worker_filter",
     mask: true,
-    check: (v: string) => {
-      const why = rules.filterProblem(v);
-      return why && `is not a valid filter: ${why}`;
-    },
+    check: filterCheck,
     replacedBy: { field: "egressWorkerFilter", since: "0.12.0" },
     excludes: { fields: ["egressWorkerFilter", "ingressWorkerFilter"], why: "egressWorkerFilter and ingressWorkerFilter replace it (Boundary 0.12): move its expression to egressWorkerFilter" },
     doc: "Boolean expression selecting the workers that may handle sessions. Replaced by `egressWorkerFilter` in Boundary 0.12: current controllers keep an existing one but refuse a new one.",
@@ -216,10 +219,7 @@ export const TARGET_FIELDS = {
     wire: "egress_worker_filter",
     mask: true,
     since: "0.12.0",
-    check: (v: string) => {
-      const why = rules.filterProblem(v);
-      return why && `is not a valid filter: ${why}`;
-    },
+    check: filterCheck,
     doc: "Boolean expression selecting the workers that connect to the host (the successor of `workerFilter`).",
   }),
   ingressWorkerFilter: field({
@@ -227,10 +227,7 @@ export const TARGET_FIELDS = {
     wire: "ingress_worker_filter",
     mask: true,
     since: "0.12.0",
-    check: (v: string) => {
-      const why = rules.filterProblem(v);
-      return why && `is not a valid filter: ${why}`;
-    },
+    check: filterCheck,
     doc: "Boolean expression selecting the workers that accept the client's connection (HCP and Enterprise; an open-source controller refuses it).",
   }),
   address: field({

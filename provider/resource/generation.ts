@@ -47,7 +47,7 @@ export function generationFailures(inputs: Partial<TargetInputs>, generation: Ap
     if (!isSet(inputs[f])) continue;
     const release = generation === "v0.4" ? newerValue(f, inputs) : undefined;
     if (release) {
-      failures.push({ property: f, reason: `${f} ${JSON.stringify(inputs[f])} needs Boundary ${release} or later, but this controller speaks the v0.4 API: use "tcp"` });
+      failures.push({ property: f, reason: `${f} ${JSON.stringify(inputs[f])} needs Boundary ${release} or later, but this controller speaks the v0.4 API: use ${JSON.stringify(spec(f).default)}` });
     }
     const newer = generation === "v0.4" ? newerIds(f, inputs) : [];
     if (newer.length > 0) {
