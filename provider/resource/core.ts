@@ -60,6 +60,19 @@ export class TargetCore {
     this.clientInstance = undefined;
   }
 
+  /**
+   * The controller's API generation if already known (configured or learned), for the steps that
+   * make no call (check, diff, previews). Settings that do not resolve leave it unknown here: the
+   * first call reports them.
+   */
+  private knownGeneration(): ApiGeneration | undefined {
+    try {
+      return this.client.generation;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The API client, made at the first call so the environment is read at call time. */
   get client(): BoundaryClient {
     return (this.clientInstance ??= new BoundaryClient(this.options));
@@ -73,10 +86,11 @@ export class TargetCore {
   check(news: Record<string, unknown>, naming: NamingContext = {}): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
     const named = autoname(typeof news.name === "string" ? news.name : undefined, naming);
     const inputs = named.name !== undefined && news.name === undefined ? { ...news, name: named.name } : news;
-    const { failures } = checkInputs(inputs);
+    const checked = checkInputs(inputs);
+    const failures = checked.failures;
     if (named.failure) failures.push({ property: "name", reason: named.failure });
     // a known v0.4 controller cannot take the newer fields whatever the state holds: say so now
-    if (this.client.generation === "v0.4") failures.push(...generationFailures(parseInputs(inputs, false), "v0.4"));
+    if (this.knownGeneration() === "v0.4") failures.push(...generationFailures(checked.inputs as Partial<TargetInputs>, "v0.4"));
     return { inputs, failures };
   }
 
@@ -84,14 +98,14 @@ export class TargetCore {
   diff(olds: unknown, news: Record<string, unknown>, ctx: OperationContext = {}): TargetDiff {
     const state = withPrior(parseState(olds), ctx);
     const inputs = parseInputs(news);
-    refuseUnsupported(inputs, this.client.generation ?? generationOf(state), state);
+    refuseUnsupported(inputs, this.knownGeneration() ?? generationOf(state), state);
     return diffTarget(state, inputs);
   }
 
   /** A preview of create: the projected state, with no API call (refused when the generation is known and cannot take the inputs). */
   previewCreate(news: Record<string, unknown>): Record<string, unknown> {
     const inputs = parseInputs(news);
-    refuseUnsupported(inputs, this.client.generation);
+    refuseUnsupported(inputs, this.knownGeneration());
     return projectCreate(inputs);
   }
 
@@ -99,7 +113,7 @@ export class TargetCore {
   previewUpdate(olds: unknown, news: Record<string, unknown>, ctx: OperationContext = {}): Record<string, unknown> {
     const state = withPrior(parseState(olds), ctx);
     const inputs = parseInputs(news);
-    refuseUnsupported(inputs, this.client.generation ?? generationOf(state), state);
+    refuseUnsupported(inputs, this.knownGeneration() ?? generationOf(state), state);
     return projectUpdate(state, inputs);
   }
 
@@ -282,9 +296,9 @@ function parseState(olds: unknown): TargetState {
  * parsed for shape and normalised as `check` normalises them, with values not known yet (preview)
  * left as they are.
  */
-function parseInputs(news: Record<string, unknown>, strict = true): Partial<TargetInputs> {
+function parseInputs(news: Record<string, unknown>): Partial<TargetInputs> {
   const { inputs, failures } = checkInputs(news);
-  if (failures.length > 0 && strict) throw new InvalidResourceDataError(`the inputs of the target are invalid: ${failures.map((f) => f.reason).join("; ")}`);
+  if (failures.length > 0) throw new InvalidResourceDataError(`the inputs of the target are invalid: ${failures.map((f) => f.reason).join("; ")}`);
   return inputs as Partial<TargetInputs>;
 }
 
