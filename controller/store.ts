@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { matches, parseFilter, type FilterExpr } from "../common/filter";
 import { filterProblem } from "../common/rules";
 import { Prefix, type CreateTargetRequest, type RequestField, type Target, type TargetFieldsOnWire, type UpdateTargetRequest } from "../wire/target";
-import { INPUT_FIELDS, MASK_PATHS, TARGET_FIELDS, deletePath, getPath, setPath, spec, type Association, type AssociationOp, type InputField } from "../wire/target-fields";
+import { INPUT_FIELDS, MASK_PATHS, deletePath, getPath, setPath, spec, type Association, type AssociationOp, type InputField } from "../wire/target-fields";
 import { BoundaryError, invalidField, invalidFields, notFound } from "./errors";
 import type { FixtureCredential, FixtureCredentialLibrary, FixtureHostSet, FixtureScope, FixtureWorker, Fixtures } from "./fixtures";
 import { addressConflict, profileOf, type AssociationNoun, type Emulation, type Profile } from "./emulation";
@@ -279,10 +279,10 @@ export class Store {
     for (const f of FIXED_ON_UPDATE) {
       const { wire, association } = spec(f);
       const sent = getPath(req, wire);
-      if (sent === undefined) continue;
+      if (sent === undefined || !this.knows(f)) continue;
       const now = getPath(current, wire);
       const same = association ? rules.sameIds(now as string[], rules.checkIds(wire, this.prefixes(association), sent as string[] | null).ids) : sent === now;
-      const how = association ? `use the :set-${association.action} action` : "replace the target instead";
+      const how = association ? `use the :set-${this.profile.generation === "current" ? association.current.action : association.action} action` : "replace the target instead";
       if (!same) errors.push({ name: wire, description: `This field cannot be changed by an update; ${how}.` });
     }
     const paths = new Set<string>();

@@ -170,7 +170,7 @@ export class BoundaryClient {
     return (this.generation ??= "current");
   }
 
-  /** Learns from a Target the controller returned: which action names it offers, and its injected sources. */
+  /** Learns from a Target the controller returned which action names the controller offers. */
   private learn(t: Target): Target {
     if (!this.settings.apiGeneration) {
       const actions = t.authorized_actions ?? [];

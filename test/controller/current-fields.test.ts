@@ -182,6 +182,18 @@ describe.each(["spec", "0.4"] as const)("%s mode (the v0.4 API)", (mode) => {
     }
   });
 
+  test("a PATCH carrying injected sources: named once by the spec's controller, dropped by v0.4", async () => {
+    const t = await (await ctl(mode)).create({ name: `newer-${++n}` });
+    const res = await patch(mode, t.id, { version: 1, description: "d", injected_application_credential_source_ids: ["clvlt_1234567890"] });
+    if (mode === "spec") {
+      expect(res.status).toBe(400);
+      expect(res.body.details.request_fields).toEqual([{ name: "injected_application_credential_source_ids", description: "Unknown field: Boundary 0.10.0 added it; this controller speaks the v0.4 API." }]);
+    } else {
+      expect(res.body).toMatchObject({ version: 2, description: "d" });
+      expect(res.body).not.toHaveProperty("injected_application_credential_source_ids");
+    }
+  });
+
   test("an update_mask naming a newer field is an unknown field, not a change", async () => {
     const t = await (await ctl(mode)).create({ name: `newer-${++n}` });
     const res = await patch(mode, t.id, { version: 1 }, "address");
