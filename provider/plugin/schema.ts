@@ -17,11 +17,26 @@ const strings = (description: string): Prop => ({ type: "array", items: { type: 
 const ref = (type: string, description: string): Prop => ({ $ref: `#/types/boundary:index:${type}`, description });
 const refs = (type: string, description: string): Prop => ({ type: "array", items: { $ref: `#/types/boundary:index:${type}`, description: "" }, description });
 
+/** The package-schema type of an enum field (`type` → `TargetType`), so generated SDKs get its values as constants. */
+const enumTypeName = (field: string) => `Target${field[0]!.toUpperCase()}${field.slice(1)}`;
+
 /** A Target input's package-schema property, from its kind. */
-function inputProp(f: FieldSpec): Prop {
-  const p = f.kind === "integer" ? int(f.doc) : f.kind === "ids" ? strings(f.doc) : str(f.doc);
+function inputProp(field: string, f: FieldSpec): Prop {
+  const p = f.kind === "integer" ? int(f.doc) : f.kind === "ids" ? strings(f.doc) : f.kind === "enum" ? ref(enumTypeName(field), f.doc) : str(f.doc);
   return f.secret ? { ...p, secret: true } : p;
 }
+
+/** The enum types of the Target's enum fields, each value with the release that added it where a later one did. */
+const ENUM_TYPES = Object.fromEntries(
+  INPUT_FIELDS.filter((f) => spec(f).kind === "enum").map((f) => [
+    `boundary:index:${enumTypeName(f)}`,
+    {
+      type: "string",
+      description: spec(f).doc,
+      enum: spec(f).values!.map((value) => ({ value, ...(spec(f).valuesSince?.[value] && { description: `Boundary ${spec(f).valuesSince![value]} and later.` }) })),
+    },
+  ]),
+);
 
 /** An output's package-schema property. */
 function outputProp(type: OutputType, doc: string): Prop {
@@ -29,7 +44,7 @@ function outputProp(type: OutputType, doc: string): Prop {
   return type === "integer" ? int(doc) : type === "strings" ? strings(doc) : str(doc);
 }
 
-const INPUTS = Object.fromEntries(INPUT_FIELDS.map((f) => [f, inputProp(spec(f))]));
+const INPUTS = Object.fromEntries(INPUT_FIELDS.map((f) => [f, inputProp(f, spec(f))]));
 const OUTPUTS = Object.fromEntries(OUTPUT_FIELDS.map((k) => [k, outputProp(TARGET_OUTPUTS[k].type, TARGET_OUTPUTS[k].doc)]));
 /** State fields that always have a value: required inputs, inputs with a controller default, required outputs. */
 const ALWAYS_SET = [
@@ -84,6 +99,7 @@ export function packageSchema(version: string) {
         secret: ref("CredentialSecret", "The secret."),
       }, ["credentialLibrary", "secret"]),
       "boundary:index:TargetSummary": object("A Target found by getTargets.", { id: str("Target id."), ...targetProperties }, ["id", "scopeId", "name"]),
+      ...ENUM_TYPES,
     },
     resources: {
       "boundary:index:Target": {

@@ -43,8 +43,13 @@ test("the package schema's Target inputs are the table's, typed by kind, require
   expect(Object.keys(target.inputProperties)).toEqual(INPUT_FIELDS);
   for (const f of INPUT_FIELDS) {
     const kind = spec(f).kind;
-    const prop = target.inputProperties[f] as { type: string; items?: { type: string }; description: string };
-    expect(prop.type).toBe(kind === "integer" ? "integer" : kind === "ids" ? "array" : "string");
+    const prop = target.inputProperties[f] as { type?: string; $ref?: string; items?: { type: string }; description: string };
+    if (kind === "enum") {
+      // an enum type of its own, so generated SDKs carry the values as constants
+      const types: Record<string, unknown> = packageSchema("0.0.0").types;
+      const type = types[prop.$ref!.replace("#/types/", "")] as { type: string; enum: { value: string }[] };
+      expect([type.type, type.enum.map((v) => v.value)]).toEqual(["string", spec(f).values]);
+    } else expect(prop.type).toBe(kind === "integer" ? "integer" : kind === "ids" ? "array" : "string");
     if (kind === "ids") expect(prop.items?.type).toBe("string");
     expect(prop.description).toBe(spec(f).doc);
   }
