@@ -78,6 +78,13 @@ const cases: [name: string, code: string, make: (m: Copy) => Error, message: str
     'creating target "web" in p_1: the answer was lost (POST /v1/targets: ECONNRESET), and the controller could not be asked afterwards whether it was created (GET /v1/targets: ECONNREFUSED). It may exist without being in the stack. Once the controller answers, look for it: GET /v1/targets?scope_id=p_1&filter="/item/name" == "web" (or `boundary targets list -scope-id p_1`). If it is there, adopt it with `pulumi import boundary:index:Target <resource name> <its id>` (plugin route), or delete it and run `pulumi up` again (dynamic route, which cannot import); if it is not, run `pulumi up` again.',
     ["PulumiBoundaryError"],
   ],
+  [
+    "UnsupportedInputError",
+    "BOUNDARY_UNSUPPORTED_INPUT",
+    (m) => new m.resource.UnsupportedInputError('"db"', [{ property: "address", reason: "address needs Boundary 0.12.0 or later" }]),
+    'target "db": address needs Boundary 0.12.0 or later',
+    ["PulumiBoundaryError"],
+  ],
   ["InvalidResourceDataError", "BOUNDARY_INVALID_RESOURCE_DATA", (m) => new m.resource.InvalidResourceDataError("state: version"), "state: version", ["PulumiBoundaryError"]],
   ["FilterSyntaxError", "BOUNDARY_FILTER_SYNTAX", (m) => new m.filter.FilterSyntaxError("unterminated string", 3), "unterminated string at position 3", ["PulumiBoundaryError"]],
   ["ConfigError", "BOUNDARY_CONFIG", (m) => new m.config.ConfigError("--api-addr: bad"), "--api-addr: bad", ["PulumiBoundaryError"]],
