@@ -149,8 +149,8 @@ export function addressConflict(op: AssociationOp | "update"): BoundaryError {
   return new BoundaryError("FailedPrecondition", `${at}: db.DoTx: ${at}: ${why}: integrity violation: error #409`);
 }
 
-/** Present and not null: what Boundary's wrapper types call set. */
-const isSet = (v: unknown) => v !== undefined && v !== null;
+/** Present and not null: what Boundary's wrapper types call set (unlike the provider's `isSet`, "" counts). */
+const given = (v: unknown) => v !== undefined && v !== null;
 
 const V021: Profile = {
   emulation: "0.21",
@@ -176,13 +176,13 @@ const V021: Profile = {
     empty: (both) => (both ? "Brokered or Injected Application Credential Source IDs must be provided." : "Must be non-empty."),
     version: "Required field.",
   },
-  patchAlwaysApplies: (req) => (isSet(req.address) ? ["address"] : []),
+  patchAlwaysApplies: (req) => (given(req.address) ? ["address"] : []),
   updateFieldRules: (req, paths) => {
     const fields: RequestField[] = [];
-    if (paths.has("attributes.default_port") && !isSet(req.attributes?.default_port)) fields.push({ name: "attributes.default_port", description: "This field is required." });
-    if (!isSet(req.worker_filter)) return fields;
+    if (paths.has("attributes.default_port") && !given(req.attributes?.default_port)) fields.push({ name: "attributes.default_port", description: "This field is required." });
+    if (!given(req.worker_filter)) return fields;
     for (const k of ["egress_worker_filter", "ingress_worker_filter"] as const) {
-      if (isSet(req[k])) fields.push({ name: k, description: `Cannot set worker_filter and ${k}; they are mutually exclusive fields.` });
+      if (given(req[k])) fields.push({ name: k, description: `Cannot set worker_filter and ${k}; they are mutually exclusive fields.` });
     }
     return fields;
   },

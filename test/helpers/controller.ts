@@ -1,5 +1,6 @@
 /** Starts a real controller on loopback port 0 and talks to it over HTTP. */
 import { defaultFixtures, startController, type ControllerOptions, type RunningController } from "../../controller";
+import { INPUT_FIELDS, spec } from "../../wire/target-fields";
 
 export const ADMIN_TOKEN = "at_1234567890_s1AdminTokenForTestsOnly";
 export const READ_ONLY_TOKEN = "at_0987654321_s1ReadOnlyTokenForTests";
@@ -24,11 +25,11 @@ export interface TestController extends RunningController {
   create(fields?: Record<string, unknown>): Promise<any>;
 }
 
-/** The v0.4 lists, with the action and field current releases (`--emulate 0.21`) use instead. */
-const LISTS = [
-  { field: "host_set_ids", action: "host-sets", current: { action: "host-sources", field: "host_source_ids" } },
-  { field: "application_credential_library_ids", action: "credential-libraries", current: { action: "credential-sources", field: "brokered_credential_source_ids" } },
-] as const;
+/** The v0.4 lists, with the action and field current releases (`--emulate 0.21`) use instead, from the field table. */
+const LISTS = INPUT_FIELDS.flatMap((f) => {
+  const a = spec(f).association;
+  return a?.action ? [{ field: spec(f).wire, action: a.action, current: { action: a.current.action, field: a.current.wire } }] : [];
+});
 
 let counter = 0;
 

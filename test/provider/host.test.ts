@@ -192,58 +192,11 @@ describe("a stack deployed with version 0.1.0 keeps working after the upgrade", 
   });
 });
 
-describe("the same provider against a controller answering as Boundary v0.21 does", () => {
-  let current: TestController;
-  let currentHost: Host;
-  let ce: Engine;
-  beforeAll(async () => {
-    current = await startTestController({ emulation: "0.21" });
-    currentHost = await startHost(program);
-    ce = engine(currentHost, URN);
-    await ce.configure({ "boundary:addr": current.apiUrl, "boundary:token": secret(ADMIN_TOKEN) });
-  }, 60_000);
-  afterAll(async () => {
-    await currentHost?.stop();
-    await current?.shutdown();
-  });
-
-  test("create, refresh, update and delete use the current actions; state keeps the program's names", async () => {
-    // since 0.9.0 a TCP Target needs a default port at create: the controller's rule, named, and nothing left behind
-    const portless = { scopeId: PROJECT, name: "web", hostSetIds: ["hsst_1234567890"] };
-    const refused = await ce.check({ ...portless, __provider: providerText }, {});
-    await expect(ce.create(refused.inputs)).rejects.toThrow("attributes.default_port: This field is required.");
-    expect(current.store.listTargets(PROJECT, false)).toHaveLength(0);
-
-    const program1 = { scopeId: PROJECT, name: "web", defaultPort: 22, hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"] };
-    const checked = await ce.check({ ...program1, __provider: providerText }, {});
-    expect(checked.failures).toEqual([]);
-
-    const { result: created, calls: createCalls } = await countCalls(current.opsUrl, () => ce.create(checked.inputs));
-    expect(createCalls).toEqual({ "POST /v1/targets": 1, "POST /v1/targets/{id}:set-host-sources": 1, "POST /v1/targets/{id}:set-credential-sources": 1 });
-    expect(created.props).toMatchObject({ hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"], version: 3 });
-
-    const { result: refreshed, calls: readCalls } = await countCalls(current.opsUrl, () => ce.read(created.id, created.props));
-    expect(readCalls).toEqual({ "GET /v1/targets/{id}": 1 });
-    expect(refreshed.inputs).toEqual({ ...program1, __provider: providerText });
-
-    const program2 = { ...program1, hostSetIds: ["hsst_1234567891"] };
-    const checked2 = await ce.check({ ...program2, __provider: providerText }, checked.inputs);
-    const { result: updated, calls: updateCalls } = await countCalls(current.opsUrl, () => ce.update(created.id, refreshed.props, checked2.inputs));
-    expect(updateCalls).toEqual({ "POST /v1/targets/{id}:set-host-sources": 1 });
-    expect(updated).toMatchObject({ hostSetIds: ["hsst_1234567891"], version: 4 });
-
-    const { calls: deleteCalls } = await countCalls(current.opsUrl, () => ce.delete(created.id, updated));
-    expect(deleteCalls).toEqual({ "DELETE /v1/targets/{id}": 1 });
-    expect((await ce.read(created.id, updated)).id).toBe("");
-    expect(currentHost.output()).not.toContain(ADMIN_TOKEN);
-  });
-});
-
 describe.each([
   ["spec", "set-host-sets", "worker_filter", "workerFilter"],
   ["0.4", "set-host-sets", "worker_filter", "workerFilter"],
   ["0.21", "set-host-sources", "egress_worker_filter", "egressWorkerFilter"],
-] as const)("through the host against --emulate %s: drift and a version conflict", (mode, setHosts, filterWire, filterInput) => {
+] as const)("through the host against --emulate %s", (mode, setHosts, filterWire, filterInput) => {
   let mc: TestController;
   let mhost: Host;
   let me: Engine;
@@ -257,6 +210,42 @@ describe.each([
     await mhost?.stop();
     await mc?.shutdown();
   });
+
+  // the lifecycle through the current actions, with the fewest calls
+  if (mode === "0.21") {
+    test("create, refresh, update and delete use the current actions; state keeps the program's names", async () => {
+      // since 0.9.0 a TCP Target needs a default port at create: the controller's rule, named, and nothing left behind
+      // (first in this host's life: the generation is not known yet, so the POST reaches the controller)
+      const portless = { scopeId: PROJECT, name: "web", hostSetIds: ["hsst_1234567890"] };
+      const refused = await me.check({ ...portless, __provider: providerText }, {});
+      const before = mc.store.size;
+      await expect(me.create(refused.inputs)).rejects.toThrow("attributes.default_port: This field is required.");
+      expect(mc.store.size).toBe(before);
+
+      const program1 = { scopeId: PROJECT, name: "web", defaultPort: 22, hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"] };
+      const checked = await me.check({ ...program1, __provider: providerText }, {});
+      expect(checked.failures).toEqual([]);
+
+      const { result: created, calls: createCalls } = await countCalls(mc.opsUrl, () => me.create(checked.inputs));
+      expect(createCalls).toEqual({ "POST /v1/targets": 1, "POST /v1/targets/{id}:set-host-sources": 1, "POST /v1/targets/{id}:set-credential-sources": 1 });
+      expect(created.props).toMatchObject({ hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"], version: 3 });
+
+      const { result: refreshed, calls: readCalls } = await countCalls(mc.opsUrl, () => me.read(created.id, created.props));
+      expect(readCalls).toEqual({ "GET /v1/targets/{id}": 1 });
+      expect(refreshed.inputs).toEqual({ ...program1, __provider: providerText });
+
+      const program2 = { ...program1, hostSetIds: ["hsst_1234567891"] };
+      const checked2 = await me.check({ ...program2, __provider: providerText }, checked.inputs);
+      const { result: updated, calls: updateCalls } = await countCalls(mc.opsUrl, () => me.update(created.id, refreshed.props, checked2.inputs));
+      expect(updateCalls).toEqual({ "POST /v1/targets/{id}:set-host-sources": 1 });
+      expect(updated).toMatchObject({ hostSetIds: ["hsst_1234567891"], version: 4 });
+
+      const { calls: deleteCalls } = await countCalls(mc.opsUrl, () => me.delete(created.id, updated));
+      expect(deleteCalls).toEqual({ "DELETE /v1/targets/{id}": 1 });
+      expect((await me.read(created.id, updated)).id).toBe("");
+      expect(mhost.output()).not.toContain(ADMIN_TOKEN);
+    });
+  }
 
   test("an outside edit shows as drift after a refresh; an update that meets a moved version re-reads, retries once and keeps the outside change", async () => {
     const program1 = { scopeId: PROJECT, name: `drift-${mode}`, description: "v1", defaultPort: 22, hostSetIds: ["hsst_1234567890"] };
