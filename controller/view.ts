@@ -131,6 +131,49 @@ export function* renderList(store: Store, targets: readonly TargetRecord[], acti
   yield Buffer.concat(parts);
 }
 
+/**
+ * Unpaginated list bodies (spec and v0.4), kept whole per store, caller's actions and query, to
+ * answer clients that poll an unchanged list (Boundary Desktop, a watch on the CLI) with one write
+ * of ready bytes. An entry is used only while the query returns the very same records (records
+ * are replaced on every change, so one identity check per item proves the body current). Bounded:
+ * bodies up to LIST_BODY_MAX_BYTES, the LIST_BODIES_KEPT most recent queries per store.
+ */
+const listBodies = new WeakMap<Store, Map<string, { records: readonly TargetRecord[]; body: Buffer }>>();
+const LIST_BODY_MAX_BYTES = 1 << 20;
+const LIST_BODIES_KEPT = 16;
+
+/**
+ * The list's JSON chunks, as `renderList` makes them, or its kept body when nothing in it changed.
+ * `query` names what selected `targets` (scope, recursive, filter).
+ */
+export function listBody(store: Store, query: string, targets: readonly TargetRecord[], actions: readonly TargetAction[]): Iterable<Buffer> {
+  let kept = listBodies.get(store);
+  if (!kept) listBodies.set(store, (kept = new Map()));
+  const key = `${actions.join(",")}\n${query}`;
+  const hit = kept.get(key);
+  if (hit && sameRecords(hit.records, targets)) return [hit.body];
+  const chunks = renderList(store, targets, actions);
+  const head: Buffer[] = [];
+  let size = 0;
+  for (let next = chunks.next(); !next.done; next = chunks.next()) {
+    head.push(next.value);
+    size += next.value.length;
+    // too large to keep: the rest streams as rendered
+    if (size > LIST_BODY_MAX_BYTES) return (function* () { yield* head; yield* chunks; })();
+  }
+  const body = head.length === 1 ? head[0]! : Buffer.concat(head, size);
+  kept.delete(key); // most recent last, so the first is the one to drop
+  kept.set(key, { records: targets, body });
+  if (kept.size > LIST_BODIES_KEPT) kept.delete(kept.keys().next().value!);
+  return [body];
+}
+
+function sameRecords(a: readonly TargetRecord[], b: readonly TargetRecord[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** One page of a paginated list: `{"items":[…], …fields}`, or only the fields when it has no items. */
 export function* renderPage(store: Store, p: Page, actions: readonly TargetAction[]): Generator<Buffer> {
   const fields = JSON.stringify(p.fields).slice(1);

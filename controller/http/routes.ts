@@ -20,7 +20,7 @@ import { withCurrentNames } from "../current-api";
 import type { Profile } from "../emulation";
 import type { AssociationField, Store, TargetRecord } from "../store";
 import { page } from "../pagination";
-import { listItemView, renderChanged, renderList, renderPage, renderTarget } from "../view";
+import { listBody, listItemView, renderChanged, renderPage, renderTarget } from "../view";
 import type { Principal } from "./auth";
 
 /** What a handler answers: a JSON value, JSON already rendered or streamed, or none (an empty body); and headers. */
@@ -103,9 +103,9 @@ export function routesFor(generation: Profile["generation"]): Route[] {
       const { store, principal, query: q } = ctx;
       // a filter sees each item as the list returns it
       const records = store.queryTargets({ scopeId: q.get("scope_id") ?? undefined, recursive: q.get("recursive"), filter: q.get("filter") }, (t) => listItemView(store, t, principal.actions));
-      if (store.profile.generation !== "current") return { status: 200, stream: renderList(store, records, principal.actions) };
-      // current releases paginate (a token belongs to one query: scope, recursive, filter)
       const query = JSON.stringify([q.get("scope_id"), q.get("recursive"), q.get("filter")]);
+      if (store.profile.generation !== "current") return { status: 200, stream: listBody(store, query, records, principal.actions) };
+      // current releases paginate (a token belongs to one query: scope, recursive, filter)
       const projects = store.projectsOf(q.get("scope_id")!);
       const p = page(records, { query, token: q.get("list_token"), pageSize: q.get("page_size"), maxPageSize: store.maxPageSize }, Date.now(), (since) => store.deletedSince(since, projects));
       return { status: 200, stream: renderPage(store, p, principal.actions) };

@@ -3,7 +3,7 @@
  * `--emulate 0.4`, `--emulate 0.21`); pagination has its own tests in emulate-0.21.test.ts.
  */
 import type { Emulation } from "../../controller";
-import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT, READ_ONLY_TOKEN, startTestController, type TestController } from "../helpers/controller";
 
 /** How each mode answers where they differ. */
 const MODES = {
@@ -34,6 +34,21 @@ describe.each(Object.keys(MODES) as Emulation[])("--emulate %s", (mode) => {
     const res = await list(`scope_id=${PROJECT}`);
     expect(res.names).toEqual(["db", "web"]);
     expect(res.body.items.find((t: any) => t.id === web.id)).toEqual(web);
+  });
+
+  test("a list asked again shows every change since (a new, an updated, a deleted Target) and each caller's own actions", async () => {
+    const before = await list(`scope_id=${PROJECT}`);
+    const extra = await c.create({ name: "extra", attributes: { default_port: 22 } });
+    expect((await list(`scope_id=${PROJECT}`)).names).toEqual(["db", "extra", "web"]);
+    expect((await c.call("PATCH", `/v1/targets/${extra.id}?update_mask=description`, { version: extra.version, description: "changed" })).status).toBe(200);
+    const updated = (await list(`scope_id=${PROJECT}`)).body.items.find((t: any) => t.id === extra.id);
+    expect(updated).toMatchObject({ description: "changed", version: extra.version + 1 });
+    expect((await c.call("DELETE", `/v1/targets/${extra.id}`)).status).toBe(204);
+    const after = await list(`scope_id=${PROJECT}`);
+    expect(after.body.items).toEqual(before.body.items);
+    const readOnly = await c.call("GET", `/v1/targets?scope_id=${PROJECT}`, undefined, READ_ONLY_TOKEN);
+    expect(readOnly.body.items.map((t: any) => t.authorized_actions)).toEqual(before.body.items.map(() => ["no-op", "read"]));
+    expect(before.body.items[0].authorized_actions).toContain("update");
   });
 
   test(`an empty project answers ${JSON.stringify(m.empty)}`, async () => {
