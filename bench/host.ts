@@ -5,10 +5,10 @@
  * here that makes the same HTTP calls, installed and served by the same host and driven the same
  * way: the ratio is what this provider adds on top of Pulumi's own cost.
  */
+import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import { defaultFixtures, startController } from "../controller";
 import { engine, secret, type Engine } from "../harness/engine";
 import { packAndInstall } from "../harness/pack";
 import { programRequire, serializedProvider, startHost, startPlugin } from "../harness/provider-host";
@@ -17,8 +17,13 @@ const TOKEN = "at_1234567890_s1bench";
 const PROJECT = "p_1234567890";
 const URN = "urn:pulumi:bench::bench::pulumi-nodejs:dynamic/boundary:Target::t";
 
-/** The floor: the same five calls (POST, GET, PATCH, DELETE; nothing for check and diff), nothing else. */
-const FLOOR = `const undici = require("undici");
+/**
+ * The floor: the same five calls (POST, GET, PATCH, DELETE; nothing for check and diff), nothing
+ * else. With `keepTarget`, it also keeps the API's Target in its outputs, as a provider that shows
+ * the Target's fields must: the state then weighs about what this package's does, which tells the
+ * cost of carrying the outputs through Pulumi's Struct conversions from the cost of this code.
+ */
+const floorSource = (keepTarget: boolean) => `const undici = require("undici");
 let base, token, pool;
 exports.configure = async (req) => { base = req.config.get("boundary:addr"); token = req.config.get("boundary:token"); pool = new undici.Pool(base, { connections: 8 }); };
 async function call(method, path, body) {
@@ -27,22 +32,23 @@ async function call(method, path, body) {
   if (res.statusCode >= 400) throw new Error(method + " " + path + ": " + res.statusCode + " " + text);
   return text ? JSON.parse(text) : undefined;
 }
+const outs = (base, t) => (${keepTarget} ? { ...base, version: t.version, description: t.description, target: t } : { ...base, version: t.version, description: t.description });
 exports.check = async (olds, news) => ({ inputs: news });
 exports.diff = async (id, olds, news) => ({ changes: olds.description !== news.description });
-exports.create = async (inputs) => { const t = await call("POST", "/v1/targets", { scope_id: inputs.scopeId, name: inputs.name, type: "tcp", description: inputs.description }); return { id: t.id, outs: { ...inputs, version: t.version } }; };
-exports.read = async (id, props) => { const t = await call("GET", "/v1/targets/" + id); return { id, props: { ...props, version: t.version, description: t.description } }; };
-exports.update = async (id, olds, news) => { const t = await call("PATCH", "/v1/targets/" + id + "?update_mask=description", { version: olds.version, description: news.description }); return { outs: { ...news, version: t.version } }; };
+exports.create = async (inputs) => { const t = await call("POST", "/v1/targets", { scope_id: inputs.scopeId, name: inputs.name, type: "tcp", description: inputs.description }); return { id: t.id, outs: outs(inputs, t) }; };
+exports.read = async (id, props) => { const t = await call("GET", "/v1/targets/" + id); return { id, props: outs(props, t) }; };
+exports.update = async (id, olds, news) => { const t = await call("PATCH", "/v1/targets/" + id + "?update_mask=description", { version: olds.version, description: news.description }); return { outs: outs(news, t) }; };
 exports.delete = async (id) => { await call("DELETE", "/v1/targets/" + id); };
 `;
 
-/** Installs the floor provider as a package of the program, and returns its serialized `__provider`. */
-async function floorProvider(program: string): Promise<string> {
-  const dir = path.join(program, "node_modules", "floor-provider");
+/** Installs a floor provider as a package of the program, and returns its serialized `__provider`. */
+async function floorProvider(program: string, name: string, keepTarget: boolean): Promise<string> {
+  const dir = path.join(program, "node_modules", name);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "floor-provider", main: "index.js" }));
-  writeFileSync(path.join(dir, "index.js"), FLOOR);
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, main: "index.js" }));
+  writeFileSync(path.join(dir, "index.js"), floorSource(keepTarget));
   const pulumi = programRequire<typeof import("@pulumi/pulumi")>(program, "@pulumi/pulumi");
-  const floor = programRequire<object>(program, "floor-provider");
+  const floor = programRequire<object>(program, name);
   return (await pulumi.runtime.serializeFunction(() => floor, { allowSecrets: true })).text;
 }
 
@@ -96,19 +102,39 @@ async function phases(e: Engine, n: number, concurrency: number, extra: Record<s
   return { create, preview, refresh, update, delete: del, stateBytes };
 }
 
-/** A fresh controller for one run, so no run sees another's Targets. */
-async function withController<T>(run: (addr: string) => Promise<T>): Promise<T> {
-  const c = await startController({ api: { host: "127.0.0.1", port: 0 }, ops: { host: "127.0.0.1", port: 0 }, token: TOKEN, gracefulShutdownWaitMs: 0, fixtures: defaultFixtures() });
+/**
+ * A fresh controller for one run, so no run sees another's Targets: the installed package's own
+ * `pulumi-boundary dev`, in its own process as a Boundary controller would be, so the engine's
+ * side of the bench (this process) does not share an event loop with the server.
+ */
+async function withController<T>(program: string, run: (addr: string) => Promise<T>): Promise<T> {
+  const manifest = require.resolve("pulumi-boundary/package.json", { paths: [program] });
+  const cli = path.join(path.dirname(manifest), (require(manifest) as { bin: Record<string, string> }).bin["pulumi-boundary"]!);
+  const child = spawn(process.execPath, [cli, "dev", "--api-addr", "127.0.0.1:0", "--ops-addr", "127.0.0.1:0", "--token", TOKEN], { stdio: ["ignore", "pipe", "inherit"] });
+  const exited = new Promise((r) => child.once("exit", r));
   try {
-    return await run(c.apiUrl);
+    const addr = await new Promise<string>((resolve, reject) => {
+      let banner = "";
+      let found = false;
+      child.stdout!.on("data", (d) => {
+        // the banner first, then one log line per request: read the address, drain the rest
+        if (found) return;
+        banner += d;
+        const m = /API address: (\S+)/.exec(banner);
+        if (m) (found = true), resolve(m[1]!);
+      });
+      child.once("exit", (code) => reject(new Error(`the controller exited ${code}: ${banner}`)));
+    });
+    return await run(addr);
   } finally {
-    await c.shutdown();
+    child.kill("SIGTERM");
+    await exited;
   }
 }
 
 /** A dynamic provider (`__provider` text) through a fresh dynamic-provider host. */
 function viaDynamicHost(program: string, providerText: string, n: number, concurrency: number): Promise<Phases> {
-  return withController(async (addr) => {
+  return withController(program, async (addr) => {
     const host = await startHost(program);
     try {
       const e = engine(host, URN);
@@ -122,7 +148,7 @@ function viaDynamicHost(program: string, providerText: string, n: number, concur
 
 /** This package as a plugin, started by run-plugin. */
 function viaPlugin(program: string, n: number, concurrency: number): Promise<Phases> {
-  return withController(async (addr) => {
+  return withController(program, async (addr) => {
     const plugin = await startPlugin(program);
     try {
       const e = engine(plugin, URN.replace("pulumi-nodejs:dynamic/boundary:Target", "boundary:index:Target"));
@@ -134,26 +160,51 @@ function viaPlugin(program: string, n: number, concurrency: number): Promise<Pha
   });
 }
 
-/** Rows: each phase's wall time for the floor, the dynamic route and the plugin route, as ratios to the floor. */
-export async function benchHost(root: string, n = Number(process.env.BENCH_TARGETS ?? 1000), concurrency = 16): Promise<{ rows: string[][]; providerBytes: number; stateBytes: number }> {
+const PHASES = ["create", "preview", "refresh", "update", "delete"] as const;
+const PHASE_NAMES: Record<(typeof PHASES)[number], string> = { create: "create", preview: "preview, no change", refresh: "refresh", update: "update one field", delete: "delete" };
+
+/** Each phase's median over runs. */
+function medians(runs: Phases[]): Phases {
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  return { ...Object.fromEntries(PHASES.map((p) => [p, median(runs.map((r) => r[p]))])), stateBytes: runs[0]!.stateBytes } as Phases;
+}
+
+/**
+ * Rows: each phase's wall time for the floor, the dynamic route and the plugin route, as ratios to
+ * the floor, and the floor that keeps the Target's outputs with the dynamic route's ratio to it.
+ * Each is the median of `reps` runs taken in turn (this machine moves single runs by ±30%).
+ */
+export async function benchHost(
+  root: string,
+  n = Number(process.env.BENCH_TARGETS ?? 1000),
+  concurrency = 16,
+  reps = Number(process.env.BENCH_HOST_REPS ?? 3),
+): Promise<{ rows: string[][]; providerBytes: number; stateBytes: number; floorStateBytes: number; keptStateBytes: number }> {
   const { program } = packAndInstall(root);
   const ours = serializedProvider(program);
-  const floorText = await floorProvider(program);
+  const floorText = await floorProvider(program, "floor-provider", false);
+  const keptText = await floorProvider(program, "floor-provider-kept", true);
   // a short pass of each first, so no route is measured cold (module loading, JIT) while another is warm
   const warm = Math.min(100, n);
-  await viaDynamicHost(program, floorText, warm, concurrency);
-  await viaDynamicHost(program, ours, warm, concurrency);
+  for (const text of [floorText, keptText, ours]) await viaDynamicHost(program, text, warm, concurrency);
   await viaPlugin(program, warm, concurrency);
-  const floor = await viaDynamicHost(program, floorText, n, concurrency);
-  const dynamic = await viaDynamicHost(program, ours, n, concurrency);
-  const plugin = await viaPlugin(program, n, concurrency);
-  const rows = (["create", "preview", "refresh", "update", "delete"] as const).map((p) => [
-    p === "preview" ? "preview, no change" : p === "update" ? "update one field" : p,
+  const runs: Record<"floor" | "kept" | "dynamic" | "plugin", Phases[]> = { floor: [], kept: [], dynamic: [], plugin: [] };
+  for (let r = 0; r < reps; r++) {
+    runs.floor.push(await viaDynamicHost(program, floorText, n, concurrency));
+    runs.kept.push(await viaDynamicHost(program, keptText, n, concurrency));
+    runs.dynamic.push(await viaDynamicHost(program, ours, n, concurrency));
+    runs.plugin.push(await viaPlugin(program, n, concurrency));
+  }
+  const [floor, kept, dynamic, plugin] = [runs.floor, runs.kept, runs.dynamic, runs.plugin].map(medians) as [Phases, Phases, Phases, Phases];
+  const rows = PHASES.map((p) => [
+    PHASE_NAMES[p],
     floor[p].toFixed(0),
     dynamic[p].toFixed(0),
     (dynamic[p] / floor[p]).toFixed(2),
     plugin[p].toFixed(0),
     (plugin[p] / floor[p]).toFixed(2),
+    kept[p].toFixed(0),
+    (dynamic[p] / kept[p]).toFixed(2),
   ]);
-  return { rows, providerBytes: Buffer.byteLength(ours), stateBytes: dynamic.stateBytes };
+  return { rows, providerBytes: Buffer.byteLength(ours), stateBytes: dynamic.stateBytes, floorStateBytes: floor.stateBytes, keptStateBytes: kept.stateBytes };
 }
