@@ -21,13 +21,26 @@ export interface Association {
    * On current controllers (Boundary ≥ 0.11 / 0.9): the action's noun, the list's field, its
    * summaries' field, and the id prefixes the list takes (v0.21.3's validators).
    */
-  current: { action: "host-sources" | "credential-sources"; wire: string; summaries: string; prefixes: readonly string[] };
+  current: { action: "host-sources" | "credential-sources"; wire: string; summaries: string; prefixes: readonly string[]; earlier?: EarlierNames };
   /** The summaries' field on v0.4 controllers (`host_sets`); none for lists v0.4 does not have. */
   summaries?: string;
   /** The id prefix every element must carry on a v0.4 controller (one of `current.prefixes`); none for lists v0.4 does not have. */
   prefix?: string;
   /** What one id names, for messages. */
   noun: string;
+}
+
+/**
+ * The names a list had in the releases between v0.4 and the current ones, when they differ from
+ * both. Requests carry the list under them too, and reads take them when the current name is
+ * absent: a release that does not know a name discards it silently, so only sending both reaches
+ * every release.
+ */
+export interface EarlierNames {
+  wire: string;
+  summaries: string;
+  /** The releases that read and answer these names. */
+  releases: string;
 }
 
 /** The three actions on an id list: add attaches ids (none may be attached yet), remove detaches (all must be), set replaces the list. */
@@ -165,6 +178,8 @@ export const TARGET_FIELDS = {
         wire: "brokered_credential_source_ids",
         summaries: "brokered_credential_sources",
         prefixes: ["clvlt_", "clvllt_", "credup_", "cred_", "credupd_", "credp_", "credspk_", "credjson_"],
+        // 0.5–0.9 know only this name, 0.10–0.13 merge both lists, 0.14 and later discard it
+        earlier: { wire: "application_credential_source_ids", summaries: "application_credential_sources", releases: "0.5–0.13" },
       },
       prefix: "clvlt_",
       noun: "credential library",

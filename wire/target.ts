@@ -64,6 +64,9 @@ const CURRENT_NAMES = {
   brokered_credential_source_ids: z.array(z.string()).optional(),
   brokered_credential_sources: z.array(CredentialLibrarySummary).optional(),
   injected_application_credential_sources: z.array(CredentialLibrarySummary).optional(),
+  // the brokered list's names in 0.5–0.13 (the field table's `earlier`)
+  application_credential_source_ids: z.array(z.string()).optional(),
+  application_credential_sources: z.array(CredentialLibrarySummary).optional(),
 };
 const OutputOnly = z.object({ ...OUTPUT_ONLY, ...CURRENT_NAMES });
 

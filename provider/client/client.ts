@@ -135,8 +135,12 @@ export class BoundaryClient {
         if (unknown) throw new BoundaryClientError(`${unknown.current.wire} needs a controller of the current API; this one speaks v0.4`);
         return this.changeAssociation(id, op, association.action!, v04Key, version, ids);
       }
-      const body: Record<string, unknown> = { version, [association.current.wire]: [...ids] };
-      for (const s of siblings) body[s.association.current.wire] = [...s.ids];
+      const body: Record<string, unknown> = { version };
+      for (const s of [{ association, ids }, ...siblings]) {
+        body[s.association.current.wire] = [...s.ids];
+        // the name releases between v0.4 and the current ones read (the others discard it)
+        if (s.association.current.earlier) body[s.association.current.earlier.wire] = [...s.ids];
+      }
       return this.track(this.call("POST", `/v1/targets/${encodeURIComponent(id)}:${op}-${association.current.action}`, body, Target));
     };
     // a list v0.4 does not have can only be the current generation's

@@ -49,7 +49,7 @@ export const TARGET_OUTPUTS = {
   }),
   applicationCredentialLibraries: output({
     schema: z.array(CredentialLibraryState),
-    from: (t) => (t.application_credential_libraries ?? t.brokered_credential_sources ?? []).map((l) => compact({ id: l.id, credentialStoreId: l.credential_store_id })),
+    from: (t) => (t.application_credential_libraries ?? t.brokered_credential_sources ?? t.application_credential_sources ?? []).map((l) => compact({ id: l.id, credentialStoreId: l.credential_store_id })),
     onUpdate: "applicationCredentialLibraryIds",
     type: { refs: "CredentialLibrarySummary" },
     doc: "The attached credential libraries.",
@@ -91,7 +91,8 @@ function compact<T extends object>(o: T): T {
 
 /** A field's value as the controller holds it, under either generation's name; zero values (omitted on the wire) become the default. */
 function serverValue(t: Target, f: FieldSpec): unknown {
-  const v = getPath(t, f.wire) ?? (f.association ? getPath(t, f.association.current.wire) : undefined);
+  const names = f.association?.current;
+  const v = getPath(t, f.wire) ?? (names ? (getPath(t, names.wire) ?? (names.earlier ? getPath(t, names.earlier.wire) : undefined)) : undefined);
   if (f.kind === "ids") return [...((v as string[] | undefined) ?? [])].sort();
   if (v === undefined || v === null || v === "" || v === 0) return f.default ?? (f.required ? "" : undefined);
   return v;

@@ -10,8 +10,8 @@ import { DynamicTargetProvider } from "../../provider/resource/dynamic";
 import type { TargetState } from "../../provider/resource/state";
 import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
 
-/** A proxy that records every request body and may rewrite answers (to make a controller look older). */
-async function recordingProxy(target: string, rewrite?: (body: string) => string) {
+/** A proxy that records every request body and may rewrite answers and requests (to make a controller look older). */
+async function recordingProxy(target: string, rewrite?: (body: string) => string, rewriteRequest?: (body: string) => string) {
   const seen: { method: string; path: string; body: string; status?: number }[] = [];
   const upstream = new URL(target);
   const server: Server = createServer((req, res) => {
@@ -20,6 +20,7 @@ async function recordingProxy(target: string, rewrite?: (body: string) => string
     req.on("end", () => {
       const entry: { method: string; path: string; body: string; status?: number } = { method: req.method!, path: req.url!, body };
       seen.push(entry);
+      if (rewriteRequest && body) body = rewriteRequest(body);
       const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, "content-length": Buffer.byteLength(body) } }, (up) => {
         let answer = "";
         up.on("data", (d) => (answer += d));
@@ -60,7 +61,13 @@ test("against a current controller: create, read, update and delete through the 
     ]);
     // the lists went under the current names, with the injected list kept (empty here)
     expect(JSON.parse(proxy.seen[1]!.body)).toEqual({ version: 1, host_source_ids: ["hsst_1234567890"] });
-    expect(JSON.parse(proxy.seen[2]!.body)).toEqual({ version: 2, brokered_credential_source_ids: ["clvlt_1234567890"], injected_application_credential_source_ids: [] });
+    // (and the brokered list under its 0.5–0.13 name too, which this release discards)
+    expect(JSON.parse(proxy.seen[2]!.body)).toEqual({
+      version: 2,
+      brokered_credential_source_ids: ["clvlt_1234567890"],
+      application_credential_source_ids: ["clvlt_1234567890"],
+      injected_application_credential_source_ids: [],
+    });
     const read = await provider.read(created.id, created.outs);
     expect((await provider.diff(created.id, read.props, inputs)).changes).toBe(false);
     const updated = await provider.update(created.id, read.props as TargetState, { ...inputs, hostSetIds: ["hsst_1234567891"] });
@@ -76,6 +83,50 @@ test("against a current controller: create, read, update and delete through the 
     await provider.core.client.close();
     await proxy.close();
   }
+});
+
+/**
+ * Boundary 0.5–0.9 name the brokered list `application_credential_source_ids` and discard
+ * `brokered_…` (an unknown key); 0.10–0.13 answer with both names. Played by a proxy that renames
+ * on the way in and out, in front of `--emulate 0.21`.
+ */
+describe.each([
+  ["0.5–0.9", (b: string) => b.replace(/"brokered_credential_source/g, '"application_credential_source')],
+  ["0.10–0.13", (b: string) => b.replace(/"brokered_credential_source(s|_ids)":(\[[^\]]*\])/g, '"brokered_credential_source$1":$2,"application_credential_source$1":$2')],
+])("a controller of %s, with the brokered list's earlier name", (releases, answers) => {
+  // what such a release reads of a request: only the earlier name (0.5–0.9), or both merged (0.10–0.13)
+  const requests = (body: string) => {
+    const b = JSON.parse(body);
+    if (!("application_credential_source_ids" in b || "brokered_credential_source_ids" in b)) return body;
+    const ids = releases === "0.5–0.9" ? b.application_credential_source_ids : [...new Set([...(b.application_credential_source_ids ?? []), ...(b.brokered_credential_source_ids ?? [])])];
+    delete b.application_credential_source_ids;
+    return JSON.stringify({ ...b, brokered_credential_source_ids: ids ?? [] });
+  };
+
+  test("create, refresh, update and drift keep the brokered credential sources", async () => {
+    const proxy = await recordingProxy(c.apiUrl, answers, requests);
+    const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN });
+    try {
+      const inputs = program(`earlier-${releases.replace(/\W/g, "")}`);
+      const created = await provider.create(inputs);
+      expect(created.outs).toMatchObject({ applicationCredentialLibraryIds: ["clvlt_1234567890"], applicationCredentialLibraries: [{ id: "clvlt_1234567890" }] });
+      expect(c.store.getTarget(created.id).application_credential_library_ids).toEqual(["clvlt_1234567890"]);
+      const read = await provider.read(created.id, created.outs);
+      expect((await provider.diff(created.id, read.props, inputs)).changes).toBe(false);
+      const updated = await provider.update(created.id, read.props as TargetState, { ...inputs, applicationCredentialLibraryIds: ["clvlt_1234567890", "clvlt_1234567891"] });
+      expect(updated.outs).toMatchObject({ applicationCredentialLibraryIds: ["clvlt_1234567890", "clvlt_1234567891"] });
+      expect(c.store.getTarget(created.id).application_credential_library_ids.sort()).toEqual(["clvlt_1234567890", "clvlt_1234567891"]);
+      // drift: a library detached outside Pulumi shows on refresh
+      const t = c.store.getTarget(created.id);
+      c.store.changeAssociation(created.id, "remove", t.version, { applicationCredentialLibraryIds: ["clvlt_1234567891"] });
+      const refreshed = await provider.read(created.id, updated.outs);
+      expect(refreshed.inputs).toMatchObject({ applicationCredentialLibraryIds: ["clvlt_1234567890"] });
+      await provider.delete(created.id);
+    } finally {
+      await provider.core.client.close();
+      await proxy.close();
+    }
+  });
 });
 
 test("a controller that says v0.4 in its answers but has only current actions: one 405, then the current action", async () => {
