@@ -17,7 +17,7 @@ import type { ApiGeneration } from "../client/settings";
 import { PlanError, applyPlan } from "./apply";
 import { autoname, type NamingContext } from "./autoname";
 import { CreateOutcomeUnknownError, InvalidResourceDataError, ResourceInitError, UnsupportedInputError } from "./errors";
-import { generationFailures, generationOf, needsGeneration } from "./generation";
+import { droppedFields, generationFailures, generationOf, needsGeneration } from "./generation";
 import { checkInputs, type CheckFailure, type TargetInputs } from "./inputs";
 import { createRequest, diffTarget, planUpdate, projectCreate, projectUpdate, sameValue, type TargetDiff } from "./plan";
 import { TargetState, inputsFromState, managedFields, stateFromTarget } from "./state";
@@ -158,6 +158,10 @@ export class TargetCore {
         `target ${created.id} was created, but ${err.message}. ` + "It is recorded in the stack; the next `pulumi up` finishes it, `pulumi destroy` removes it.",
       ]);
     }
+    const dropped = droppedFields(inputs, state);
+    if (dropped.length > 0) {
+      throw new ResourceInitError(created.id, state, [`target ${created.id} was created, but ${dropped.map((d) => d.reason).join("; ")}. It is recorded in the stack as the controller holds it.`]);
+    }
     return { id: created.id, state };
   }
 
@@ -196,7 +200,10 @@ export class TargetCore {
       if (!(err instanceof PlanError) || !(await this.isConflict(id, err, err.last?.version ?? state.version))) throw partial(id, err, managed);
       last = await this.retryFromFresh(id, err.last ? stateFromTarget(err.last, state.__managed) : state, inputs, managed, ctx.warn ?? this.warn);
     }
-    return last ? stateFromTarget(last, managed) : { ...state, __managed: managed };
+    const updated = last ? stateFromTarget(last, managed) : { ...state, __managed: managed };
+    const dropped = droppedFields(inputs, updated);
+    if (dropped.length > 0) throw new ResourceInitError(id, updated, [`updating target ${id}: ${dropped.map((d) => d.reason).join("; ")}`]);
+    return updated;
   }
 
   /**

@@ -70,6 +70,19 @@ export function generationFailures(inputs: Partial<TargetInputs>, generation: Ap
   return failures;
 }
 
+/**
+ * The newer fields the program set that the controller's answer does not hold. A release older
+ * than a field discards it without an error, and releases 0.5–0.11 have the current actions, so
+ * neither the probe nor `authorized_actions` tells them from current ones: the answer does.
+ * One failure per field, naming the release that added it.
+ */
+export function droppedFields(inputs: Partial<TargetInputs>, state: TargetState): CheckFailure[] {
+  return INPUT_FIELDS.filter((f) => spec(f).since && isSet(inputs[f]) && !isSet(state[f])).map((f) => ({
+    property: f,
+    reason: `${f} was not kept: the controller took it without an error but does not know it (Boundary ${spec(f).since} added it); remove ${f} or upgrade the controller`,
+  }));
+}
+
 /** The generation a Target's recorded `authorizedActions` show, if they show one (state written by a read or a change). */
 export function generationOf(state: Pick<TargetState, "authorizedActions"> | undefined): ApiGeneration | undefined {
   const actions = state?.authorizedActions ?? [];

@@ -7,6 +7,7 @@ import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { BoundaryClient } from "../../provider/client";
 import { DynamicTargetProvider } from "../../provider/resource/dynamic";
+import { ResourceInitError } from "../../provider/resource/errors";
 import type { TargetState } from "../../provider/resource/state";
 import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
 
@@ -127,6 +128,43 @@ describe.each([
       await proxy.close();
     }
   });
+});
+
+/** What Boundary 0.11 reads of a request: the current actions and names, none of the 0.12+ fields (discarded). */
+function as011(body: string): string {
+  const b = JSON.parse(body);
+  for (const k of ["address", "egress_worker_filter", "ingress_worker_filter"]) delete b[k];
+  if (b.attributes) delete b.attributes.default_client_port;
+  return JSON.stringify(b);
+}
+
+test("a controller older than a field the program sets (0.11, egressWorkerFilter): the create is recorded and fails naming the field and the release, and so does each update", async () => {
+  const proxy = await recordingProxy(c.apiUrl, undefined, as011);
+  const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN });
+  try {
+    const inputs = program("older-than-field", { egressWorkerFilter: '"dev" in "/tags/type"', defaultClientPort: 15432 });
+    const failed = await provider.create(inputs).then(() => undefined, (e: unknown) => e);
+    expect(failed).toBeInstanceOf(ResourceInitError);
+    const { id, properties, message } = failed as ResourceInitError;
+    expect(message).toContain("egressWorkerFilter was not kept: the controller took it without an error but does not know it (Boundary 0.12.0 added it)");
+    expect(message).toContain("defaultClientPort was not kept: the controller took it without an error but does not know it (Boundary 0.13.0 added it)");
+    // recorded as the controller holds it: the lists set, the dropped fields absent
+    expect(properties).toMatchObject({ hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"] });
+    expect(properties.egressWorkerFilter).toBeUndefined();
+    expect(c.store.getTarget(id).egress_worker_filter).toBeUndefined();
+    // the next up tries again and says the same, leaving the state as the controller holds it
+    const again = await provider.update(id, properties as TargetState, inputs).then(() => undefined, (e: unknown) => e);
+    expect(again).toBeInstanceOf(ResourceInitError);
+    expect((again as ResourceInitError).message).toMatch(/^updating target ttcp_\w+: egressWorkerFilter was not kept/);
+    expect((again as ResourceInitError).properties).toMatchObject({ version: c.store.getTarget(id).version });
+    // without the newer fields the program applies cleanly
+    const { egressWorkerFilter: _e, defaultClientPort: _p, ...plain } = inputs;
+    await expect(provider.update(id, (again as ResourceInitError).properties as TargetState, plain)).resolves.toBeDefined();
+    await provider.delete(id);
+  } finally {
+    await provider.core.client.close();
+    await proxy.close();
+  }
 });
 
 test("a controller that says v0.4 in its answers but has only current actions: one 405, then the current action", async () => {
