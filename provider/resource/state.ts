@@ -6,7 +6,7 @@
  * program" must be told from "never set".
  */
 import { z } from "zod";
-import type { Target } from "../../wire/target";
+import type { CredentialLibrarySummary, HostSetSummary, Target } from "../../wire/target";
 import { INPUT_FIELDS, TARGET_FIELDS, getPath, spec, type FieldSpec, type InputField, type TargetFields, type ValueOf } from "../../wire/target-fields";
 import type { TargetInputs } from "./inputs";
 
@@ -42,14 +42,14 @@ export const TARGET_OUTPUTS = {
   }),
   hostSets: output({
     schema: z.array(HostSetState),
-    from: (t) => (t.host_sets ?? t.host_sources ?? []).map((h) => compact({ id: h.id, hostCatalogId: h.host_catalog_id })),
+    from: (t) => summaries<HostSetSummary>(t, "hostSetIds").map((h) => compact({ id: h.id, hostCatalogId: h.host_catalog_id })),
     onUpdate: "hostSetIds",
     type: { refs: "HostSetSummary" },
     doc: "The attached host sets.",
   }),
   applicationCredentialLibraries: output({
     schema: z.array(CredentialLibraryState),
-    from: (t) => (t.application_credential_libraries ?? t.brokered_credential_sources ?? t.application_credential_sources ?? []).map((l) => compact({ id: l.id, credentialStoreId: l.credential_store_id })),
+    from: (t) => summaries<CredentialLibrarySummary>(t, "applicationCredentialLibraryIds").map((l) => compact({ id: l.id, credentialStoreId: l.credential_store_id })),
     onUpdate: "applicationCredentialLibraryIds",
     type: { refs: "CredentialLibrarySummary" },
     doc: "The attached credential libraries.",
@@ -89,10 +89,25 @@ function compact<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** A field's value as the controller holds it, under either generation's name; zero values (omitted on the wire) become the default. */
+/** The value at the first of `paths` the answer holds one at: a field under whichever release's name it came. */
+function firstAt(t: Target, paths: readonly (string | undefined)[]): unknown {
+  for (const p of paths) {
+    const v = p === undefined ? undefined : getPath(t, p);
+    if (v !== undefined && v !== null) return v;
+  }
+  return undefined;
+}
+
+/** A list's summaries (`host_sets`, `host_sources`, …) as the answer carries them; none when it has none. */
+function summaries<S>(t: Target, f: InputField): S[] {
+  const a = spec(f).association!;
+  return (firstAt(t, [a.summaries, a.current.summaries, a.current.earlier?.summaries]) as S[] | undefined) ?? [];
+}
+
+/** A field's value as the controller holds it, under any release's name; zero values (omitted on the wire) become the default. */
 function serverValue(t: Target, f: FieldSpec): unknown {
-  const names = f.association?.current;
-  const v = getPath(t, f.wire) ?? (names ? (getPath(t, names.wire) ?? (names.earlier ? getPath(t, names.earlier.wire) : undefined)) : undefined);
+  const a = f.association;
+  const v = firstAt(t, [f.wire, a?.current.wire, a?.current.earlier?.wire]);
   if (f.kind === "ids") return [...((v as string[] | undefined) ?? [])].sort();
   if (v === undefined || v === null || v === "" || v === 0) return f.default ?? (f.required ? "" : undefined);
   return v;
