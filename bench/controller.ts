@@ -26,18 +26,22 @@ export async function benchController(): Promise<string[][]> {
     const headers = { authorization: `Bearer ${s.token}` };
     const cases: [string, string, Partial<autocannon.Options>][] = [
       ["GET one target", `/v1/targets/${s.first}`, { headers }],
-      [`list 1,000 targets (${(s.listBytes / 1024).toFixed(0)} KiB)`, "/v1/targets?scope_id=p_1234567890", { headers, connections: 4 }],
+      [`list ${s.listItems.toLocaleString("en")} targets (${(s.listBytes / 1024).toFixed(0)} KiB)`, "/v1/targets?scope_id=p_1234567890", { headers, connections: 4 }],
       [
         "create a target",
         "/v1/targets",
         { method: "POST", headers, idReplacement: true, body: JSON.stringify({ scope_id: "p_1234567890", name: "bench-[<id>]", type: "tcp" }) },
       ],
     ];
+    // how many Targets the controller holds (the create case adds its own)
+    const stored = async () => ((await (await fetch(`${s.controller}/v1/targets?scope_id=p_1234567890`, { headers })).json()) as { items?: unknown[] }).items?.length ?? 0;
     const rows: string[][] = [];
     for (const [name, p, opts] of cases) {
       const bare = await rps(s.bare + p, opts);
+      const before = await stored();
       const ours = await rps(s.controller + p, opts);
-      rows.push([name, bare.toFixed(0), ours.toFixed(0), `${((ours / bare) * 100).toFixed(0)}%`]);
+      const after = await stored();
+      rows.push([name, before === after ? before.toLocaleString("en") : `${before.toLocaleString("en")} → ${after.toLocaleString("en")}`, bare.toFixed(0), ours.toFixed(0), `${((ours / bare) * 100).toFixed(0)}%`]);
     }
     return rows;
   } finally {

@@ -11,7 +11,7 @@ import { printTable } from "./table";
 
 async function main() {
   console.log("Controller throughput (autocannon, 16 connections; ratio = controller / bare node:http sending the same bytes; goals: GET ≥ 80%, list ≥ 70%, create ≥ 70%)\n");
-  printTable(["case, requests/s", "bare node:http", "controller", "ratio"], await benchController());
+  printTable(["case, requests/s", "targets stored", "bare node:http", "controller", "ratio"], await benchController());
   console.log("\nController as it fills up: each size on a fresh controller, sequential requests over HTTP (goal 100k / 1k ≤ 1.5)\n");
   printTable(["operation, ms each", ...SCALE_SIZES.map((s) => `${s.toLocaleString("en")} targets`), "100k / 1k"], await benchScale());
   console.log("\nLists of 100,000 Targets over HTTP: memory while they run and once they end (goal: after / before ≤ 1.2)\n");

@@ -27,9 +27,10 @@ async function main() {
   }
   const headers = { authorization: `Bearer ${TOKEN}` };
   const bytes = async (path: string, init: RequestInit = {}) => Buffer.from(await (await fetch(controller.apiUrl + path, { headers, ...init })).arrayBuffer());
+  // the sample create first, so the list both servers send is the list the controller holds
+  const created = await bytes("/v1/targets", { method: "POST", body: JSON.stringify({ scope_id: PROJECT, name: "sample", type: "tcp" }) });
   const one = await bytes(`/v1/targets/${first}`);
   const list = await bytes(`/v1/targets?scope_id=${PROJECT}`);
-  const created = await bytes("/v1/targets", { method: "POST", body: JSON.stringify({ scope_id: PROJECT, name: "sample", type: "tcp" }) });
 
   const bare = createServer((req, res) => {
     const body = req.method === "POST" ? created : req.url!.startsWith("/v1/targets?") ? list : one;
@@ -42,7 +43,7 @@ async function main() {
   });
   await new Promise<void>((r) => bare.listen(0, "127.0.0.1", r));
   const port = (bare.address() as AddressInfo).port;
-  process.stdout.write(JSON.stringify({ controller: controller.apiUrl, bare: `http://127.0.0.1:${port}`, first, token: TOKEN, listBytes: list.length }) + "\n");
+  process.stdout.write(JSON.stringify({ controller: controller.apiUrl, bare: `http://127.0.0.1:${port}`, first, token: TOKEN, listBytes: list.length, listItems: (JSON.parse(list.toString()) as { items: unknown[] }).items.length }) + "\n");
 }
 
 process.on("SIGINT", () => process.exit(0));
