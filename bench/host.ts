@@ -24,6 +24,7 @@ const URN = "urn:pulumi:bench::bench::pulumi-nodejs:dynamic/boundary:Target::t";
  * cost of carrying the outputs through Pulumi's Struct conversions from the cost of this code.
  */
 const floorSource = (keepTarget: boolean) => `const undici = require("undici");
+const keepTarget = ${keepTarget};
 let base, token, pool;
 exports.configure = async (req) => { base = req.config.get("boundary:addr"); token = req.config.get("boundary:token"); pool = new undici.Pool(base, { connections: 8 }); };
 async function call(method, path, body) {
@@ -32,7 +33,7 @@ async function call(method, path, body) {
   if (res.statusCode >= 400) throw new Error(method + " " + path + ": " + res.statusCode + " " + text);
   return text ? JSON.parse(text) : undefined;
 }
-const outs = (base, t) => (${keepTarget} ? { ...base, version: t.version, description: t.description, target: t } : { ...base, version: t.version, description: t.description });
+const outs = (base, t) => ({ ...base, version: t.version, description: t.description, ...(keepTarget ? { target: t } : {}) });
 exports.check = async (olds, news) => ({ inputs: news });
 exports.diff = async (id, olds, news) => ({ changes: olds.description !== news.description });
 exports.create = async (inputs) => { const t = await call("POST", "/v1/targets", { scope_id: inputs.scopeId, name: inputs.name, type: "tcp", description: inputs.description }); return { id: t.id, outs: outs(inputs, t) }; };
