@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { as011, startReleaseProxy } from "../helpers/release-proxy";
 import { engine, isWrappedSecret, secret, type Engine } from "../../harness/engine";
 import { packedProgram, programRequire, startPlugin, type Host } from "../../harness/provider-host";
 
@@ -235,6 +236,34 @@ describe.each([
       const imported = await me.read(created.id);
       expect(imported.inputs).toMatchObject(inputs);
       await me.delete(created.id, created.props);
+    });
+
+    test("a release that drops a newer field (0.11, played by a proxy): Create is a partial failure naming the field and its release, the Target recorded", async () => {
+      const proxy = await startReleaseProxy(mc.apiUrl, { requests: as011 });
+      const own = await startPlugin(program);
+      const o = engine(own, URN);
+      try {
+        await configure(o, proxy.url, ADMIN_TOKEN);
+        const inputs = { scopeId: PROJECT, name: "grpc-older", defaultPort: 22, egressWorkerFilter: '"dev" in "/tags/type"' };
+        const err = await o.create((await o.check(inputs)).inputs).then(
+          () => undefined,
+          (x: { metadata: import("@grpc/grpc-js").Metadata }) => x,
+        );
+        if (!err) throw new Error("expected the create to fail");
+        const statusProto = programRequire<typeof import("@pulumi/pulumi/proto/status_pb")>(program, "@pulumi/pulumi/proto/status_pb");
+        const status = statusProto.Status.deserializeBinary(err.metadata.get("grpc-status-details-bin")[0] as Buffer);
+        const detail = status.getDetailsList()[0]!.unpack(o.proto.ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed")!;
+        expect(detail.getReasonsList()[0]).toContain("egressWorkerFilter was not kept: the controller took it without an error but does not know it (Boundary 0.12.0 added it)");
+        const props = detail.getProperties()!.toJavaScript();
+        // recorded as the controller holds it (the POST, then the PATCH that tried the field again)
+        expect(props).toMatchObject({ name: "grpc-older", version: mc.store.getTarget(detail.getId()).version });
+        expect(props.egressWorkerFilter).toBeUndefined();
+        expect(mc.store.getTarget(detail.getId()).egress_worker_filter).toBeUndefined();
+        await o.delete(detail.getId(), props);
+      } finally {
+        await own.stop();
+        await proxy.close();
+      }
     });
   }
 });

@@ -3,42 +3,12 @@
  * `--emulate 0.21` it uses the current actions and names, never sends a body whose field names the
  * server would discard, falls back once on a 405, and reads both generations onto the same state.
  */
-import { createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { BoundaryClient } from "../../provider/client";
 import { DynamicTargetProvider } from "../../provider/resource/dynamic";
 import { ResourceInitError } from "../../provider/resource/errors";
 import type { TargetState } from "../../provider/resource/state";
 import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
-
-/** A proxy that records every request body and may rewrite answers and requests (to make a controller look older). */
-async function recordingProxy(target: string, rewrite?: (body: string) => string, rewriteRequest?: (body: string) => string) {
-  const seen: { method: string; path: string; body: string; status?: number }[] = [];
-  const upstream = new URL(target);
-  const server: Server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (d) => (body += d));
-    req.on("end", () => {
-      const entry: { method: string; path: string; body: string; status?: number } = { method: req.method!, path: req.url!, body };
-      seen.push(entry);
-      if (rewriteRequest && body) body = rewriteRequest(body);
-      const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, "content-length": Buffer.byteLength(body) } }, (up) => {
-        let answer = "";
-        up.on("data", (d) => (answer += d));
-        up.on("end", () => {
-          entry.status = up.statusCode;
-          const text = rewrite ? rewrite(answer) : answer;
-          const { "content-length": _len, "transfer-encoding": _te, ...headers } = up.headers;
-          res.writeHead(up.statusCode!, { ...headers, "content-length": Buffer.byteLength(text) });
-          res.end(text);
-        });
-      });
-      out.end(body);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) };
-}
+import { as011, startReleaseProxy } from "../helpers/release-proxy";
 
 let c: TestController;
 beforeAll(async () => {
@@ -49,7 +19,7 @@ afterAll(() => c.shutdown());
 const program = (name: string, extra: object = {}) => ({ scopeId: PROJECT, name, defaultPort: 22, hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"], ...extra });
 
 test("against a current controller: create, read, update and delete through the current actions and names", async () => {
-  const proxy = await recordingProxy(c.apiUrl);
+  const proxy = await startReleaseProxy(c.apiUrl);
   const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN });
   try {
     const inputs = program("current-lifecycle");
@@ -105,7 +75,7 @@ describe.each([
   };
 
   test("create, refresh, update and drift keep the brokered credential sources", async () => {
-    const proxy = await recordingProxy(c.apiUrl, answers, requests);
+    const proxy = await startReleaseProxy(c.apiUrl, { answers, requests });
     const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN });
     try {
       const inputs = program(`earlier-${releases.replace(/\W/g, "")}`);
@@ -130,16 +100,8 @@ describe.each([
   });
 });
 
-/** What Boundary 0.11 reads of a request: the current actions and names, none of the 0.12+ fields (discarded). */
-function as011(body: string): string {
-  const b = JSON.parse(body);
-  for (const k of ["address", "egress_worker_filter", "ingress_worker_filter"]) delete b[k];
-  if (b.attributes) delete b.attributes.default_client_port;
-  return JSON.stringify(b);
-}
-
 test("a controller older than a field the program sets (0.11, egressWorkerFilter): the create is recorded and fails naming the field and the release, and so does each update", async () => {
-  const proxy = await recordingProxy(c.apiUrl, undefined, as011);
+  const proxy = await startReleaseProxy(c.apiUrl, { requests: as011 });
   const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN });
   try {
     const inputs = program("older-than-field", { egressWorkerFilter: '"dev" in "/tags/type"', defaultClientPort: 15432 });
@@ -167,7 +129,7 @@ test("a controller older than a field the program sets (0.11, egressWorkerFilter
 });
 
 test("a controller that says v0.4 in its answers but has only current actions: one 405, then the current action", async () => {
-  const olderLooking = await recordingProxy(c.apiUrl, (body) => body.replace(/-host-sources/g, "-host-sets").replace(/-credential-sources/g, "-credential-libraries"));
+  const olderLooking = await startReleaseProxy(c.apiUrl, { answers: (body) => body.replace(/-host-sources/g, "-host-sets").replace(/-credential-sources/g, "-credential-libraries") });
   const provider = new DynamicTargetProvider({ addr: olderLooking.url, token: ADMIN_TOKEN });
   try {
     const created = await provider.create(program("falls-back", { applicationCredentialLibraryIds: [] }));
