@@ -7,7 +7,7 @@
 import type { RequestField, UpdateTargetRequest } from "../wire/target";
 import type { AssociationOp, InputField } from "../wire/target-fields";
 import { BoundaryError, invalidField } from "./errors";
-import type { TargetRecord } from "./store";
+import type { TargetRecord } from "./record";
 
 /** The releases the controller can emulate (`--emulate`). */
 export const EMULATIONS = ["spec", "0.4", "0.21"] as const;

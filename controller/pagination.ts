@@ -7,7 +7,7 @@
  * one query; a malformed, foreign or expired one is a 400 of kind "invalid list token".
  */
 import { BoundaryError } from "./errors";
-import type { TargetRecord } from "./store";
+import type { TargetRecord } from "./record";
 
 /** Boundary's default and maximum page size, unless its config's `max_page_size` says otherwise. */
 export const MAX_PAGE_SIZE = 1000;

@@ -10,7 +10,8 @@ import { BoundaryError, invalidField, invalidFields, notFound } from "./errors";
 import { DEV_USER_ID } from "./fixtures";
 import { matches, parseFilter } from "../common/filter";
 import { ExpiryHeap } from "./expiry-heap";
-import { newId, type Store, type TargetRecord } from "./store";
+import type { TargetRecord } from "./record";
+import { newId, type Store } from "./store";
 import { scopeSummary } from "./view";
 
 export interface Session {

@@ -8,33 +8,15 @@
 import { randomBytes } from "node:crypto";
 import { matches, parseFilter, type FilterExpr } from "../common/filter";
 import { filterProblem } from "../common/rules";
-import { Prefix, type CreateTargetRequest, type RequestField, type Target, type TargetFieldsOnWire, type UpdateTargetRequest } from "../wire/target";
+import { Prefix, type CreateTargetRequest, type RequestField, type Target, type UpdateTargetRequest } from "../wire/target";
 import { INPUT_FIELDS, MASK_PATHS, deletePath, getPath, setPath, spec, type Association, type AssociationOp, type InputField } from "../wire/target-fields";
 import { BoundaryError, invalidField, invalidFields, notFound } from "./errors";
 import type { FixtureCredential, FixtureCredentialLibrary, FixtureHostSet, FixtureScope, FixtureWorker, Fixtures } from "./fixtures";
 import { addressConflict, profileOf, type AssociationNoun, type Emulation, type Profile } from "./emulation";
 import * as rules from "./rules";
+import type { TargetRecord } from "./record";
 import { SortedIds } from "./sorted-ids";
 import { MAX_PAGE_SIZE } from "./pagination";
-
-/**
- * A Target as the store keeps it: the wire Target without the parts a view adds (scope summary,
- * association summaries, the caller's actions). Stored records are frozen: every change stores a
- * new record, which is what lets the view cache rendered JSON.
- */
-export type TargetRecord = Omit<TargetFieldsOnWire, "scope" | "host_sets" | "application_credential_libraries" | "authorized_actions"> & {
-  name: string;
-  type: string;
-  created_time: string;
-  updated_time: string;
-  host_set_ids: string[];
-  application_credential_library_ids: string[];
-  /** Current releases only; always empty on v0.4 ones. */
-  injected_application_credential_source_ids: string[];
-  // fields with a default in the table are always set
-  session_max_seconds: number;
-  session_connection_limit: number;
-};
 
 /** A field reconciled by the add/set/remove actions. */
 export type AssociationField = "hostSetIds" | "applicationCredentialLibraryIds" | "injectedApplicationCredentialSourceIds";

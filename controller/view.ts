@@ -5,7 +5,8 @@
 import type { ScopeSummary, Target, TargetAction } from "../wire/target";
 import { toCurrent } from "./current-api";
 import type { Page } from "./pagination";
-import type { Store, TargetRecord } from "./store";
+import type { TargetRecord } from "./record";
+import type { Store } from "./store";
 
 /**
  * Rendered JSON per caller's set of actions (one per principal) and per stored record, filled by
