@@ -2,6 +2,8 @@
  * One provider for both API generations, learned from what answers already say: against
  * `--emulate 0.21` it uses the current actions and names, never sends a body whose field names the
  * server would discard, falls back once on a 405, and reads both generations onto the same state.
+ * Releases in between (0.5–0.13) are played by a proxy that rewrites names as each reads and
+ * answers them: the brokered list's earlier name, and the newer fields a release drops silently.
  */
 import { BoundaryClient } from "../../provider/client";
 import { DynamicTargetProvider } from "../../provider/resource/dynamic";
