@@ -45,6 +45,11 @@ export interface Engine {
   /** Handshake as the engine sends it, with the address of its own gRPC server. */
   handshake(engineAddress?: string): Promise<pb.ProviderHandshakeResponse>;
   getSchema(): Promise<Obj>;
+  /**
+   * The partial failure a failed call carries (`ErrorResourceInitFailed` in its gRPC status
+   * details), as the engine records it: the resource's id, its properties and the reasons.
+   */
+  initFailure(err: unknown): { id: string; properties: Obj; reasons: string[] };
   /** Every response so far, decoded at each access (Structs as plain values, failures as text). */
   readonly responses: unknown[];
 }
@@ -147,6 +152,13 @@ export function engine(host: Host, urn: string): Engine {
       const r = new proto.ProviderHandshakeRequest();
       r.setEngineAddress(engineAddress);
       return rpc("handshake", r);
+    },
+    initFailure(err) {
+      const bin = (err as { metadata?: { get(key: string): unknown[] } }).metadata?.get("grpc-status-details-bin")[0];
+      if (!(bin instanceof Uint8Array)) throw new Error(`not a partial failure: ${String(err)}`);
+      const detail = host.status.Status.deserializeBinary(bin).getDetailsList()[0]?.unpack(proto.ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed");
+      if (!detail) throw new Error(`not a partial failure: ${String(err)}`);
+      return { id: detail.getId(), properties: js(detail.getProperties()), reasons: detail.getReasonsList() };
     },
     async getSchema() {
       const r = new proto.GetSchemaRequest();

@@ -45,6 +45,8 @@ export interface Host {
   output(): string;
   /** The SDK's provider messages, as the program loads them. */
   proto: typeof import("@pulumi/pulumi/proto/provider_pb");
+  /** The SDK's gRPC status message (the details of an error). */
+  status: typeof import("@pulumi/pulumi/proto/status_pb");
   toStruct(o: object): import("google-protobuf/google/protobuf/struct_pb").Struct;
   stop(): Promise<void>;
 }
@@ -105,11 +107,13 @@ function connect(child: ChildProcess, port: string, sdkFrom: string, output: () 
   const services = programRequire<typeof import("@pulumi/pulumi/proto/provider_grpc_pb")>(sdkFrom, "@pulumi/pulumi/proto/provider_grpc_pb");
   const proto = programRequire<typeof import("@pulumi/pulumi/proto/provider_pb")>(sdkFrom, "@pulumi/pulumi/proto/provider_pb");
   const struct = programRequire<typeof import("google-protobuf/google/protobuf/struct_pb")>(sdkFrom, "google-protobuf/google/protobuf/struct_pb");
+  const status = programRequire<typeof import("@pulumi/pulumi/proto/status_pb")>(sdkFrom, "@pulumi/pulumi/proto/status_pb");
   const client = new services.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   // the generated client has one method per RPC; tests name them as strings
   const methods = client as unknown as Record<string, (req: unknown, cb: (err: unknown, res: unknown) => void) => void>;
   return {
     proto,
+    status,
     toStruct: (o) => struct.Struct.fromJavaScript(o as Record<string, never>),
     output,
     call: <T>(method: string, request: unknown) =>
