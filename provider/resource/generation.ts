@@ -60,6 +60,15 @@ export function generationFailures(inputs: Partial<TargetInputs>, generation: Ap
     if (since && generation === "v0.4") {
       failures.push({ property: f, reason: `${f} needs Boundary ${since} or later, but this controller speaks the v0.4 API, which would silently drop it: remove ${f} or upgrade the controller` });
     }
+    const ceiling = generation === "current" ? newestRelease(state) : undefined;
+    if (since && ceiling && isLater(since, ceiling)) {
+      failures.push({
+        property: f,
+        reason:
+          `${f} needs Boundary ${since} or later, but this controller is ${ceiling} or older (the Target's authorized actions, as last read, still name set-host-sets), ` +
+          `which would silently drop it: remove ${f} or upgrade the controller (if it was upgraded since, \`pulumi refresh\` reads the Target again)`,
+      });
+    }
     if (replacedBy && generation === "current" && !isSet(state?.[f])) {
       failures.push({
         property: f,
@@ -81,6 +90,23 @@ export function droppedFields(inputs: Partial<TargetInputs>, state: TargetState)
     property: f,
     reason: `${f} was not kept: the controller took it without an error but does not know it (Boundary ${spec(f).since} added it); remove ${f} or upgrade the controller`,
   }));
+}
+
+/**
+ * The newest release a controller of the current API can be, when the Target's recorded actions
+ * tell: 0.7.3–0.10 name both `set-host-sets` and `set-host-sources`, 0.11 and later only the
+ * latter. Undefined when they do not tell.
+ */
+function newestRelease(state: Pick<TargetState, "authorizedActions"> | undefined): string | undefined {
+  const actions = state?.authorizedActions ?? [];
+  return actions.includes("set-host-sets") && actions.includes("set-host-sources") ? "0.10" : undefined;
+}
+
+/** `a` is a later release than every `b`.x (`"0.12.0"` after `"0.10"`). */
+function isLater(a: string, b: string): boolean {
+  const [x, y] = [a, b].map((v) => v.split(".").map(Number));
+  for (let i = 0; i < y!.length; i++) if (x![i] !== y![i]) return (x![i] ?? 0) > y![i]!;
+  return false;
 }
 
 /** The generation a Target's recorded `authorizedActions` show, if they show one (state written by a read or a change). */

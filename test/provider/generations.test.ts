@@ -130,6 +130,27 @@ test("a controller older than a field the program sets (0.11, egressWorkerFilter
   }
 });
 
+test("a controller 0.7.3–0.10 (its actions name set-host-sets and set-host-sources): a 0.12 field is refused at diff, before any call; a 0.10 one is not", async () => {
+  const actions010 = (body: string) => body.replace(/"set-host-sources"/g, '"set-host-sources","add-host-sets","set-host-sets","remove-host-sets"');
+  const proxy = await startReleaseProxy(c.apiUrl, { answers: actions010 });
+  const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN });
+  try {
+    const inputs = program("release-ceiling");
+    const created = await provider.create(inputs);
+    expect(created.outs.authorizedActions).toEqual(expect.arrayContaining(["set-host-sets", "set-host-sources"]));
+    const before = proxy.seen.length;
+    await expect(provider.diff(created.id, created.outs, { ...inputs, egressWorkerFilter: '"dev" in "/tags/type"' })).rejects.toThrow(
+      /egressWorkerFilter needs Boundary 0\.12\.0 or later, but this controller is 0\.10 or older .*`pulumi refresh` reads the Target again/,
+    );
+    expect(proxy.seen.length).toBe(before);
+    await expect(provider.diff(created.id, created.outs, { ...inputs, injectedApplicationCredentialSourceIds: ["credup_1234567890"] })).resolves.toMatchObject({ changes: true });
+    await provider.delete(created.id);
+  } finally {
+    await provider.core.client.close();
+    await proxy.close();
+  }
+});
+
 test("a controller that says v0.4 in its answers but has only current actions: one 405, then the current action", async () => {
   const olderLooking = await startReleaseProxy(c.apiUrl, { answers: (body) => body.replace(/-host-sources/g, "-host-sets").replace(/-credential-sources/g, "-credential-libraries") });
   const provider = new DynamicTargetProvider({ addr: olderLooking.url, token: ADMIN_TOKEN });
