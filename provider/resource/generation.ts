@@ -1,8 +1,9 @@
 /**
  * Which inputs a controller of each API generation can take, as pure functions of (inputs, state,
- * generation). A v0.4 controller silently drops the fields later releases added, and a current one
- * refuses a new legacy `workerFilter`: both are refused here, naming the field and what to use
- * instead, before any call that would change something.
+ * generation). A v0.4 controller silently drops the fields later releases added (so do 0.7.3–0.10,
+ * as a Target's recorded actions show), and a current one refuses a new legacy `workerFilter`: these
+ * are refused here, naming the field and what to use instead, before any call that would change
+ * something. What slips past (a release the actions do not tell) the answer check catches.
  */
 import type { ApiGeneration } from "../client/settings";
 import { hasAnyIdPrefix, hasIdPrefix, oneOf } from "../../common/rules";
@@ -38,6 +39,7 @@ function newerIds(f: InputField, inputs: Partial<TargetInputs>): string[] {
  */
 export function generationFailures(inputs: Partial<TargetInputs>, generation: ApiGeneration, state?: TargetState): CheckFailure[] {
   const failures: CheckFailure[] = [];
+  const ceiling = generation === "current" ? newestRelease(state) : undefined;
   for (const f of INPUT_FIELDS) {
     const { since, replacedBy, requiredSince } = spec(f);
     // on create, or when the program stops setting it (which would clear it)
@@ -60,7 +62,6 @@ export function generationFailures(inputs: Partial<TargetInputs>, generation: Ap
     if (since && generation === "v0.4") {
       failures.push({ property: f, reason: `${f} needs Boundary ${since} or later, but this controller speaks the v0.4 API, which would silently drop it: remove ${f} or upgrade the controller` });
     }
-    const ceiling = generation === "current" ? newestRelease(state) : undefined;
     if (since && ceiling && isLater(since, ceiling)) {
       failures.push({
         property: f,
@@ -81,9 +82,9 @@ export function generationFailures(inputs: Partial<TargetInputs>, generation: Ap
 
 /**
  * The newer fields the program set that the controller's answer does not hold. A release older
- * than a field discards it without an error, and releases 0.5–0.11 have the current actions, so
- * neither the probe nor `authorized_actions` tells them from current ones: the answer does.
- * One failure per field, naming the release that added it.
+ * than a field discards it without an error; releases 0.5–0.11 have the current actions, so the
+ * probe takes them for current ones, and recorded actions tell only 0.7.3–0.10, once a Target has
+ * been read: the answer always tells. One failure per field, naming the release that added it.
  */
 export function droppedFields(inputs: Partial<TargetInputs>, state: TargetState): CheckFailure[] {
   return INPUT_FIELDS.filter((f) => spec(f).since && isSet(inputs[f]) && !isSet(state[f])).map((f) => ({
