@@ -7,6 +7,7 @@ import { benchHost } from "./host";
 import { benchListAndSessions, benchRegex } from "./hostile";
 import { SCALE_SIZES, benchListMemory, benchScale } from "./scale";
 import { benchCalls, benchLatency, providerBytes } from "./provider";
+import { benchStateCost } from "./state-cost";
 import { printTable } from "./table";
 
 async function main() {
@@ -33,6 +34,9 @@ async function main() {
   console.log("last two columns: the same floor keeping the API's Target in its outputs, and the dynamic route's ratio to it)\n");
   printTable(["phase", "floor", "dynamic route", "ratio", "plugin route", "ratio", "floor keeping the Target", "dynamic / it"], host.rows);
   console.log(`\n__provider from the installed package: ${host.providerBytes} bytes; state per Target (inputs and outputs): ${host.stateBytes} bytes (floor ${host.floorStateBytes}, floor keeping the Target ${host.keptStateBytes})`);
+
+  console.log("\nOne Target's state in the conversions Pulumi makes of it on every call, in process with the SDK's google-protobuf (µs each)\n");
+  printTable(["case, µs", "minimal floor's state", "this package's state", "ratio"], await benchStateCost(host.providerBytes));
 
   console.log("\nProvider latency against the raw client making the same calls, in process (ms, mean of 300)\n");
   printTable(["operation", "raw client", "provider", "ratio"], await benchLatency());
