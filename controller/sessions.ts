@@ -1,16 +1,19 @@
 /**
  * authorize-session: picks a worker (the target's worker filter), a host (one of the target's host
- * sets, or the one asked for), gathers credentials from the attached libraries and issues a signed
- * authorization token. Sessions are remembered with their expiry and connection limit.
+ * sets, or the one asked for), gathers credentials from the attached libraries, makes the session's
+ * certificate and issues the authorization token Boundary's client decodes. Sessions are
+ * remembered with their expiry and connection limit. What differs per release is in
+ * `session-releases.ts`.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { Prefix, type AuthorizeSessionRequest, type Credential, type SessionAuthorization } from "../wire/target";
-import { base58Decode, base58Encode } from "./base58";
+import { sessionCertificate } from "./certificate";
 import { BoundaryError, invalidField, invalidFields, notFound } from "./errors";
 import { DEV_USER_ID } from "./fixtures";
 import { matches, parseFilter } from "../common/filter";
 import { ExpiryHeap } from "./expiry-heap";
 import type { TargetRecord } from "./record";
+import { SESSION_RELEASES, type SessionRelease } from "./session-releases";
+import { authorizationToken } from "./session-token";
 import { newId, type Store } from "./store";
 import { scopeSummary } from "./view";
 
@@ -24,31 +27,11 @@ export interface Session {
   expiresAt: Date;
 }
 
-/** Signs session tokens with a key that never leaves the process (HMAC-SHA256, 32-byte tag). */
-export class TokenSigner {
-  private readonly key = randomBytes(32);
-
-  sign(payload: object): string {
-    const body = Buffer.from(JSON.stringify(payload));
-    const tag = createHmac("sha256", this.key).update(body).digest();
-    return base58Encode(Buffer.concat([body, tag]));
-  }
-
-  /** The payload when the token is intact and ours; undefined when it was altered. */
-  verify(token: string): Record<string, unknown> | undefined {
-    let raw: Buffer;
-    try {
-      raw = base58Decode(token);
-    } catch {
-      return undefined;
-    }
-    if (raw.length <= 32) return undefined;
-    const body = raw.subarray(0, raw.length - 32);
-    const tag = raw.subarray(raw.length - 32);
-    const want = createHmac("sha256", this.key).update(body).digest();
-    return timingSafeEqual(tag, want) ? JSON.parse(body.toString("utf8")) : undefined;
-  }
-}
+/**
+ * The address a client reaches a worker's proxy at. Fixture workers have no address of their own:
+ * every one is at the address a `boundary dev` worker's proxy listens on by default.
+ */
+export const DEV_WORKER_ADDRESS = "127.0.0.1:9202";
 
 /** The most live sessions the controller holds by default; then authorize-session answers 503. */
 export const DEFAULT_MAX_SESSIONS = 100_000;
@@ -56,7 +39,6 @@ export const DEFAULT_MAX_SESSIONS = 100_000;
 /** The sessions the controller has authorized and not yet forgotten (they expire). */
 export class Sessions {
   readonly sessions = new Map<string, Session>();
-  readonly signer = new TokenSigner();
   private readonly expiries = new ExpiryHeap();
 
   /** `maxSessions` bounds memory: expired sessions are forgotten first, then new ones are refused. */
@@ -67,16 +49,20 @@ export class Sessions {
 
   /** `pathId` is the `{id}` segment: a target id, or a target name when the body names a scope. */
   authorize(pathId: string, req: AuthorizeSessionRequest): SessionAuthorization {
+    const release = SESSION_RELEASES[this.store.profile.emulation];
     const target = this.resolveTarget(pathId, req);
-    this.pickWorker(target);
-    const { hostSetId, host } = this.pickHost(target, req.host_id);
+    // v0.4 checks the workers before the hosts; current releases after
+    let workers = release.workersFirst ? this.pickWorkers(target, release) : undefined;
+    const { hostSetId, host } = this.pickHost(target, req.host_id, release);
+    workers ??= this.pickWorkers(target, release);
 
     const now = new Date();
     this.prune(now);
     this.checkRoom(now);
     // an IPv6 address is bracketed in a URL
     const at = host.address.includes(":") ? `[${host.address}]` : host.address;
-    const endpoint = `tcp://${at}${target.attributes?.default_port ? `:${target.attributes.default_port}` : ""}`;
+    const port = target.attributes?.default_port;
+    const endpoint = `tcp://${at}${port ? `:${port}` : ""}`;
     const session: Session = {
       id: newId(Prefix.session),
       targetId: target.id,
@@ -88,20 +74,37 @@ export class Sessions {
     this.sessions.set(session.id, session);
     this.expiries.push(session.expiresAt.getTime(), session.id);
 
-    const authorization_token = this.signer.sign({
-      session_id: session.id,
-      target_id: target.id,
-      scope_id: target.scope_id,
-      user_id: DEV_USER_ID,
-      type: target.type,
-      connection_limit: session.connectionLimit,
-      endpoint,
-      expiration: session.expiresAt.toISOString(),
+    const scope = scopeSummary(this.store, target.scope_id);
+    const certificate = sessionCertificate({
+      sessionId: session.id,
+      expiresAt: session.expiresAt,
+      workerAddresses: release.certificateNamesWorkers ? workers : [],
+      subjectKeyId: release.subjectKeyId,
+      now,
     });
+    const authorization_token = authorizationToken(
+      {
+        session_id: session.id,
+        target_id: target.id,
+        scope,
+        created_time: now,
+        type: target.type,
+        connection_limit: session.connectionLimit,
+        endpoint_port: port,
+        expiration: session.expiresAt,
+        certificate: certificate.der,
+        private_key: certificate.privateKey,
+        host_id: host.id,
+        endpoint,
+        worker_info: workers.map((address) => ({ address })),
+        default_client_port: target.attributes?.default_client_port ?? undefined,
+      },
+      release.tokenFields,
+    );
     const out: SessionAuthorization = {
       session_id: session.id,
       target_id: target.id,
-      scope: scopeSummary(this.store, target.scope_id),
+      scope,
       created_time: now.toISOString(),
       user_id: DEV_USER_ID,
       ...(hostSetId && { host_set_id: hostSetId }),
@@ -109,6 +112,12 @@ export class Sessions {
       type: target.type,
       authorization_token,
       endpoint,
+      // zero values are left out on the wire, as protojson leaves them out
+      ...(release.answersLimits && {
+        ...(session.connectionLimit !== 0 && { connection_limit: session.connectionLimit }),
+        ...(port && { endpoint_port: port }),
+        expiration: session.expiresAt.toISOString(),
+      }),
     };
     const credentials = this.credentials(target);
     if (credentials.length > 0) out.credentials = credentials;
@@ -154,18 +163,18 @@ export class Sessions {
     return this.store.findTargetByName(pathId, { id: req.scope_id, name: req.scope_name });
   }
 
-  private pickWorker(target: TargetRecord): void {
+  /** The addresses of the workers the Target's filter leaves (one per worker); none left is the release's answer. */
+  private pickWorkers(target: TargetRecord, release: SessionRelease): string[] {
     // current releases: the egress filter, or a legacy filter a Target kept
     const expression = target.egress_worker_filter ?? target.worker_filter;
     const filter = expression ? parseFilter(expression) : undefined;
     const available = this.store.workers.filter((w) => !filter || matches(filter, { name: w.name, tags: w.tags }));
-    if (available.length === 0) {
-      throw new BoundaryError("FailedPrecondition", "No workers are available to handle this session, or all have been filtered.");
-    }
+    if (available.length === 0) throw release.noWorkers(this.store.workers.length > 0);
+    return available.map(() => DEV_WORKER_ADDRESS);
   }
 
   /** The host a session connects to: one of the host sets' hosts, or the Target's own address (current releases). */
-  private pickHost(target: TargetRecord, hostId: string | undefined): { hostSetId?: string; host: { id?: string; address: string } } {
+  private pickHost(target: TargetRecord, hostId: string | undefined, release: SessionRelease): { hostSetId?: string; host: { id?: string; address: string } } {
     if (target.address) {
       if (hostId !== undefined) throw invalidField("host_id", "The target has an address and no host sources: leave host_id out.");
       return { host: { address: target.address } };
@@ -181,7 +190,7 @@ export class Sessions {
       if (!chosen) throw invalidField("host_id", "The requested host id is not available.");
       return chosen;
     }
-    if (candidates.length === 0) throw notFound("No hosts found from available target host sources.");
+    if (candidates.length === 0) throw notFound(release.noHosts);
     return candidates[Math.floor(Math.random() * candidates.length)]!;
   }
 

@@ -218,6 +218,11 @@ export const Credential = z.looseObject({
 });
 export type Credential = z.infer<typeof Credential>;
 
+/**
+ * authorize-session's answer. `connection_limit`, `endpoint_port` and `expiration` come from
+ * Boundary 0.15.0, `session_recording_id` from 0.16.0 and only when the session is recorded (an
+ * Enterprise feature); zero values are left out, as protojson leaves them out.
+ */
 export const SessionAuthorization = z.looseObject({
   session_id: z.string(),
   target_id: z.string(),
@@ -227,9 +232,15 @@ export const SessionAuthorization = z.looseObject({
   host_set_id: z.string().optional(),
   host_id: z.string().optional(),
   type: z.string().optional(),
+  /** Base58 of the marshaled protobuf `SessionAuthorizationData` (certificate and private key included): secret. */
   authorization_token: z.string(),
+  /** -1 is unlimited. */
+  connection_limit: z.number().int().optional(),
   endpoint: z.string().optional(),
+  endpoint_port: z.number().int().optional(),
+  expiration: z.string().optional(),
   credentials: z.array(Credential).optional(),
+  session_recording_id: z.string().optional(),
 });
 export type SessionAuthorization = z.infer<typeof SessionAuthorization>;
 
