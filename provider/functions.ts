@@ -47,7 +47,18 @@ export const SessionView = z.object({
   type: z.string().optional(),
   /** Where the worker connects, e.g. `tcp://10.0.0.5:22`. */
   endpoint: z.string().optional(),
-  /** A bearer credential for the proxy: secret. */
+  /** The port the worker connects to (Boundary 0.15+). */
+  endpointPort: z.number().optional(),
+  /** Connections the session allows, -1 for unlimited (Boundary 0.15+). */
+  connectionLimit: z.number().optional(),
+  /** When the session expires, RFC 3339 (Boundary 0.15+). */
+  expiration: z.string().optional(),
+  /** The session's recording, when the Target records sessions (Boundary Enterprise 0.16+). */
+  sessionRecordingId: z.string().optional(),
+  /**
+   * A bearer credential for the proxy (`boundary connect -authz-token`): secret. It holds the
+   * session certificate's private key, which is why no other output carries the key.
+   */
   authorizationToken: z.string(),
   /** Brokered credentials: secret. */
   credentials: z.array(SessionCredential),
@@ -109,6 +120,10 @@ export function sessionView(r: SessionAuthorization): SessionView {
     hostId: r.host_id,
     type: r.type,
     endpoint: r.endpoint,
+    endpointPort: r.endpoint_port,
+    connectionLimit: r.connection_limit,
+    expiration: r.expiration,
+    sessionRecordingId: r.session_recording_id,
     authorizationToken: r.authorization_token,
     credentials: (r.credentials ?? []).map((c) => {
       const origin = c.credential_source ?? c.credential_library ?? { id: "" };

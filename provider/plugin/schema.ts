@@ -119,7 +119,11 @@ export function packageSchema(version: string) {
           properties: markSecrets({
             sessionId: str("Session id."), targetId: str("Target id."), scopeId: str("Scope id."), createdTime: str("Creation time."), userId: str("User id."),
             hostSetId: str("Host set of the chosen host."), hostId: str("Chosen host."), type: str("Session type."), endpoint: str("Endpoint the worker connects to."),
-            authorizationToken: str("Bearer credential for the proxy."),
+            endpointPort: int("Port the worker connects to (Boundary 0.15+)."),
+            connectionLimit: int("Connections the session allows, -1 for unlimited (Boundary 0.15+)."),
+            expiration: str("When the session expires, RFC 3339 (Boundary 0.15+)."),
+            sessionRecordingId: str("The session's recording, when the Target records sessions (Boundary Enterprise 0.16+)."),
+            authorizationToken: str("Bearer credential for the proxy (`boundary connect -authz-token`); holds the session's private key."),
             credentials: refs("SessionCredential", "Brokered credentials."),
           }),
           required: ["sessionId", "targetId", "authorizationToken", "credentials"],
