@@ -151,7 +151,7 @@ export function loadDevConfig(argv: string[], readFile: (path: string) => string
 /**
  * The controller block's rate limits, as Boundary reads them: `api_rate_limit_disable = true`,
  * `api_rate_limit_max_quotas = N`, and `api_rate_limit { resources actions per limit period }`
- * blocks (actions "list", "*", or any other action name, which counts as the non-list quota).
+ * blocks (actions "list", "*", or any other action name: each action its own quotas).
  */
 function rateLimitsOf(controller: Block): { rateLimits?: RatePolicy[] | "disabled"; maxQuotas?: number } {
   const key = (k: string) => `controller.${k}`;
@@ -171,7 +171,7 @@ function rateLimitsOf(controller: Block): { rateLimits?: RatePolicy[] | "disable
     if (typeof period !== "string" && typeof period !== "number") throw new ConfigError(`${where}.period: ${JSON.stringify(period)} must be a duration such as "30s"`);
     if (!Array.isArray(actions) || actions.some((a) => typeof a !== "string")) throw new ConfigError(`${where}.actions: ${JSON.stringify(actions)} must be a list of action names`);
     const periodMs = configDuration(`${where}.period`, period);
-    for (const a of new Set((actions as string[]).map((x) => (x === "list" || x === "*" ? x : "other")))) policies.push({ action: a as RatePolicy["action"], per, limit, periodMs });
+    for (const action of new Set(actions as string[])) policies.push({ action, per, limit, periodMs });
   }
   return policies.length > 0 ? { ...out, rateLimits: policies } : out;
 }

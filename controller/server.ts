@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import type { Emulation } from "./emulation";
-import { DEFAULT_RATE_POLICIES, RateLimiter, type RatePolicy } from "./rate-limit";
+import { RateLimiter, type RatePolicy } from "./rate-limit";
 import type { Fixtures } from "./fixtures";
 import { Authenticator } from "./http/auth";
 import { apiChain } from "./http/chain";
@@ -85,7 +85,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
 
   // current releases limit every /v1/ request by default (Boundary ≥ 0.14.3)
   const limiter =
-    store.profile.generation === "current" && options.rateLimits !== "disabled" ? new RateLimiter(withDefaults(options.rateLimits ?? []), options.maxQuotas) : undefined;
+    store.profile.generation === "current" && options.rateLimits !== "disabled" ? new RateLimiter(options.rateLimits ?? [], options.maxQuotas) : undefined;
   const handleApi = apiChain({ store, sessions, auth, metrics, logger, closing: () => closing, limiter });
 
   const api = createServer((req, res) => void handleApi(req, res));
@@ -161,12 +161,6 @@ function close(server: Server): Promise<void> {
       resolve();
     });
   });
-}
-
-/** Configured policies, and Boundary's defaults for every (action, per) they leave alone. */
-function withDefaults(configured: readonly RatePolicy[]): RatePolicy[] {
-  const covered = (d: RatePolicy) => configured.some((c) => c.per === d.per && (c.action === d.action || c.action === "*"));
-  return [...configured, ...DEFAULT_RATE_POLICIES.filter((d) => !covered(d))];
 }
 
 function sleep(ms: number): Promise<void> {

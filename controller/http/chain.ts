@@ -91,7 +91,7 @@ function refuseRest(req: IncomingMessage, res: ServerResponse): void {
 function limit(limiter: RateLimiter | undefined, route: Route, req: IncomingMessage): Record<string, string> {
   if (!limiter) return {};
   const token = /^bearer\s+(at_[0-9A-Za-z]+)/i.exec(req.headers.authorization ?? "")?.[1] ?? "";
-  const decision = limiter.take(route.action === "list" ? "list" : "other", req.socket.remoteAddress ?? "", token);
+  const decision = limiter.take("target", route.action, req.socket.remoteAddress ?? "", token);
   if (decision.refuse) {
     const kind = decision.refuse.status === 429 ? "ResourceExhausted" : "Unavailable";
     throw new BoundaryError(kind, "Too many requests.", [], { ...decision.headers, "retry-after": String(decision.refuse.retryAfterSeconds) }, true);

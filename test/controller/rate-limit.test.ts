@@ -1,0 +1,77 @@
+/**
+ * `--emulate 0.21`'s rate limiter keeps quotas per resource and action, as Boundary v0.21.3's
+ * internal/ratelimit does (`Configs.Limits`: a limit per resource:action:per): a create does not
+ * use up reads, an answer's RateLimit-Policy is its action's, and the quota store's default size is
+ * DefaultLimiterMaxQuotas.
+ */
+import { loadDevConfig } from "../../controller";
+import { DEFAULT_MAX_QUOTAS, RateLimiter, policiesFor, type RatePolicy } from "../../controller/rate-limit";
+import { PROJECT, startTestController, type TestController } from "../helpers/controller";
+
+const policy = (res: { headers: Headers }) => res.headers.get("ratelimit-policy");
+const DEFAULT_OTHER = '30000;w=30;comment="total", 30000;w=30;comment="ip-address", 3000;w=30;comment="auth-token"';
+
+describe("over HTTP", () => {
+  let c: TestController | undefined;
+  afterEach(() => c?.shutdown());
+
+  test('"*" gives each action its own quota: reads spent, a create and an authorize-session still go', async () => {
+    c = await startTestController({ emulation: "0.21", rateLimits: [{ action: "*", per: "auth-token", limit: 3, periodMs: 60_000 }] });
+    const t = await c.create({ host_set_ids: ["hsst_1234567890"] }); // a create and a set-host-sources
+    const read = () => c!.call("GET", `/v1/targets/${t.id}`);
+    for (let i = 0; i < 3; i++) expect((await read()).status).toBe(200);
+    expect((await read()).status).toBe(429);
+    expect((await c.call("POST", `/v1/targets/${t.id}:authorize-session`, {})).status).toBe(200);
+    const second = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "second", type: "tcp", attributes: { default_port: 22 } });
+    expect(second.status).toBe(200);
+    // the create's quota counts creates only: this is its second of three
+    expect(second.headers.get("ratelimit")).toMatch(/^limit=3, remaining=1, reset=\d+$/);
+  });
+
+  test("a quota set for one action applies to it alone; each answer's RateLimit-Policy is its action's", async () => {
+    const hcl = 'controller {\n  emulate = "0.21"\n  api_rate_limit {\n    resources = ["*"]\n    actions = ["read"]\n    per = "auth-token"\n    limit = 5\n    period = "1m"\n  }\n}\n';
+    const cfg = loadDevConfig(["--config", "dev.hcl"], () => hcl);
+    expect(cfg.rateLimits).toEqual([{ action: "read", per: "auth-token", limit: 5, periodMs: 60_000 }]);
+    c = await startTestController({ emulation: "0.21", rateLimits: cfg.rateLimits });
+    const created = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "one", type: "tcp", attributes: { default_port: 22 } });
+    expect(policy(created)).toBe(DEFAULT_OTHER);
+    const read = await c.call("GET", `/v1/targets/${created.body.id}`);
+    expect(policy(read)).toBe('30000;w=30;comment="total", 30000;w=30;comment="ip-address", 5;w=60;comment="auth-token"');
+    expect(read.headers.get("ratelimit")).toMatch(/^limit=5, remaining=4, reset=\d+$/);
+    const list = await c.call("GET", `/v1/targets?scope_id=${PROJECT}`);
+    expect(policy(list)).toBe('1500;w=30;comment="total", 1500;w=30;comment="ip-address", 150;w=30;comment="auth-token"');
+  });
+});
+
+describe("the limiter", () => {
+  test("quotas are kept per resource and action, and per token, IP and in total", () => {
+    let now = 0;
+    const limiter = new RateLimiter([{ action: "*", per: "auth-token", limit: 1, periodMs: 1000 }], DEFAULT_MAX_QUOTAS, () => now);
+    expect(limiter.take("target", "read", "10.0.0.1", "at_a").refuse).toBeUndefined();
+    expect(limiter.take("target", "read", "10.0.0.1", "at_a").refuse?.status).toBe(429);
+    // another action, another token, another resource: each its own quota
+    expect(limiter.take("target", "update", "10.0.0.1", "at_a").refuse).toBeUndefined();
+    expect(limiter.take("target", "read", "10.0.0.1", "at_b").refuse).toBeUndefined();
+    expect(limiter.take("host-set", "read", "10.0.0.1", "at_a").refuse).toBeUndefined();
+    now = 1000;
+    expect(limiter.take("target", "read", "10.0.0.1", "at_a").refuse).toBeUndefined();
+  });
+
+  test("per `per`: Boundary's default, overridden by each configured policy naming the action or \"*\", the later over the earlier", () => {
+    const configured: RatePolicy[] = [
+      { action: "read", per: "auth-token", limit: 5, periodMs: 1000 },
+      { action: "*", per: "auth-token", limit: 7, periodMs: 1000 },
+      { action: "read", per: "auth-token", limit: 6, periodMs: 1000 },
+      { action: "read", per: "total", limit: 9, periodMs: 1000 },
+      { action: "read", per: "total", limit: 11, periodMs: 1000 },
+    ];
+    const limits = (action: string) => policiesFor(configured, action).map((p) => `${p.per}=${p.limit}`);
+    expect(limits("read")).toEqual(["total=11", "ip-address=30000", "auth-token=6"]);
+    expect(limits("delete")).toEqual(["total=30000", "ip-address=30000", "auth-token=7"]);
+    expect(limits("list")).toEqual(["total=1500", "ip-address=1500", "auth-token=7"]);
+  });
+
+  test("the quota store's default size is v0.21.3's: 169 endpoints × (1 + 1,000 + 1,000)", () => {
+    expect(DEFAULT_MAX_QUOTAS).toBe(338_169);
+  });
+});
