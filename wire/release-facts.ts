@@ -3,6 +3,7 @@
  * API that change between releases. A resolved release (`ReleaseFacts`) holds them all; a row
  * after the first states only what changed (`ReleaseRow`).
  */
+import type { DescriptionRule } from "../common/rules";
 import type { AssociationOp, InputField } from "./target-fields";
 
 /** A list the add/set/remove actions reconcile, by the field table's name. */
@@ -59,7 +60,7 @@ export interface ReleaseFacts {
   /** Defaults that differ from the field table's (`session_connection_limit` was 1 until 0.9.1). */
   defaults: Partial<Record<InputField, number | string>>;
   /** Which characters a description may hold: `unicode.IsPrint`, or `IsPrint || IsSpace` (0.17+). Names are always IsPrint. */
-  descriptions: "print" | "print-or-space";
+  descriptions: DescriptionRule;
   /** Whether an IPv6 address may come in brackets (refused from 0.19.3). */
   addressBrackets: "taken" | "refused";
   /** Views carry `"address": ""` when a Target has none (0.12+). */

@@ -96,7 +96,7 @@ const field = <const F extends FieldSpec>(f: F) => f;
 
 const NAME_PROBLEMS = {
   blank: "must not be empty",
-  unprintable: "must contain printable characters only",
+  unprintable: "must contain printable characters only (no tab, no-break space, zero-width or bidirectional control)",
 } as const;
 
 /** The rule of every worker filter: Boundary's filter language. */
@@ -139,7 +139,8 @@ export const TARGET_FIELDS = {
     wire: "description",
     trim: true,
     mask: true,
-    check: (v: string) => (rules.isPrintable(v) ? undefined : "must contain printable characters only"),
+    // the newest releases' rule (IsPrint or IsSpace): the release table refuses new lines and tabs for releases before 0.17
+    check: (v: string) => (rules.descriptionProblem(v, "print-or-space") ? "must contain printable characters or white space only" : undefined),
     doc: "Description.",
   }),
   type: field({
