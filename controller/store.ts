@@ -311,7 +311,8 @@ export class Store {
       if (MASK_PATHS.includes(raw) && this.knows(f!)) paths.add(raw);
       else if (raw === "attributes") MASK_PATHS.filter((p) => p.startsWith("attributes.") && this.knows(BY_WIRE.get(p)!)).forEach((p) => paths.add(p));
       else if (mask && f && spec(f).replaces) errors.push({ name: raw, description: "This field cannot be changed by an update; replace the target instead." });
-      else if (mask && raw !== "version" && !(f && spec(f).association)) errors.push({ name: "update_mask", description: `Unknown field ${JSON.stringify(raw)} in the update mask.` });
+      // Boundary's mask manager drops the paths it cannot map; ours names them
+      else if (mask && raw !== "version" && !(f && spec(f).association) && this.release.errors === "ours") errors.push({ name: "update_mask", description: `Unknown field ${JSON.stringify(raw)} in the update mask.` });
     }
     const next = structuredClone(current) as TargetRecord;
     for (const path of paths) {

@@ -112,9 +112,9 @@ export function replacedSince(field: InputField): { since: string; by: InputFiel
   return first && { since: first.release, by: replacement(first, field)! };
 }
 
-/** Every id prefix any release takes for a list (what a program may name; a given release may take fewer). */
+/** Every id prefix any release takes for a list, the newest release's first (what a program may name; a given release may take fewer). */
 export function anyReleasePrefixes(field: InputField): readonly string[] {
-  return [...new Set(RELEASES.flatMap((r) => r.lists[field as keyof ReleaseFacts["lists"]]?.prefixes ?? []))];
+  return [...new Set([...RELEASES].reverse().flatMap((r) => r.lists[field as keyof ReleaseFacts["lists"]]?.prefixes ?? []))];
 }
 
 /** The list's facts in the release; undefined when the release does not have the list. */
@@ -149,4 +149,44 @@ export function describeReleases(keys: readonly ReleaseKey[]): string {
   const [first, last] = [real[0]!, real[real.length - 1]!];
   if (last === NEWEST.release && first !== last) return `Boundary ${first} or later`;
   return first === last ? `Boundary ${first}` : `Boundary ${first}–${last}`;
+}
+
+// ---- what answers tell of the release that gave them ----
+
+/** The Target fields every release answers, whatever it knows. */
+const BASE_KEYS = ["id", "scope_id", "scope", "name", "description", "created_time", "updated_time", "version", "type", "authorized_actions", "attributes", "session_max_seconds", "session_connection_limit"];
+
+/** The top-level keys a release's Target views may carry. */
+function answerKeys(r: ReleaseFacts): Set<string> {
+  const scalars = (Object.keys(TARGET_FIELDS) as InputField[]).filter((f) => knows(r, f) && !TARGET_FIELDS[f].wire.includes(".")).map((f) => TARGET_FIELDS[f].wire);
+  const lists = Object.values(r.lists).flatMap((l) => l.answers.flatMap((name) => [name, summariesOf(name)]));
+  return new Set([...BASE_KEYS, ...scalars, ...lists, ...(r.aliases ? ["aliases"] : [])]);
+}
+const ANSWER_KEYS = new Map(RELEASES.map((r) => [r, answerKeys(r)]));
+/** Keys and actions some release answers: only these tell anything (a later release's new key tells nothing here). */
+const ANY_KEY = new Set(RELEASES.flatMap((r) => [...ANSWER_KEYS.get(r)!]));
+const ANY_ACTION = new Set(RELEASES.flatMap((r) => r.actions));
+
+/**
+ * The releases among `among` that could have answered this Target view: each key of it some
+ * release answers is one they answer (`host_set_ids`: up to 0.10), each key they always answer is
+ * there (`"address"`, even empty: 0.12+), and each action it authorizes is one they have
+ * (`set-host-sets` with `set-host-sources`: 0.7–0.10). A caller's grants may hide actions and a
+ * Target may lack lists, so their absence tells nothing.
+ */
+export function releasesAnswering(view: Readonly<Record<string, unknown>>, among: readonly Release[] = RELEASES): Release[] {
+  const keys = Object.keys(view).filter((k) => ANY_KEY.has(k));
+  const actions = (Array.isArray(view.authorized_actions) ? (view.authorized_actions as unknown[]) : []).filter((a): a is string => typeof a === "string" && ANY_ACTION.has(a));
+  return among.filter((r) => keys.every((k) => ANSWER_KEYS.get(r)!.has(k)) && (!r.addressAlways || "address" in view) && actions.every((a) => r.actions.includes(a)));
+}
+
+/** The releases among `among` whose actions include every one of `actions` (a Target's recorded `authorized_actions`). */
+export function releasesWithActions(actions: readonly string[], among: readonly Release[] = RELEASES): Release[] {
+  const telling = actions.filter((a) => ANY_ACTION.has(a));
+  return among.filter((r) => telling.every((a) => r.actions.includes(a)));
+}
+
+/** The release routes this action noun for some list (`host-sources` from 0.5). */
+export function routesNoun(r: ReleaseFacts, noun: ListFacts["routes"][number]["noun"]): boolean {
+  return Object.values(r.lists).some((l) => l.routes.some((x) => x.noun === noun));
 }

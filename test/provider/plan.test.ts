@@ -153,7 +153,7 @@ describe("state", () => {
     const s = stateFromTarget({ id: "ttcp_1", scope_id: "p_1", version: 1 }, []);
     expect(s).toEqual({
       scopeId: "p_1", name: "", type: "tcp", hostSetIds: [], applicationCredentialLibraryIds: [], injectedApplicationCredentialSourceIds: [], sessionMaxSeconds: 28800,
-      sessionConnectionLimit: -1, version: 1, hostSets: [], applicationCredentialLibraries: [], authorizedActions: [], __managed: [],
+      sessionConnectionLimit: -1, version: 1, hostSets: [], applicationCredentialLibraries: [], authorizedActions: [], aliases: [], __managed: [],
     });
     expect(Object.values(s).includes(undefined)).toBe(false);
   });

@@ -40,7 +40,8 @@ test("the lists' names, routes and prefixes change where the releases changed th
   expect(creds("0.14").answers).toEqual(["brokered_credential_source_ids"]);
   expect(release("0.9").lists.injectedApplicationCredentialSourceIds).toBeUndefined();
   expect(release("0.12").lists.injectedApplicationCredentialSourceIds!.prefixes).toContain("clvsclt_");
-  expect(anyReleasePrefixes("applicationCredentialLibraryIds")).toEqual(["clvlt_", "cred_", "credup_", "credspk_", "credjson_", "credupd_", "clvllt_", "credp_"]);
+  expect(anyReleasePrefixes("applicationCredentialLibraryIds")).toEqual(["clvlt_", "clvllt_", "credup_", "cred_", "credspk_", "credupd_", "credp_", "credjson_"]);
+  expect(anyReleasePrefixes("hostSetIds")).toEqual(["hsst_", "hsplg_", "hs_"]);
 });
 
 test("fields, values, requirements and replacements accumulate from the release that brought them", () => {
