@@ -287,7 +287,7 @@ export class Store {
     next.updated_time = this.now().toISOString();
     this.unindexName(current);
     this.indexName(next);
-    this.targets.set(id, Object.freeze(next));
+    this.targets.set(current.id, Object.freeze(next));
     return next;
   }
 

@@ -180,6 +180,63 @@ test("BOUNDARY_API_GENERATION fixes the generation: no fallback beyond it", asyn
   }
 });
 
+test('"address": "" is no address: a Target with host sources imports, checks and previews clean, and its refresh shows no drift', async () => {
+  const provider = new DynamicTargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN });
+  try {
+    const made = await provider.create(program("empty-address"));
+    expect((await c.call("GET", `/v1/targets/${made.id}`)).body.address).toBe("");
+    // an import: every field the controller shows becomes an input
+    const imported = (await provider.core.read(made.id))!;
+    expect(imported.state.address).toBeUndefined();
+    expect(imported.inputs).not.toHaveProperty("address");
+    expect(provider.core.check(imported.inputs as Record<string, unknown>).failures).toEqual([]);
+    expect(provider.core.diff(imported.state, imported.inputs as Record<string, unknown>).changes).toBe(false);
+    const refreshed = await provider.read(made.id, made.outs);
+    expect((await provider.diff(made.id, refreshed.props, program("empty-address"))).changes).toBe(false);
+    await provider.delete(made.id);
+  } finally {
+    await provider.core.client.close();
+  }
+});
+
+test("an alias value read in place of an id is never taken for the id: the Target's own id is recorded, and its aliases are an output", async () => {
+  const provider = new DynamicTargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN });
+  try {
+    const res = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "via-alias", type: "tcp", attributes: { default_port: 22 }, with_aliases: [{ value: "via-alias.example", scope_id: "global" }] });
+    const imported = (await provider.core.read("via-alias.example"))!;
+    expect(imported.id).toBe(res.body.id);
+    expect(imported.state.aliases).toEqual([{ id: res.body.aliases[0].id, value: "via-alias.example" }]);
+    expect(imported.inputs).not.toHaveProperty("aliases");
+    const refreshed = await provider.read(res.body.id, imported.state);
+    expect(refreshed.props.aliases).toEqual(imported.state.aliases);
+    await provider.delete(res.body.id);
+    expect((await c.call("GET", "/v1/targets/via-alias.example")).status).toBe(404);
+  } finally {
+    await provider.core.client.close();
+  }
+});
+
+test("a description with a new line: refused before any call on a release its answers show older than 0.17, kept by 0.17 and later", async () => {
+  // 0.10's answers tell it (host_set_ids beside brokered_credential_source_ids); 0.12–0.16 look like 0.17+ (the attempt meets their 400)
+  const older = await against("0.10");
+  try {
+    const made = await older.provider.create(program("one-line", { description: "one line" }));
+    const refused = await countCalls(older.ctl.opsUrl, () => older.provider.update(made.id, made.outs as TargetState, program("one-line", { description: "two\nlines" })).then(() => undefined, (e: unknown) => e));
+    expect(String(refused.result)).toMatch(/description holds a new line, a tab or another space that only Boundary 0\.17 and later take, but this controller is Boundary 0\.10/);
+    expect(refused.calls).toEqual({});
+  } finally {
+    await older.done();
+  }
+  const provider = new DynamicTargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN });
+  try {
+    const made = await provider.create(program("two-lines", { description: "two\nlines" }));
+    expect(c.store.getTarget(made.id).description).toBe("two\nlines");
+    await provider.delete(made.id);
+  } finally {
+    await provider.core.client.close();
+  }
+});
+
 describe("pacing against --emulate 0.21's own rate limiter", () => {
   /** 429s the controller answered, from its /metrics. */
   const refusals = async (opsUrl: string) => {
