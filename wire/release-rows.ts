@@ -126,7 +126,7 @@ export const ROWS = [
     release: "0.7",
     patch: "0.7.6",
     changes: "plugin host sets (hs_); authorized_actions name the host-sources actions; an empty credential-sources add names the egress list too",
-    withinMinor: "0.7.0–0.7.2 did not yet name add/set/remove-host-sources in authorized_actions (the routes existed)",
+    withinMinor: "0.7.0–0.7.2 do not name the host-sources actions in authorized_actions (the routes exist)",
     actions: ["no-op", "read", "update", "delete", "add-host-sets", "set-host-sets", "remove-host-sets", "add-host-sources", "set-host-sources", "remove-host-sources", "add-credential-libraries", "set-credential-libraries", "remove-credential-libraries", "add-credential-sources", "set-credential-sources", "remove-credential-sources", "authorize-session"],
     lists: { hostSetIds: { ...HOSTS_05, prefixes: ["hsst_", "hs_"] } },
     emptyCredentialSources: { message: "Application or Egress Credential Source IDs must be provided.", fields: ["application_credential_source_ids", "egress_credential_source_ids"] },
@@ -136,7 +136,7 @@ export const ROWS = [
     release: "0.9",
     patch: "0.9.1",
     changes: "credential libraries' names and actions removed; static credentials (cred_); attributes.default_port required; session_connection_limit defaults to -1",
-    withinMinor: "0.9.0 still defaulted session_connection_limit to 1 (internal/target/options.go; -1 from 0.9.1)",
+    withinMinor: "0.9.0 still defaults session_connection_limit to 1 (internal/target/options.go)",
     actions: ["no-op", "read", "update", "delete", "add-host-sets", "set-host-sets", "remove-host-sets", "add-host-sources", "set-host-sources", "remove-host-sources", "add-credential-sources", "set-credential-sources", "remove-credential-sources", "authorize-session"],
     lists: {
       applicationCredentialLibraryIds: { routes: [{ noun: "credential-sources", reads: ["application_credential_source_ids"] }], answers: ["application_credential_source_ids"], prefixes: ["clvlt_", "cred_"] },
@@ -187,7 +187,7 @@ export const ROWS = [
     release: "0.14",
     patch: "0.14.5",
     changes: "the 0.5 credential name removed; the API rate limiter; other generations' actions answer 405 with an empty body",
-    withinMinor: "0.14.0–0.14.2 had no rate limiter and answered other generations' actions 405 {\"kind\":\"Unimplemented\",\"message\":\"Method Not Allowed\"} (ratelimit came in 0.14.3)",
+    withinMinor: "0.14.0–0.14.2 have no rate limiter and answer other generations' actions 405 with the gateway's JSON",
     lists: {
       applicationCredentialLibraryIds: CREDS_014(["clvlt_", ...STATIC_010, "credjson_"]),
     },
@@ -213,7 +213,7 @@ export const ROWS = [
   // handlers/verifiers.go ValidDescription
   { release: "0.17", patch: "0.17.2", changes: "descriptions may hold new lines and tabs (unicode.IsSpace)", descriptions: "print-or-space" },
   { release: "0.18", patch: "0.18.2", changes: "nothing the Target API shows" },
-  { release: "0.19", patch: "0.19.5", changes: "an IPv6 address in brackets is refused (0.19.3)", withinMinor: "0.19.0–0.19.2 took a bracketed IPv6 address", addressBrackets: "refused" },
+  { release: "0.19", patch: "0.19.5", changes: "an IPv6 address in brackets is refused", withinMinor: "0.19.0–0.19.2 take a bracketed IPv6 address", addressBrackets: "refused" },
   {
     release: "0.20",
     patch: "0.20.3",

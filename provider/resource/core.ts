@@ -139,7 +139,8 @@ export class TargetCore {
     const started = Date.now();
     let created: Target;
     try {
-      created = await this.client.createTarget(createRequest(inputs, this.client.generation));
+      // the lists go in the POST only to a controller that may apply them there (the release table's createAppliesLists: the spec's)
+      created = await this.client.createTarget(createRequest(inputs, this.client.releases.some((r) => r.createAppliesLists)));
     } catch (err) {
       // The connection failed: the controller may have created the Target before the answer was
       // lost. Names are unique per project, so look for it rather than leave an orphan behind.

@@ -56,7 +56,7 @@ test("fields, values, requirements and replacements accumulate from the release 
 
 test("defaults, rules, pagination, the rate limiter, aliases and authorize-session's fields by release", () => {
   expect(RELEASES.map((r) => r.defaults.sessionConnectionLimit)).toEqual([1, 1, 1, 1, 1, 1, -1, ...Array(12).fill(-1)]);
-  expect(release("0.9").withinMinor).toMatch(/0\.9\.0 still defaulted session_connection_limit to 1/);
+  expect(release("0.9").withinMinor).toMatch(/0\.9\.0 still defaults session_connection_limit to 1/);
   expect(release("0.10").withinMinor).toBeUndefined();
   expect([release("0.16").descriptions, release("0.17").descriptions]).toEqual(["print", "print-or-space"]);
   expect([release("0.14").pagination, release("0.15").pagination]).toEqual([false, true]);
