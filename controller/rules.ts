@@ -62,14 +62,6 @@ export function checkField(field: InputField, value: unknown, release: Release):
   return why ? { name: TARGET_FIELDS[field].wire, description: why } : undefined;
 }
 
-/**
- * A Target id as Boundary checks one (handlers/verifiers.go ValidId): `ttcp_`, then letters and
- * digits only (none at all passes, and is then not found).
- */
-export function isTargetId(id: string): boolean {
-  return id.startsWith("ttcp_") && /^[0-9A-Za-z]*$/.test(id.slice("ttcp_".length));
-}
-
 /** The most ids one request may name in a list. */
 export const MAX_IDS_PER_REQUEST = 1000;
 

@@ -5,7 +5,6 @@
  * throw BoundaryError with a kind. Per-field work walks the field table (`wire/target-fields.ts`),
  * with each field's rule from `rules.ts`.
  */
-import { randomBytes } from "node:crypto";
 import { matches, parseFilter, type FilterExpr } from "../common/filter";
 import { filterProblem, trimSpace } from "../common/rules";
 import { knows, listIn, release, type ListField, type ListRoute, type Release } from "../wire/releases";
@@ -19,40 +18,13 @@ import { actionMistake, addressConflict, createRules, patchAlwaysApplies, staleV
 import * as rules from "./rules";
 import type { TargetRecord } from "./record";
 import { SortedIds } from "./sorted-ids";
+import { BAD_ID, isTargetId, newId, type IdUse } from "./ids";
+
+export { newId, type IdUse } from "./ids";
 import { MAX_PAGE_SIZE } from "./pagination";
 
 /** A field reconciled by the add/set/remove actions. */
 export type AssociationField = ListField;
-
-/** What a request does with a Target's id, for the words of a malformed one (handlers/verifiers.go and the actions' validators). */
-export type IdUse = "read" | "update" | "delete" | "action";
-/** Boundary's words for a malformed id, by use (the same from v0.4.0 to v0.21.3). */
-const BAD_ID: Record<IdUse, string> = {
-  read: "Invalid formatted identifier.",
-  update: "Improperly formatted path identifier.",
-  delete: "Incorrectly formatted identifier.",
-  action: "Incorrectly formatted identifier.",
-};
-
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-
-/** Random bytes drawn a few KiB at a time: one system call per 400 ids, not one per id. */
-let entropy = Buffer.alloc(0);
-let drawn = 0;
-function randomTen(): Buffer {
-  if (drawn + 10 > entropy.length) {
-    entropy = randomBytes(4000);
-    drawn = 0;
-  }
-  return entropy.subarray(drawn, (drawn += 10));
-}
-
-/** `prefix_` + 10 base62 characters, as Boundary makes ids. */
-export function newId(prefix: string): string {
-  let out = prefix;
-  for (const b of randomTen()) out += BASE62[b % 62];
-  return out;
-}
 
 /** How many deletions are remembered for refreshes of paginated lists. */
 const MAX_DELETIONS_KEPT = 100_000;
@@ -188,7 +160,7 @@ export class Store {
   /** The Target id a path segment names (see `getTarget`), checked as the release checks it. */
   resolveId(segment: string, use: IdUse = "read"): string {
     if (this.release.aliases && maybeAlias(segment)) return this.aliases.resolve(segment);
-    if (rules.isTargetId(segment)) return segment;
+    if (isTargetId(segment)) return segment;
     if (this.release.errors === "ours") throw invalidField("id", `Incorrectly formatted identifier: it must be ${Prefix.target} followed by letters and digits.`);
     throw invalidFields([{ name: "id", description: BAD_ID[use] }], use === "action" ? actionFieldsMessage(this.release) : undefined);
   }

@@ -84,3 +84,13 @@ test("a set of releases is named for messages", () => {
   expect(describeReleases(["0.7", "0.8", "0.9", "0.10"])).toBe("Boundary 0.7–0.10");
   expect(describeReleases(RELEASE_KEYS.filter((k) => k !== "spec" && Number(k.split(".")[1]) >= 12))).toBe("Boundary 0.12 or later");
 });
+
+test("the rate limiter's module keeps the table's default quotas (until it reads them from the table)", async () => {
+  const { DEFAULT_RATE_POLICIES } = await import("../../controller/rate-limit");
+  const d = NEWEST.rateLimiter!;
+  const per = { "auth-token": "authToken", "ip-address": "ipAddress", total: "total" } as const;
+  for (const p of DEFAULT_RATE_POLICIES) {
+    const kind = p.action === "list" ? d.list : d.other;
+    expect([p.action, p.per, p.limit, p.periodMs]).toEqual([p.action, p.per, kind[per[p.per]], d.periodSeconds * 1000]);
+  }
+});
