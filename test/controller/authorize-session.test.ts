@@ -3,10 +3,10 @@ import { defaultFixtures } from "../../controller";
 import { until } from "../helpers/wait";
 import { base58Decode } from "../../controller/base58";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
-import { facts } from "../helpers/releases";
+import { MATRIX, facts } from "../helpers/releases";
 
-/** A credential's origin was renamed in 0.5 (both names until 0.9), the worker filter in 0.12: the release table's. */
-describe.each(["spec", "0.4", "0.21"] as const)("--emulate %s", (mode) => {
+/** Against every release of the matrix: a credential's origin was renamed in 0.5 (both names until 0.9), the worker filter in 0.12: the release table's. */
+describe.each(MATRIX)("--emulate %s", (mode) => {
   const m = { origin: facts(mode).r.authorizeSession.credentialOrigin[0]!, filter: facts(mode).filter };
   let c: TestController;
   beforeAll(async () => {
