@@ -1,7 +1,8 @@
 /**
  * Boundary's releases, resolved from the table (`release-rows.ts`: a row per minor release 0.4 …
  * 0.21, and `spec`), and the questions the controller, the provider and the tests ask of them.
- * Everything that differs between releases is read here: nothing else tests which release it is.
+ * Everything that differs between releases is read here, so no other module needs to test which
+ * release it is talking to or emulating.
  */
 import { TARGET_FIELDS, type AssociationOp, type InputField } from "./target-fields";
 import type { ListFacts, ReleaseFacts, ReleaseRow } from "./release-facts";
