@@ -10,6 +10,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { defaultFixtures, startController, type ControllerOptions, type Emulation, type RunningController } from "../controller";
+import { knows, release } from "../wire/releases";
 import { BoundaryClient } from "../provider/client";
 import { TargetCore } from "../provider/resource/core";
 import type { TargetState } from "../provider/resource/state";
@@ -37,7 +38,7 @@ async function counted(c: RunningController, fn: () => Promise<unknown>): Promis
 }
 
 /** The fewest calls per operation: v0.4 and current releases ignore lists on create (one set action per list). */
-const MINIMUM: Record<Emulation, Record<string, number>> = {
+const MINIMUM: Partial<Record<Emulation, Record<string, number>>> = {
   spec: { create: 1, read: 1, "update a scalar": 1, "update one list": 1, "update both credential lists": 1, delete: 1 },
   "0.4": { create: 3, read: 1, "update a scalar": 1, "update one list": 1, "update both credential lists": 1, delete: 1 },
   "0.21": { create: 3, read: 1, "update a scalar": 1, "update one list": 1, "update both credential lists": 1, delete: 1 },
@@ -49,9 +50,9 @@ export async function benchGenerationCalls(): Promise<string[][]> {
   for (const mode of ["spec", "0.4", "0.21"] as const) {
     const c = await start({ emulation: mode, rateLimits: "disabled" });
     const p = new TargetCore({ addr: c.apiUrl, token: TOKEN });
-    const current = mode === "0.21";
+    const current = knows(release(mode), "injectedApplicationCredentialSourceIds");
     const inputs = { scopeId: PROJECT, name: `calls-${mode}`, defaultPort: 22, hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"] };
-    const row = (op: string, n: number) => measured.set(op, [...(measured.get(op) ?? []), String(MINIMUM[mode][op]), String(n)]);
+    const row = (op: string, n: number) => measured.set(op, [...(measured.get(op) ?? []), String(MINIMUM[mode]![op]), String(n)]);
     let created: { id: string; state: TargetState } | undefined;
     row("create", await counted(c, async () => (created = await p.create(inputs))));
     const { id } = created!;
@@ -59,7 +60,7 @@ export async function benchGenerationCalls(): Promise<string[][]> {
     row("read", await counted(c, () => p.read(id, state)));
     row("update a scalar", await counted(c, async () => (state = await p.update(id, state, { ...inputs, description: "x" }))));
     row("update one list", await counted(c, async () => (state = await p.update(id, state, { ...inputs, description: "x", hostSetIds: [] }))));
-    // current releases change both credential lists in one action; v0.4 has only the brokered one
+    // releases with injected sources (0.10+) change both credential lists in one action; v0.4 has only the brokered one
     const both = current ? { injectedApplicationCredentialSourceIds: ["credup_1234567890"] } : {};
     row("update both credential lists", await counted(c, async () => (state = await p.update(id, state, { ...inputs, description: "x", hostSetIds: [], applicationCredentialLibraryIds: [], ...both }))));
     row("delete", await counted(c, () => p.delete(id)));

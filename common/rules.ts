@@ -8,16 +8,38 @@ import { FilterSyntaxError, parseFilter } from "./filter";
 /** The largest value of Boundary's int32 fields (session limits). */
 export const MAX_INT32 = 2 ** 31 - 1;
 
-/** What is wrong with a name, or undefined: not blank, printable (surrounding white space is trimmed). */
+/** Go's `unicode.IsSpace`: Boundary trims names and descriptions of these, and 0.17+ let descriptions hold them. */
+const GO_SPACE = "\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000";
+const LEADING_SPACE = new RegExp(`^[${GO_SPACE}]+`);
+const TRAILING_SPACE = new RegExp(`[${GO_SPACE}]+$`);
+/**
+ * Go's `unicode.IsPrint` for every character: letters, marks, numbers, punctuation, symbols and
+ * the ASCII space, so no control, format (zero-width, bidi overrides), private-use or other space
+ * character (tab, NBSP). Boundary's `ValidName` (and, up to 0.16, `ValidNameDescription`).
+ */
+const PRINT = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]*$/u;
+/** `unicode.IsPrint(c) || unicode.IsSpace(c)` for every character: Boundary 0.17+'s `ValidDescription`. */
+const PRINT_OR_SPACE = new RegExp(`^[\\p{L}\\p{M}\\p{N}\\p{P}\\p{S}${GO_SPACE}]*$`, "u");
+
+/** Go's `strings.TrimSpace`: Boundary trims names and descriptions before it judges and stores them. */
+export function trimSpace(s: string): string {
+  return s.replace(LEADING_SPACE, "").replace(TRAILING_SPACE, "");
+}
+
+/** Which characters a description may hold: `unicode.IsPrint` (up to Boundary 0.16) or also `unicode.IsSpace` (0.17+). */
+export type DescriptionRule = "print" | "print-or-space";
+
+/** What is wrong with a name, or undefined: not blank, every character printable as Go says (after trimming). */
 export function nameProblem(name: string): "blank" | "unprintable" | undefined {
-  if (name.trim() === "") return "blank";
-  if (!isPrintable(name)) return "unprintable";
+  const trimmed = trimSpace(name);
+  if (trimmed === "") return "blank";
+  if (!PRINT.test(trimmed)) return "unprintable";
   return undefined;
 }
 
-/** Boundary's check for names and descriptions: no control characters. */
-export function isPrintable(s: string): boolean {
-  return !/[\u0000-\u001f\u007f]/.test(s);
+/** The description holds a character the rule refuses (after trimming). */
+export function descriptionProblem(description: string, rule: DescriptionRule): "unprintable" | undefined {
+  return (rule === "print" ? PRINT : PRINT_OR_SPACE).test(trimSpace(description)) ? undefined : "unprintable";
 }
 
 /** `session_max_seconds`: a whole number of seconds, 1 to MAX_INT32. */

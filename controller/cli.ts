@@ -5,6 +5,7 @@
  * SIGINT/SIGTERM (a second one forces exit).
  */
 import { ConfigError, USAGE, loadDevConfig, type DevConfig } from "./config";
+import { describeEmulation } from "./emulation";
 import { createLogger } from "./log";
 import { startController, type RunningController } from "./server";
 
@@ -59,7 +60,7 @@ function printBanner(config: DevConfig, c: RunningController): void {
   const f = config.fixtures;
   const lines = [
     "==> Boundary local controller started",
-    `           Speaks: ${c.store.profile.describes}`,
+    `           Speaks: ${describeEmulation(c.store.release)}`,
     `        API address: ${c.apiUrl}`,
     `        Ops address: ${c.opsUrl} (GET /health, GET /metrics)`,
     `        Admin token: ${config.generatedToken ? config.token : "(as given with --token)"}`,

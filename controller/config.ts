@@ -69,7 +69,7 @@ Options:
   --graceful-shutdown-wait DURATION keep serving this long after the first SIGINT/SIGTERM, with /health at 503 (at most 24h)
   --config FILE                     Boundary configuration file (HCL, or JSON when it ends in .json)
   --fixtures FILE                   JSON seed data replacing the default scopes, host sets, libraries and workers
-  --emulate spec|0.4|0.21           which Boundary to behave like (default spec: the spec's API with v0.4's facts)
+  --emulate spec|0.4|…|0.21         which Boundary to behave like: spec (the default: the spec's API with v0.4's facts) or any minor release 0.4 to 0.21
   --ignore-create-associations      ignore host_set_ids/application_credential_library_ids on create (what --emulate 0.4 does on create)
   --log-format text|json            request log format (default text)
 `;

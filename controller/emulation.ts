@@ -1,138 +1,63 @@
 /**
- * Which Boundary the controller behaves like, as data: the store, the view and the routes ask the
- * profile instead of testing a mode. `spec` is the user's spec with Boundary v0.4's facts where the
- * spec is silent (and our clearer 409 for a stale version); `0.4` is Boundary v0.4.0 as it answers,
- * read in its source at that tag (messages included).
+ * Which Boundary the controller behaves like, and the answers that differ between releases, built
+ * from the release table (`wire/releases.ts`): the store, the view and the routes ask these
+ * functions instead of testing a release. `spec` is the user's spec with Boundary v0.4's facts
+ * where it is silent (and our clearer answers); `0.4` … `0.21` are those releases as they answer.
  */
+import { RELEASE_KEYS, actionFailure, knows, replacement, requires, type Release, type ReleaseKey } from "../wire/releases";
 import type { RequestField, UpdateTargetRequest } from "../wire/target";
-import type { AssociationOp, InputField } from "../wire/target-fields";
+import type { AssociationOp } from "../wire/target-fields";
 import { BoundaryError, invalidField } from "./errors";
 import type { TargetRecord } from "./record";
 
-/** The releases the controller can emulate (`--emulate`). */
-export const EMULATIONS = ["spec", "0.4", "0.21"] as const;
-export type Emulation = (typeof EMULATIONS)[number];
+/** The releases the controller can emulate (`--emulate`): every row of the release table. */
+export const EMULATIONS = RELEASE_KEYS;
+/** A release the controller can emulate. */
+export type Emulation = ReleaseKey;
 
-/** The two id lists, by the noun of their actions. */
-export type AssociationNoun = "host-sets" | "credential-libraries";
+/** The two kinds of list an action changes, as the repository names its errors. */
+export type ListKind = "host" | "credential";
 
-/** Everything that differs between the emulated releases. */
-export interface Profile {
-  emulation: Emulation;
-  /** Which names the API uses: v0.4's (`host_set_ids`, `:set-host-sets`) or current ones (`host_source_ids`, `:set-host-sources`). */
-  generation: "v0.4" | "current";
-  /** Field errors of a create body beyond the spec's rules (current releases require `attributes.default_port`, refuse `worker_filter`). */
-  createRules(req: { worker_filter?: unknown; attributes?: { default_port?: unknown } | null }): RequestField[];
-  /** One line for the banner: which API this controller speaks. */
-  describes: string;
-  /** Create applies `host_set_ids` / `application_credential_library_ids` (real Boundary ignores them). */
-  createAppliesAssociations: boolean;
-  /** Defaults that differ from the field table's (`session_connection_limit` was 1 until Boundary 0.9.1). */
-  defaults: Partial<Record<InputField, string | number>>;
-  /** The answer to a mutation whose version is not the Target's. */
-  staleVersion(targetId: string, current: number, sent: number, op: "update" | AssociationOp, noun?: AssociationNoun): BoundaryError;
-  /** The answer to an add of an attached id, a remove of an unattached one, or an id of another project. */
-  associationMistake(field: string, description: string, op: AssociationOp, noun: AssociationNoun): BoundaryError;
-  /** The body of an empty list. */
-  emptyList: Record<string, unknown>;
-  /** List items carry the association ids and summaries (Boundary's list query does not load them). */
-  listItemsCarryAssociations: boolean;
-  /**
-   * What a body's fields from later releases (the table's `since`) meet: the current API knows them;
-   * Boundary v0.4 drops keys it does not know; the spec's controller names them in a 400.
-   */
-  newerFields: "known" | "dropped" | "refused";
-  /** How the add/set/remove bodies' field errors are worded, where the release words them its own way. */
-  associationWords?: {
-    /** An id of no kind the list takes; `noun` is the action's (`host-sets` or `credential-libraries`). */
-    malformed(noun: AssociationNoun, id: string): string;
-    /** An add or remove with no id (`both`: the current credential action, which takes two lists). */
-    empty(both: boolean): string;
-    /** No version. */
-    version: string;
-  };
-  /** Paths a PATCH applies whether or not its mask names them (current releases: `address`). */
-  patchAlwaysApplies?(req: UpdateTargetRequest): string[];
-  /**
-   * Field errors of a PATCH beyond the field rules, given the paths it updates (current releases:
-   * legacy and new worker filters exclude each other; the default port cannot be cleared).
-   */
-  updateFieldRules?(req: UpdateTargetRequest, paths: ReadonlySet<string>): RequestField[];
-  /**
-   * The release's rules on the record a valid, current-version PATCH makes: throws what the release
-   * answers, or adjusts the draft `next` as its database does (a new worker filter clears the legacy one).
-   */
-  updateRules?(before: TargetRecord, req: UpdateTargetRequest, next: TargetRecord): void;
+/** One line for the banner: which API this controller speaks. */
+export function describeEmulation(r: Release): string {
+  if (r.release === "spec") return "the spec's Target API (Boundary v0.4 names; a stale version is 409)";
+  const within = r.withinMinor ? `; ${r.withinMinor}` : "";
+  return `Boundary v${r.patch} (${r.generation === "current" ? "host sources and credential sources" : "host sets and credential libraries"}${within})`;
 }
 
-const SPEC: Profile = {
-  emulation: "spec",
-  generation: "v0.4",
-  createRules: () => [],
-  describes: "the spec's Target API (Boundary v0.4 names; a stale version is 409)",
-  createAppliesAssociations: true,
-  defaults: { sessionConnectionLimit: 1 },
-  staleVersion: (id, current, sent) =>
-    new BoundaryError("Aborted", `Version mismatch: target ${id} is at version ${current}, but the request carried version ${sent}.`, [
+/** The answer to a mutation whose version is not the Target's. */
+export function staleVersion(r: Release, targetId: string, current: number, sent: number, op: "update" | AssociationOp, list?: ListKind): BoundaryError {
+  if (r.errors === "ours") {
+    return new BoundaryError("Aborted", `Version mismatch: target ${targetId} is at version ${current}, but the request carried version ${sent}.`, [
       { name: "version", description: `The current version is ${current}.` },
-    ]),
-  associationMistake: (field, description) => invalidField(field, description),
-  emptyList: { items: [] },
-  listItemsCarryAssociations: true,
-  newerFields: "refused",
-};
-
-/** v0.4.0's repository operations, by action: the op names and messages its errors carry. */
-const V04_OPS: Record<AssociationNoun, Record<AssociationOp, { op: string; handler: string }>> = {
-  "host-sets": {
-    add: { op: "target.(Repository).AddTargetHostSets", handler: "Unable to add host sets to target" },
-    set: { op: "target.(Repository).SetTargetHostSets", handler: "Unable to set host sets in target" },
-    remove: { op: "target.(Repository).DeleteTargeHostSets", handler: "Unable to remove host sets from target" },
-  },
-  "credential-libraries": {
-    add: { op: "target.(Repository).AddTargetCredentialLibraries", handler: "Unable to add credential libraries to target" },
-    set: { op: "target.(Repository).SetTargetCredentialLibraries", handler: "Unable to set credential libraries in target" },
-    remove: { op: "target.(Repository).DeleteTargetCredentialLibraries", handler: "Unable to remove credential libraries from target" },
-  },
-};
-
-/** A 500 as v0.4.0's handlers wrap a repository error: "<handler>: <op>: db.DoTx: <op>: <cause>." */
-function internal(noun: AssociationNoun, op: AssociationOp, cause: string): BoundaryError {
-  const o = V04_OPS[noun][op];
-  return new BoundaryError("Internal", `${o.handler}: ${o.op}: db.DoTx: ${o.op}: ${cause}.`);
+    ]);
+  }
+  // TS updateInRepo: 0 rows updated reads as not found
+  if (op === "update") return new BoundaryError("NotFound", `Target ${JSON.stringify(targetId)} not found or incorrect version provided.`);
+  // host lists: the version update touched no row; credential lists: an explicit version check
+  const cause =
+    list === "host"
+      ? `${op === "set" ? r.actionErrors.staleSet : ""}updated target and 0 rows updated: search issue: error #1101`
+      : "invalid target version: integrity violation: error #1105";
+  return new BoundaryError("Internal", actionFailure(r, list!, op, cause));
 }
 
-const V04: Profile = {
-  emulation: "0.4",
-  generation: "v0.4",
-  createRules: () => [],
-  describes: "Boundary v0.4.0 (create ignores associations; stale versions are 404 and 500, as it answers)",
-  createAppliesAssociations: false,
-  defaults: { sessionConnectionLimit: 1 },
-  staleVersion: (id, _current, _sent, op, noun) => {
-    if (op === "update") return new BoundaryError("NotFound", `Target ${JSON.stringify(id)} not found or incorrect version provided.`);
-    // host sets: the version update touched no row; credential libraries: an explicit version check
-    return noun === "host-sets"
-      ? internal(noun, op, `${op === "set" ? "set target host sets: " : ""}updated target and 0 rows updated: search issue: error #1101`)
-      : internal(noun!, op, "invalid target version: integrity violation: error #1105");
-  },
-  associationMistake: (_field, description, op, noun) => internal(noun, op, `${description.replace(/\.$/, "")}: integrity violation: error #1002`),
-  emptyList: {},
-  listItemsCarryAssociations: false,
-  newerFields: "dropped",
-};
+/** What an action meets that the database refuses: an attached id added again, an id not attached removed, an id not found or of another project. */
+export type ActionMistake = { kind: "attached" | "missing" | "unknown"; id: string; why: string } | { kind: "not-attached"; id: string; why: string; deleted: number; asked: number };
 
-/** v0.21.3's handler and repository messages for a stale version on the source actions. */
-function staleSources(op: AssociationOp, noun: AssociationNoun): BoundaryError {
-  if (noun === "host-sets") {
-    if (op !== "remove") return new BoundaryError("Internal", `Failed to ${op} target host sources`);
-    const o = "target.(Repository).DeleteTargetHostSources";
-    return new BoundaryError("Internal", `Unable to remove host sources from target: ${o}: db.DoTx: ${o}: updated target and 0 rows updated: search issue: error #1101.`);
-  }
-  const Op = op[0]!.toUpperCase() + op.slice(1);
-  const o = `target.(Repository).${op === "remove" ? "Delete" : Op}TargetCredentialSources`;
-  const where = op === "add" ? "to" : op === "remove" ? "from" : "in";
-  return new BoundaryError("Internal", `Unable to ${op} credential sources ${where} target: ${o}: db.DoTx: ${o}: invalid target version: integrity violation: error #1105.`);
+/**
+ * The answer to an action's mistake: ours is a 400 naming the field; Boundary's is the repository
+ * error wrapped in the handler's 500. A remove of ids that are not all attached is the repository's
+ * count check (`… deleted 0 did not match request for 1`, internal/target/repository_*.go); the
+ * database's own refusals (unique, foreign key) are worded from their cause [inferred].
+ */
+export function actionMistake(r: Release, field: string, op: AssociationOp, list: ListKind, m: ActionMistake): BoundaryError {
+  if (r.errors === "ours") return invalidField(field, `${m.id} ${m.why}.`);
+  const cause =
+    m.kind === "not-attached"
+      ? `${r.actionErrors.removedMismatch[list]} deleted ${m.deleted} did not match request for ${m.asked}: search issue: error #1101`
+      : `${m.id} ${m.why}: integrity violation: error #1002`;
+  return new BoundaryError("Internal", actionFailure(r, list, op, cause));
 }
 
 /**
@@ -152,53 +77,46 @@ export function addressConflict(op: AssociationOp | "update"): BoundaryError {
 /** Present and not null: what Boundary's wrapper types call set (unlike the provider's `isSet`, "" counts). */
 const given = (v: unknown) => v !== undefined && v !== null;
 
-const V021: Profile = {
-  emulation: "0.21",
-  generation: "current",
-  describes: "Boundary v0.21.3 (current names and actions: host sources, credential sources; v0.4's actions are 405)",
-  createRules: (req) => {
-    const fields: RequestField[] = [];
-    if (req.worker_filter !== undefined) fields.push({ name: "worker_filter", description: "This field is deprecated. Use egress_worker_filter instead." });
-    if (req.attributes?.default_port === undefined || req.attributes?.default_port === null) fields.push({ name: "attributes.default_port", description: "This field is required." });
-    return fields;
-  },
-  createAppliesAssociations: false,
-  defaults: {},
-  staleVersion: (id, _current, _sent, op, noun) =>
-    op === "update" ? new BoundaryError("NotFound", `Target ${JSON.stringify(id)} not found or incorrect version provided.`) : staleSources(op, noun!),
-  associationMistake: (_field, description) => new BoundaryError("Internal", description),
-  emptyList: { response_type: "complete", sort_by: "created_time", sort_dir: "desc" },
-  listItemsCarryAssociations: false,
-  newerFields: "known",
-  // v0.21.3's validateAdd/Set/Remove…SourcesRequest
-  associationWords: {
-    malformed: (noun, id) => `Incorrectly formatted ${noun === "host-sets" ? "host" : "credential"} source identifier ${JSON.stringify(id)}.`,
-    empty: (both) => (both ? "Brokered or Injected Application Credential Source IDs must be provided." : "Must be non-empty."),
-    version: "Required field.",
-  },
-  patchAlwaysApplies: (req) => (given(req.address) ? ["address"] : []),
-  updateFieldRules: (req, paths) => {
-    const fields: RequestField[] = [];
-    if (paths.has("attributes.default_port") && !given(req.attributes?.default_port)) fields.push({ name: "attributes.default_port", description: "This field is required." });
-    if (!given(req.worker_filter)) return fields;
-    for (const k of ["egress_worker_filter", "ingress_worker_filter"] as const) {
-      if (given(req[k])) fields.push({ name: k, description: `Cannot set worker_filter and ${k}; they are mutually exclusive fields.` });
-    }
-    return fields;
-  },
-  updateRules: (before, _req, next) => {
-    if (next.address && next.address !== before.address && next.host_set_ids.length > 0) throw addressConflict("update");
-    // the database refuses a new legacy filter, and a new egress or ingress filter clears an old one
-    if (next.worker_filter && !before.worker_filter) {
-      const at = "target.(Repository).UpdateTarget";
-      throw new BoundaryError("Internal", `Unable to update target: ${at}: db.DoTx: ${at}: db.Update: worker_filter is deprecated and cannot be set: db exception: error #1104.`);
-    }
-    const newFilter = next.egress_worker_filter !== before.egress_worker_filter || next.ingress_worker_filter !== before.ingress_worker_filter;
-    if (newFilter && next.worker_filter === before.worker_filter) delete (next as { worker_filter?: string }).worker_filter;
-  },
-};
+/** Field errors of a create body beyond the field rules: what the release requires, and fields it replaced (TS validateCreateRequest, tcp.go Vet). */
+export function createRules(r: Release, req: { worker_filter?: unknown; attributes?: { default_port?: unknown } | null }): RequestField[] {
+  const fields: RequestField[] = [];
+  if (replacement(r, "workerFilter") && req.worker_filter !== undefined) fields.push({ name: "worker_filter", description: "This field is deprecated. Use egress_worker_filter instead." });
+  if (requires(r, "defaultPort") && !given(req.attributes?.default_port)) fields.push({ name: "attributes.default_port", description: "This field is required." });
+  return fields;
+}
 
-/** The profile of an emulation. */
-export function profileOf(emulation: Emulation): Profile {
-  return emulation === "0.4" ? V04 : emulation === "0.21" ? V021 : SPEC;
+/** Paths a PATCH applies whether or not its mask names them: `address` where the release has it (TS updateInRepo). */
+export function patchAlwaysApplies(r: Release, req: UpdateTargetRequest): string[] {
+  return knows(r, "address") && given(req.address) ? ["address"] : [];
+}
+
+/**
+ * Field errors of a PATCH beyond the field rules, given the paths it updates: a required default
+ * port cannot be cleared (checked only when the mask names it: tcp.go VetForUpdate); a legacy and a
+ * new worker filter exclude each other (TS validateUpdateRequest).
+ */
+export function updateFieldRules(r: Release, req: UpdateTargetRequest, paths: ReadonlySet<string>): RequestField[] {
+  const fields: RequestField[] = [];
+  if (requires(r, "defaultPort") && paths.has("attributes.default_port") && !given(req.attributes?.default_port)) fields.push({ name: "attributes.default_port", description: "This field is required." });
+  if (!replacement(r, "workerFilter") || !given(req.worker_filter)) return fields;
+  for (const k of ["egress_worker_filter", "ingress_worker_filter"] as const) {
+    if (given(req[k])) fields.push({ name: k, description: `Cannot set worker_filter and ${k}; they are mutually exclusive fields.` });
+  }
+  return fields;
+}
+
+/**
+ * The release's rules on the record a valid, current-version PATCH makes: throws what the release
+ * answers, or adjusts the draft `next` as its database does (a new worker filter clears the legacy
+ * one: the trigger of migration 59/01).
+ */
+export function updateRules(r: Release, before: TargetRecord, next: TargetRecord): void {
+  if (knows(r, "address") && next.address && next.address !== before.address && next.host_set_ids.length > 0) throw addressConflict("update");
+  if (!replacement(r, "workerFilter")) return;
+  if (next.worker_filter && !before.worker_filter) {
+    const at = "target.(Repository).UpdateTarget";
+    throw new BoundaryError("Internal", `Unable to update target: ${at}: db.DoTx: ${at}: db.Update: worker_filter is deprecated and cannot be set: db exception: error #1104.`);
+  }
+  const newFilter = next.egress_worker_filter !== before.egress_worker_filter || next.ingress_worker_filter !== before.ingress_worker_filter;
+  if (newFilter && next.worker_filter === before.worker_filter) delete (next as { worker_filter?: string }).worker_filter;
 }

@@ -5,7 +5,7 @@
 import { PulumiBoundaryError } from "../common/errors";
 import type { ErrorBody, RequestField } from "../wire/target";
 
-/** gRPC code names as Boundary uses them, plus two of ours for HTTP-only failures (405, 413). */
+/** gRPC code names as Boundary uses them (`Unimplemented` is its 405), plus two of ours for HTTP-only failures (405, 413). */
 export type ErrorKind =
   | "InvalidArgument"
   | "FailedPrecondition"
@@ -15,6 +15,7 @@ export type ErrorKind =
   | "Aborted"
   | "PayloadTooLarge"
   | "MethodNotAllowed"
+  | "Unimplemented"
   | "Unavailable"
   | "ResourceExhausted"
   | "invalid list token"
@@ -52,10 +53,14 @@ export class BoundaryError extends PulumiBoundaryError {
   }
 }
 
-/** A 400 naming each offending field, sorted by name as Boundary reports them, with its fixed message. */
-export function invalidFields(fields: readonly RequestField[]): BoundaryError {
+/**
+ * A 400 naming each offending field, sorted by name as Boundary reports them. Boundary's message is
+ * "Error in provided request." for a Target's own requests and "Errors in provided fields." for
+ * the actions' (their validators' words, v0.4.0 to v0.21.3).
+ */
+export function invalidFields(fields: readonly RequestField[], message = "Error in provided request."): BoundaryError {
   const sorted = [...fields].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return new BoundaryError("InvalidArgument", "Error in provided request.", sorted);
+  return new BoundaryError("InvalidArgument", message, sorted);
 }
 
 /** A 400 naming one field. */

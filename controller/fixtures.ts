@@ -3,6 +3,7 @@
  * here manages Targets only, so everything else comes from a fixtures file (or the default seed).
  */
 import { z } from "zod";
+import { aliasValueProblem } from "./aliases";
 
 /** An id with one of these prefixes (`hsst`, `hsplg`) and 10 base62 characters. */
 const id = (...prefixes: string[]) =>
@@ -48,6 +49,20 @@ const CredentialLibrary = credentialSource(["clvlt"], "csvlt", "vault");
  */
 const Credential = credentialSource(["credup", "credupd", "credp", "credspk", "credjson"], "csst", "username_password");
 
+/** A Target alias (Boundary 0.16+): a DNS name in the global scope, pointing to a Target id or nowhere yet. */
+const Alias = z
+  .object({
+    id: id("alt"),
+    value: z.string().superRefine((v, ctx) => {
+      const problem = aliasValueProblem(v);
+      if (problem) ctx.addIssue({ code: "custom", message: `${JSON.stringify(v)} ${problem}` });
+    }),
+    scope_id: z.literal("global").default("global"),
+    destination_id: z.string().regex(/^ttcp_[0-9A-Za-z]+$/, "must be a target id (ttcp_…)").optional(),
+    host_id: id("hst", "hplg").optional(),
+  })
+  .strict();
+
 const Worker = z
   .object({ name: z.string().min(1), tags: z.record(z.string(), z.array(z.string())).default({}) })
   .strict();
@@ -59,6 +74,7 @@ export const Fixtures = z
     credential_libraries: z.array(CredentialLibrary).default([]),
     credentials: z.array(Credential).default([]),
     workers: z.array(Worker).default([]),
+    aliases: z.array(Alias).default([]),
   })
   .strict();
 export type Fixtures = z.infer<typeof Fixtures>;
@@ -67,6 +83,7 @@ export type FixtureHostSet = z.infer<typeof HostSet>;
 export type FixtureCredentialLibrary = z.infer<typeof CredentialLibrary>;
 export type FixtureCredential = z.infer<typeof Credential>;
 export type FixtureWorker = z.infer<typeof Worker>;
+export type FixtureAlias = z.infer<typeof Alias>;
 
 /** The id of the user every session is authorized for. */
 export const DEV_USER_ID = "u_1234567890";
@@ -140,6 +157,7 @@ export function defaultFixtures(): Fixtures {
       },
     ],
     workers: [{ name: "dev-worker", tags: { type: ["dev"] } }],
+    aliases: [],
   };
 }
 
@@ -185,6 +203,10 @@ export function parseFixtures(input: unknown): Fixtures {
   f.credentials.forEach((c, i) => {
     unique(`credentials.${i}.id`, c.id);
     inProject(`credentials.${i}.scope_id`, c.scope_id);
+  });
+  f.aliases.forEach((a, i) => {
+    unique(`aliases.${i}.id`, a.id);
+    unique(`aliases.${i}.value`, `alias ${a.value.toLowerCase()}`);
   });
   return f;
 }

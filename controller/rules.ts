@@ -4,15 +4,16 @@
  * with what only it knows (scopes, uniqueness, versions).
  */
 import * as shared from "../common/rules";
+import type { Release } from "../wire/releases";
 import type { RequestField } from "../wire/target";
 import { TARGET_FIELDS, spec, type InputField } from "../wire/target-fields";
 
-/** A field rule: what is wrong with a present value, or undefined. */
-type Rule = (value: never) => string | undefined;
+/** A field rule: what is wrong with a present value in a release, or undefined. */
+type Rule = (value: never, release: Release) => string | undefined;
 
 const NAME = {
   blank: "This field is required.",
-  unprintable: "Name contains non-printable characters.",
+  unprintable: "Name contains unprintable characters",
 } as const;
 
 const ADDRESS = {
@@ -27,7 +28,8 @@ export const FIELD_RULES = {
     const problem = shared.nameProblem(v);
     return problem && NAME[problem];
   },
-  description: (v: string) => (v === "" ? "Cannot set empty string as description" : shared.isPrintable(v) ? undefined : "Description contains non-printable characters."),
+  // up to 0.16 unicode.IsPrint; from 0.17 IsPrint or IsSpace (handlers/verifiers.go)
+  description: (v: string, r: Release) => (v === "" ? "Cannot set empty string as description" : shared.descriptionProblem(v, r.descriptions) ? "Description contains unprintable characters" : undefined),
   // open-source Boundary registers only tcp (ssh and rdp are HCP and Enterprise targets), in every release
   type: (v: string) => (v === "tcp" ? undefined : "Unknown type provided."),
   sessionMaxSeconds: (v: number) => (shared.isSessionMaxSeconds(v) ? undefined : `This must be greater than zero and at most ${shared.MAX_INT32}.`),
@@ -41,20 +43,22 @@ export const FIELD_RULES = {
   egressWorkerFilter: (v: string) => (shared.filterProblem(v) ? "Unable to successfully parse egress filter expression." : undefined),
   // an open-source controller refuses any ingress filter (HCP and Enterprise take one)
   ingressWorkerFilter: () => "Ingress Worker Filter field is not supported in OSS",
-  address: (v: string) => {
+  // a bracketed IPv6 address is refused from 0.19.3 (before, it was taken as given)
+  address: (v: string, r: Release) => {
     const problem = shared.addressProblem(v);
+    if (problem === "brackets" && r.addressBrackets === "taken") return undefined;
     return problem && ADDRESS[problem];
   },
   defaultClientPort: (v: number) =>
     v === 0 ? "This field cannot be set to zero." : v > 65535 ? "Value is greater than maximum port number." : shared.isPort(v) ? undefined : "This must be a port number from 1 to 65535.",
 } satisfies Partial<Record<InputField, Rule>>;
 
-/** The request field naming an input field's problem with `value`, or undefined when it is fine. */
-export function checkField(field: InputField, value: unknown): RequestField | undefined {
-  const rule = (FIELD_RULES as Partial<Record<InputField, (v: unknown) => string | undefined>>)[field];
-  // Boundary trims names and descriptions first, then judges what is left
-  const v = spec(field).trim && typeof value === "string" ? value.trim() : value;
-  const why = v === undefined || v === null ? undefined : rule?.(v);
+/** The request field naming an input field's problem with `value` in a release, or undefined when it is fine. */
+export function checkField(field: InputField, value: unknown, release: Release): RequestField | undefined {
+  const rule = (FIELD_RULES as Partial<Record<InputField, (v: unknown, r: Release) => string | undefined>>)[field];
+  // Boundary trims names and descriptions first (strings.TrimSpace), then judges what is left
+  const v = spec(field).trim && typeof value === "string" ? shared.trimSpace(value) : value;
+  const why = v === undefined || v === null ? undefined : rule?.(v, release);
   return why ? { name: TARGET_FIELDS[field].wire, description: why } : undefined;
 }
 

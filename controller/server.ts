@@ -83,9 +83,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const health: HealthState = { shuttingDown: false };
   let closing = false;
 
-  // current releases limit every /v1/ request by default (Boundary ≥ 0.14.3)
-  const limiter =
-    store.profile.generation === "current" && options.rateLimits !== "disabled" ? new RateLimiter(options.rateLimits ?? [], options.maxQuotas) : undefined;
+  // releases with the rate limiter (the release table: 0.14.3+) limit every /v1/ request by default
+  const limiter = store.release.rateLimiter && options.rateLimits !== "disabled" ? new RateLimiter(options.rateLimits ?? [], options.maxQuotas) : undefined;
   const handleApi = apiChain({ store, sessions, auth, metrics, logger, closing: () => closing, limiter });
 
   const api = createServer((req, res) => void handleApi(req, res));

@@ -1,10 +1,11 @@
 /**
- * What authorize-session does differently per Boundary release, as data: one row per emulation,
- * each fact with the releases it holds for (read in Boundary's source at each tag). These rows
- * belong in the release table; until it exists they are keyed by the profile's `emulation`.
+ * What authorize-session does differently per Boundary release, as data, each fact with the
+ * releases it holds for (read in Boundary's source at each tag). These facts belong in the
+ * release table (`wire/release-rows.ts`); until they move there they are looked up by the
+ * release's minor.
  */
 import { BoundaryError } from "./errors";
-import type { Emulation } from "./emulation";
+import type { Release } from "../wire/releases";
 import type { SubjectKeyIdMethod } from "./certificate";
 import type { LaterTokenField } from "./session-token";
 
@@ -19,9 +20,9 @@ export interface SessionRelease {
   answersLimits: boolean;
   /** The session certificate names the workers' addresses in its alternative names (0.8.0+). */
   certificateNamesWorkers: boolean;
-  /** How Go made the certificate's subject key id: SHA-1 up to 0.19.x, truncated SHA-256 from 0.20.0 (Go 1.25). */
+  /** How Go made the certificate's subject key id: SHA-1, or truncated SHA-256 from Go 1.25 (0.19.5's toolchain). */
   subjectKeyId: SubjectKeyIdMethod;
-  /** Workers are chosen before the host (up to 0.18.x); from 0.19.0 after it, in the server repository. */
+  /** Workers are chosen before the host (up to 0.11); from 0.12.0 after it. */
   workersFirst: boolean;
   /**
    * The 404 when the Target has nothing to connect to: "…host sets." in 0.4, "…host sources." in
@@ -32,9 +33,6 @@ export interface SessionRelease {
   /** The answer when no worker is left: `filtered` when the Target's filter removed them all. */
   noWorkers(filtered: boolean): BoundaryError;
 }
-
-/** Up to 0.18.x the handler answers 400 FailedPrecondition itself, whether there were workers or not. */
-const handlerNoWorkers = () => new BoundaryError("FailedPrecondition", "No workers are available to handle this session, or all have been filtered.");
 
 /**
  * From 0.19.0 the server repository picks workers (`internal/server/repository_worker.go`): its
@@ -49,27 +47,32 @@ function repositoryNoWorkers(filtered: boolean): BoundaryError {
   return new BoundaryError("Internal", `${select}: ${cause}: state violation: error #133`);
 }
 
-/** v0.4.0 (`internal/servers/controller/handlers/targets/target_service.go`, `internal/session`). */
-const V04: SessionRelease = {
-  tokenFields: [],
-  answersLimits: false,
-  certificateNamesWorkers: false,
-  subjectKeyId: "sha1",
-  workersFirst: true,
-  noHosts: "No hosts found from available target host sets.",
-  noWorkers: handlerNoWorkers,
-};
+/** The minor number of a release (`spec` follows v0.4). */
+const minor = (r: Release) => (r.release === "spec" ? 4 : Number(r.release.split(".")[1]));
 
-/** v0.21.3 (`internal/daemon/controller/handlers/targets/target_service.go`, `internal/session`, `internal/server`). */
-const V021: SessionRelease = {
-  tokenFields: ["endpoint_port", "expiration", "default_client_port"],
-  answersLimits: true,
-  certificateNamesWorkers: true,
-  subjectKeyId: "sha256-160",
-  workersFirst: false,
-  noHosts: "No host sources or address found for given target.",
-  noWorkers: repositoryNoWorkers,
-};
+const FILTERED = "No workers are available to handle this session, or all have been filtered.";
 
-/** authorize-session's facts per emulation; the spec's controller follows v0.4. */
-export const SESSION_RELEASES: Readonly<Record<Emulation, SessionRelease>> = { spec: V04, "0.4": V04, "0.21": V021 };
+/** authorize-session's facts for a release (`target_service.go`, `internal/session`, `internal/server` at each tag). */
+export function sessionRelease(r: Release): SessionRelease {
+  const m = minor(r);
+  return {
+    tokenFields: m >= 15 ? ["endpoint_port", "expiration", "default_client_port"] : m >= 13 ? ["default_client_port"] : [],
+    answersLimits: m >= 15,
+    certificateNamesWorkers: m >= 8,
+    // Go 1.25 (v0.19.5's toolchain) makes the subject key id from SHA-256
+    subjectKeyId: m >= 19 ? "sha256-160" : "sha1",
+    workersFirst: m < 12,
+    noHosts:
+      m >= 12
+        ? "No host sources or address found for given target."
+        : m >= 7
+          ? "No endpoint found from available target host sources."
+          : m >= 5
+            ? "No hosts found from available target host sources."
+            : "No hosts found from available target host sets.",
+    noWorkers:
+      m >= 19
+        ? repositoryNoWorkers
+        : (filtered) => new BoundaryError("FailedPrecondition", m >= 13 && !filtered ? "No workers are available to handle this session." : FILTERED),
+  };
+}

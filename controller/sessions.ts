@@ -12,7 +12,7 @@ import { DEV_USER_ID } from "./fixtures";
 import { matches, parseFilter } from "../common/filter";
 import { ExpiryHeap } from "./expiry-heap";
 import type { TargetRecord } from "./record";
-import { SESSION_RELEASES, type SessionRelease } from "./session-releases";
+import { sessionRelease, type SessionRelease } from "./session-releases";
 import { authorizationToken } from "./session-token";
 import { newId, type Store } from "./store";
 import { scopeSummary } from "./view";
@@ -49,9 +49,9 @@ export class Sessions {
 
   /** `pathId` is the `{id}` segment: a target id, or a target name when the body names a scope. */
   authorize(pathId: string, req: AuthorizeSessionRequest): SessionAuthorization {
-    const release = SESSION_RELEASES[this.store.profile.emulation];
+    const release = sessionRelease(this.store.release);
     const target = this.resolveTarget(pathId, req);
-    // v0.4 checks the workers before the hosts; current releases after
+    // up to 0.11 the workers are checked before the hosts; later releases after
     let workers = release.workersFirst ? this.pickWorkers(target, release) : undefined;
     const { hostSetId, host } = this.pickHost(target, req.host_id, release);
     workers ??= this.pickWorkers(target, release);

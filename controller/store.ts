@@ -5,41 +5,26 @@
  * throw BoundaryError with a kind. Per-field work walks the field table (`wire/target-fields.ts`),
  * with each field's rule from `rules.ts`.
  */
-import { randomBytes } from "node:crypto";
 import { matches, parseFilter, type FilterExpr } from "../common/filter";
-import { filterProblem } from "../common/rules";
+import { filterProblem, trimSpace } from "../common/rules";
+import { knows, listIn, release, type ListField, type ListRoute, type Release } from "../wire/releases";
 import { Prefix, type CreateTargetRequest, type RequestField, type Target, type UpdateTargetRequest } from "../wire/target";
-import { INPUT_FIELDS, MASK_PATHS, deletePath, getPath, setPath, spec, type Association, type AssociationOp, type InputField } from "../wire/target-fields";
+import { INPUT_FIELDS, MASK_PATHS, deletePath, getPath, setPath, spec, type AssociationOp, type InputField } from "../wire/target-fields";
+import { actionFieldsMessage, checkActionBody, type SentIds } from "./action-rules";
+import { Aliases, maybeAlias } from "./aliases";
 import { BoundaryError, invalidField, invalidFields, notFound } from "./errors";
 import type { FixtureCredential, FixtureCredentialLibrary, FixtureHostSet, FixtureScope, FixtureWorker, Fixtures } from "./fixtures";
-import { addressConflict, profileOf, type AssociationNoun, type Emulation, type Profile } from "./emulation";
+import { actionMistake, addressConflict, createRules, patchAlwaysApplies, staleVersion, updateFieldRules, updateRules, type Emulation, type ListKind } from "./emulation";
 import * as rules from "./rules";
 import type { TargetRecord } from "./record";
 import { SortedIds } from "./sorted-ids";
+import { BAD_ID, isTargetId, newId, type IdUse } from "./ids";
+
+export { newId, type IdUse } from "./ids";
 import { MAX_PAGE_SIZE } from "./pagination";
 
 /** A field reconciled by the add/set/remove actions. */
-export type AssociationField = "hostSetIds" | "applicationCredentialLibraryIds" | "injectedApplicationCredentialSourceIds";
-
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-
-/** Random bytes drawn a few KiB at a time: one system call per 400 ids, not one per id. */
-let entropy = Buffer.alloc(0);
-let drawn = 0;
-function randomTen(): Buffer {
-  if (drawn + 10 > entropy.length) {
-    entropy = randomBytes(4000);
-    drawn = 0;
-  }
-  return entropy.subarray(drawn, (drawn += 10));
-}
-
-/** `prefix_` + 10 base62 characters, as Boundary makes ids. */
-export function newId(prefix: string): string {
-  let out = prefix;
-  for (const b of randomTen()) out += BASE62[b % 62];
-  return out;
-}
+export type AssociationField = ListField;
 
 /** How many deletions are remembered for refreshes of paginated lists. */
 const MAX_DELETIONS_KEPT = 100_000;
@@ -92,8 +77,10 @@ export class Store {
    * authorize-session matches names case-insensitively.
    */
   private readonly foldedNames = new Map<string, string | string[]>();
-  /** What differs between the emulated Boundary releases. */
-  readonly profile: Profile;
+  /** The Boundary release emulated: every fact that differs between releases is asked of it (the release table's row). */
+  readonly release: Release;
+  /** Target aliases (0.16+): made with a Target or declared in the fixtures. */
+  readonly aliases: Aliases;
   /** The default and largest page of a paginated list (current releases). */
   readonly maxPageSize: number;
   private readonly ignoreCreateAssociations: boolean;
@@ -106,10 +93,19 @@ export class Store {
     for (const h of fixtures.host_sets) this.hostSets.set(h.id, h);
     for (const c of [...fixtures.credential_libraries, ...fixtures.credentials]) this.credentialLibraries.set(c.id, c);
     this.workers = fixtures.workers;
-    this.profile = profileOf(options.emulation ?? "spec");
+    this.release = release(options.emulation ?? "spec");
+    this.aliases = new Aliases(fixtures.aliases ?? []);
     this.maxPageSize = options.maxPageSize ?? MAX_PAGE_SIZE;
-    this.ignoreCreateAssociations = options.ignoreCreateAssociations === true || !this.profile.createAppliesAssociations;
+    this.ignoreCreateAssociations = options.ignoreCreateAssociations === true || !this.release.createAppliesLists;
     this.now = options.now ?? (() => new Date());
+  }
+
+  /**
+   * The release emulated, under the name earlier modules read it by (`profile.generation`).
+   * @deprecated read `release`, and the release table's facts on it.
+   */
+  get profile(): Release {
+    return this.release;
   }
 
   /** How many Targets the store holds. */
@@ -150,55 +146,57 @@ export class Store {
 
 
 
-  /** The Target with this id: 400 for an id that is not a target id, 404 when there is none. */
-  getTarget(id: string): TargetRecord {
-    if (!id.startsWith(Prefix.target)) throw invalidField("id", `Incorrectly formatted identifier: it must start with ${Prefix.target}.`);
-    const t = this.targets.get(id);
+  /**
+   * The Target a path segment names: an id, or from 0.16 an alias value (a segment without `_`,
+   * resolved to its Target; an unknown one is 404). An id of other characters than letters, digits
+   * and `_` after `ttcp_` is a 400 naming `id`; a well-formed one no Target has is 404.
+   */
+  getTarget(segment: string, use: IdUse = "read"): TargetRecord {
+    const t = this.targets.get(this.resolveId(segment, use));
     if (!t) throw notFound();
     return t;
+  }
+
+  /** The Target id a path segment names (see `getTarget`), checked as the release checks it. */
+  resolveId(segment: string, use: IdUse = "read"): string {
+    if (this.release.aliases && maybeAlias(segment)) return this.aliases.resolve(segment);
+    if (isTargetId(segment)) return segment;
+    if (this.release.errors === "ours") throw invalidField("id", `Incorrectly formatted identifier: it must be ${Prefix.target} followed by letters and digits.`);
+    throw invalidFields([{ name: "id", description: BAD_ID[use] }], use === "action" ? actionFieldsMessage(this.release) : undefined);
   }
 
   /** The field errors of a create body (shape and rules, nothing that needs other records). */
   checkCreate(req: CreateTargetRequest): RequestField[] {
     const errors: RequestField[] = [];
     const push = (f: RequestField | undefined) => f && errors.push(f);
-    if (req.version !== undefined && req.version !== 0) push({ name: "version", description: "This is a read only field." });
+    if (req.version !== undefined && req.version !== 0) push({ name: "version", description: this.release.errors === "ours" ? "This is a read only field." : "Cannot specify this field in a create request." });
     if (!req.scope_id) push({ name: "scope_id", description: "This field is required." });
     else if ((this.scopes.get(req.scope_id)?.type ?? "project") !== "project") {
       push({ name: "scope_id", description: "Targets can only be created in a project scope." });
     }
     // the release's own create rules come first; like Boundary's map of bad fields, one message per field
-    const released = this.profile.createRules(req);
+    const released = createRules(this.release, req);
     for (const f of released) errors.push(f);
-    for (const f of this.refusedNewerFields(req)) errors.push(f);
+    if (this.release.aliases) for (const f of this.aliases.check(req.with_aliases)) errors.push(f);
     if (req.name === undefined) push({ name: "name", description: "This field is required." });
     if (req.type === undefined) push({ name: "type", description: "This field is required." });
     for (const f of INPUT_FIELDS) {
       const association = spec(f).association;
       if (association) {
-        for (const e of rules.checkIds(spec(f).wire, this.prefixes(association), this.createIds(req, f)).errors) errors.push(e);
-      } else if (f !== "scopeId" && this.knows(f) && !released.some((r) => r.name === spec(f).wire)) push(rules.checkField(f, getPath(req, spec(f).wire)));
+        for (const e of rules.checkIds(spec(f).wire, this.prefixes(f), this.createIds(req, f)).errors) errors.push(e);
+      } else if (f !== "scopeId" && this.knows(f) && !released.some((r) => r.name === spec(f).wire)) push(rules.checkField(f, getPath(req, spec(f).wire), this.release));
     }
     return errors;
   }
 
-  /** The id prefixes a list takes in the release emulated (current releases take more kinds of source). */
-  private prefixes(association: Association): readonly string[] {
-    return this.profile.generation === "current" ? association.current.prefixes : association.prefix ? [association.prefix] : [];
+  /** The id prefixes a list takes in the release emulated (the release table's). */
+  private prefixes(f: InputField): readonly string[] {
+    return listIn(this.release, f)?.prefixes ?? [];
   }
 
-  /** The release emulated has the field (fields later releases added are unknown to v0.4). */
+  /** The release emulated has the field (the bodies of other releases' fields were discarded or named at the edge). */
   private knows(f: InputField): boolean {
-    return !spec(f).since || this.profile.newerFields === "known";
-  }
-
-  /** The spec's controller names the fields of later releases in a 400 (v0.4 dropped them before they got here). */
-  private refusedNewerFields(body: object): RequestField[] {
-    if (this.profile.newerFields !== "refused") return [];
-    return INPUT_FIELDS.filter((f) => spec(f).since && getPath(body, spec(f).wire) !== undefined).map((f) => ({
-      name: spec(f).wire,
-      description: `Unknown field: Boundary ${spec(f).since} added it; this controller speaks the v0.4 API.`,
-    }));
+    return knows(this.release, f);
   }
 
   /** Creates a Target from a create body; the body's field errors, if any, all in one 400. */
@@ -212,13 +210,15 @@ export class Store {
     for (const f of INPUT_FIELDS) {
       const { wire, association } = spec(f);
       if (association) {
-        const ids = rules.checkIds(wire, this.prefixes(association), this.createIds(req, f)).ids;
+        const ids = rules.checkIds(wire, this.prefixes(f), this.createIds(req, f)).ids;
         this.checkMembers(f, scopeId, ids);
         target[wire] = ids;
-      } else setValue(target, f, getPath(req, wire), this.defaultOf(f));
+      } else setValue(target, f, this.knows(f) ? getPath(req, wire) : undefined, this.defaultOf(f));
     }
     const record = target as TargetRecord;
     this.checkUniqueName(scopeId, record.name);
+    // the aliases are made with the Target, in one transaction: a value taken fails the create
+    if (this.release.aliases) this.aliases.create(record.id, req.with_aliases, () => newId("alt_"));
     this.targets.set(record.id, Object.freeze(record));
     const ids = this.idsByScope.get(scopeId) ?? new SortedIds();
     ids.add(record.id);
@@ -229,7 +229,7 @@ export class Store {
 
   /** The controller's value of a field left unset or cleared: the table's default, unless this release's differs. */
   private defaultOf(f: InputField): unknown {
-    return this.profile.defaults[f] ?? spec(f).default;
+    return this.release.defaults[f] ?? spec(f).default;
   }
 
   /** The ids a create body asks for in an association field (none when creates ignore them). */
@@ -239,7 +239,7 @@ export class Store {
 
   /** The field errors of a PATCH (shape and rules), for a Target that exists. */
   checkUpdate(id: string, req: UpdateTargetRequest, mask: string[] | undefined): RequestField[] {
-    const { errors, paths } = this.updated(this.getTarget(id), req, mask);
+    const { errors, paths } = this.updated(this.getTarget(id, "update"), req, mask);
     return paths === 0 && errors.length === 0 ? [noValidMask()] : errors;
   }
 
@@ -248,42 +248,43 @@ export class Store {
    * Masked fields that are null or absent are cleared or reset to their defaults.
    */
   updateTarget(id: string, req: UpdateTargetRequest, mask: string[] | undefined): TargetRecord {
-    const current = this.getTarget(id);
+    const current = this.getTarget(id, "update");
     const { errors, paths, next } = this.updated(current, req, mask);
     if (paths === 0 && errors.length === 0) throw invalidFields([noValidMask()]);
     if (errors.length > 0) throw invalidFields(errors);
     this.checkVersion(current, req.version!, "update");
-    this.profile.updateRules?.(current, req, next);
+    updateRules(this.release, current, next);
     if (next.name !== current.name) this.checkUniqueName(current.scope_id, next.name);
     next.version = current.version + 1;
     next.updated_time = this.now().toISOString();
     this.unindexName(current);
     this.indexName(next);
-    this.targets.set(id, Object.freeze(next));
+    this.targets.set(current.id, Object.freeze(next));
     return next;
   }
 
   /** The record a PATCH would make, with its field errors and how many valid mask paths it named. */
   private updated(current: TargetRecord, req: UpdateTargetRequest, mask: string[] | undefined) {
     const errors: RequestField[] = [];
-    if (req.version === undefined || req.version === null) errors.push({ name: "version", description: "This field is required: it must be the target's current version." });
-    for (const f of this.refusedNewerFields(req)) errors.push(f);
+    // version 0 is missing: the request message's zero value (handlers/verifiers.go, v0.4.0 and v0.21.3)
+    if (!req.version) errors.push({ name: "version", description: this.release.errors === "ours" ? "This field is required: it must be the target's current version." : "Existing resource version is required for an update." });
     for (const f of FIXED_ON_UPDATE) {
       const { wire, association } = spec(f);
       const sent = getPath(req, wire);
       if (sent === undefined || !this.knows(f)) continue;
       const now = getPath(current, wire);
-      const same = association ? rules.sameIds(now as string[], rules.checkIds(wire, this.prefixes(association), sent as string[] | null).ids) : sent === now;
-      const how = association ? `use the :set-${this.profile.generation === "current" ? association.current.action : association.action} action` : "replace the target instead";
+      const same = association ? rules.sameIds(now as string[], rules.checkIds(wire, this.prefixes(f), sent as string[] | null).ids) : sent === now;
+      const how = association ? `use the :set-${listIn(this.release, f)?.routes.at(-1)?.noun} action` : "replace the target instead";
       if (!same) errors.push({ name: wire, description: `This field cannot be changed by an update; ${how}.` });
     }
     const paths = new Set<string>();
-    for (const raw of [...(mask ?? derivedMask(req)), ...(this.profile.patchAlwaysApplies?.(req) ?? [])]) {
+    for (const raw of [...(mask ?? derivedMask(req)), ...patchAlwaysApplies(this.release, req)]) {
       const f = BY_WIRE.get(raw);
       if (MASK_PATHS.includes(raw) && this.knows(f!)) paths.add(raw);
       else if (raw === "attributes") MASK_PATHS.filter((p) => p.startsWith("attributes.") && this.knows(BY_WIRE.get(p)!)).forEach((p) => paths.add(p));
       else if (mask && f && spec(f).replaces) errors.push({ name: raw, description: "This field cannot be changed by an update; replace the target instead." });
-      else if (mask && raw !== "version" && !(f && spec(f).association)) errors.push({ name: "update_mask", description: `Unknown field ${JSON.stringify(raw)} in the update mask.` });
+      // Boundary's mask manager drops the paths it cannot map; ours names them
+      else if (mask && raw !== "version" && !(f && spec(f).association) && this.release.errors === "ours") errors.push({ name: "update_mask", description: `Unknown field ${JSON.stringify(raw)} in the update mask.` });
     }
     const next = structuredClone(current) as TargetRecord;
     for (const path of paths) {
@@ -291,19 +292,21 @@ export class Store {
       const value = getPath(req, path);
       if (spec(f).required && (value === undefined || value === null || value === "")) errors.push({ name: path, description: "This field is required." });
       else {
-        const bad = rules.checkField(f, value);
+        const bad = rules.checkField(f, value, this.release);
         if (bad) errors.push(bad);
         else setValue(next, f, value, this.defaultOf(f));
       }
     }
-    for (const e of this.profile.updateFieldRules?.(req, paths) ?? []) errors.push(e);
+    for (const e of updateFieldRules(this.release, req, paths)) errors.push(e);
     return { errors, paths: paths.size, next };
   }
 
   /** Removes a Target. */
-  deleteTarget(id: string): void {
-    const t = this.getTarget(id);
+  deleteTarget(segment: string): void {
+    const t = this.getTarget(segment, "delete");
+    const id = t.id;
     this.targets.delete(id);
+    this.aliases.detach(id);
     this.idsByScope.get(t.scope_id)!.delete(id);
     this.unindexName(t);
     this.deleted.push({ id, scope_id: t.scope_id, at: this.now().getTime() });
@@ -342,52 +345,40 @@ export class Store {
   }
 
   /**
-   * add/remove/set on one or more of a Target's lists in one change (current releases'
-   * `:set-credential-sources` carries the brokered and the injected list; a set replaces both, an
-   * absent list with nothing). A `set` to the current lists is a no-op: no version check and no new
-   * version, as in Boundary.
+   * add/remove/set on one or more of a Target's lists in one change: `sent` are the lists the
+   * route reads, each under the name it came by (current releases' `:set-credential-sources`
+   * carries the brokered and the injected list; a set replaces both, an absent list with nothing).
+   * A `set` to the current lists is a no-op: no version check and no new version, as in Boundary.
    */
-  changeAssociation(id: string, op: AssociationOp, version: number | undefined, lists: Partial<Record<AssociationField, readonly string[] | null | undefined>>): TargetRecord {
-    const current = this.getTarget(id);
-    const fields = Object.keys(lists) as AssociationField[];
-    const noun: AssociationNoun = fields.includes("hostSetIds") ? "host-sets" : "credential-libraries";
-    const errors: RequestField[] = [];
-    const words = this.profile.associationWords;
-    if (version === undefined) errors.push({ name: "version", description: words?.version ?? "This field is required: it must be the target's current version." });
-    const wanted = new Map<AssociationField, string[]>();
-    for (const f of fields) {
-      const malformed = words && ((id: string) => words.malformed(noun, id));
-      const checked = rules.checkIds(spec(f).wire, this.prefixes(spec(f).association!), lists[f], malformed);
-      for (const e of checked.errors) errors.push(e);
-      wanted.set(f, checked.ids);
-    }
-    if (op !== "set" && [...wanted.values()].every((w) => w.length === 0)) {
-      const description = words?.empty(fields.length > 1) ?? "This must contain at least one identifier.";
-      for (const f of fields) errors.push({ name: spec(f).wire, description });
-    }
-    if (errors.length > 0) throw invalidFields(errors);
-
+  changeAssociation(segment: string, op: AssociationOp, version: number | undefined, sent: readonly SentIds[], noun: ListRoute["noun"]): TargetRecord {
+    const current = this.getTarget(segment, "action");
+    const { errors, wanted } = checkActionBody(this.release, op, version, sent, noun);
+    if (errors.length > 0) throw invalidFields(errors, actionFieldsMessage(this.release));
+    const fields = [...wanted.keys()];
+    const kind: ListKind = fields.includes("hostSetIds") ? "host" : "credential";
     const attachedTo = (f: AssociationField) => current[spec(f).wire as "host_set_ids"] ?? [];
     if (op === "set" && fields.every((f) => rules.sameIds(attachedTo(f), wanted.get(f)!))) return current;
-    this.checkVersion(current, version!, op, noun);
-    if (noun === "host-sets" && op !== "remove" && current.address) throw addressConflict(op);
+    this.checkVersion(current, version!, op, kind);
+    if (kind === "host" && op !== "remove" && current.address) throw addressConflict(op);
     const next: Record<string, unknown> = { ...current, version: current.version + 1, updated_time: this.now().toISOString() };
     for (const f of fields) {
-      const wire = spec(f).wire;
-      const bad = (id: string, why: string) => this.profile.associationMistake(wire, `${id} ${why}.`, op, noun);
+      const name = sent.find((s) => s.field === f && (s.ids?.length ?? 0) > 0)?.name ?? spec(f).wire;
       const [attached, ids] = [attachedTo(f), wanted.get(f)!];
-      this.checkMembers(f, current.scope_id, ids, bad);
+      if (op === "remove") {
+        const deleted = ids.filter((h) => attached.includes(h)).length;
+        const missing = ids.find((h) => !attached.includes(h));
+        if (missing) throw actionMistake(this.release, name, op, kind, { kind: "not-attached", id: missing, why: "is not attached to the target", deleted, asked: ids.length });
+        next[spec(f).wire] = attached.filter((h) => !ids.includes(h));
+        continue;
+      }
+      this.checkMembers(f, current.scope_id, ids, (id, why) => actionMistake(this.release, name, op, kind, { kind: "unknown", id, why }));
       if (op === "add") {
         const dup = ids.find((h) => attached.includes(h));
-        if (dup) throw bad(dup, "is already attached to the target");
-        next[wire] = [...attached, ...ids].sort();
-      } else if (op === "remove") {
-        const missing = ids.find((h) => !attached.includes(h));
-        if (missing) throw bad(missing, "is not attached to the target");
-        next[wire] = attached.filter((h) => !ids.includes(h));
-      } else next[wire] = ids;
+        if (dup) throw actionMistake(this.release, name, op, kind, { kind: "attached", id: dup, why: "is already attached to the target" });
+        next[spec(f).wire] = [...attached, ...ids].sort();
+      } else next[spec(f).wire] = ids;
     }
-    this.targets.set(id, Object.freeze(next as TargetRecord));
+    this.targets.set(current.id, Object.freeze(next as TargetRecord));
     return next as TargetRecord;
   }
 
@@ -411,8 +402,8 @@ export class Store {
   }
 
   /** A stale version is answered as the emulated release answers it (409 here; 404 or 500 in Boundary). */
-  private checkVersion(current: TargetRecord, version: number, op: "update" | AssociationOp, noun?: AssociationNoun): void {
-    if (version !== current.version) throw this.profile.staleVersion(current.id, current.version, version, op, noun);
+  private checkVersion(current: TargetRecord, version: number, op: "update" | AssociationOp, list?: ListKind): void {
+    if (version !== current.version) throw staleVersion(this.release, current.id, current.version, version, op, list);
   }
 
   private checkUniqueName(scopeId: string, name: string): void {
@@ -421,7 +412,7 @@ export class Store {
     }
   }
 
-  /** Every id names a host set (or library) of the target's project; `bad` makes the error (400 on create). */
+  /** Every id names a host set (or library) of the target's project; `bad` makes the error (400 on create, the release's answer on an action). */
   private checkMembers(field: InputField, scopeId: string, ids: readonly string[], bad: (id: string, why: string) => BoundaryError = (id, why) => invalidField(spec(field).wire, `${id} ${why}.`)): void {
     const hostSets = field === "hostSetIds";
     const table: Map<string, { scope_id: string }> = hostSets ? this.hostSets : this.credentialLibraries;
@@ -440,7 +431,7 @@ export class Store {
  */
 function setValue(record: Record<string, unknown>, f: InputField, value: unknown, fallback: unknown): void {
   const { wire, trim } = spec(f);
-  const v = trim && typeof value === "string" ? value.trim() : value;
+  const v = trim && typeof value === "string" ? trimSpace(value) : value;
   if (v !== undefined && v !== null && v !== "") setPath(record, wire, v);
   else if (fallback !== undefined) setPath(record, wire, fallback);
   else deletePath(record, wire);
@@ -466,7 +457,16 @@ function nameKey(scopeId: string, name: string): string {
   return `${scopeId}\n${name}`;
 }
 
-/** Without `update_mask`, Boundary takes the mask from the JSON keys present in the body. */
+/**
+ * Without `update_mask`, the mask is the body's fields, a nested object's as `parent.field`
+ * (`attributes.default_client_port`): a PATCH that clears one attribute leaves the others out of
+ * the mask (grpc-gateway's field mask from the request body). An empty or null parent is the
+ * parent itself.
+ */
 function derivedMask(req: UpdateTargetRequest): string[] {
-  return Object.keys(req).filter((key) => key !== "version");
+  return Object.entries(req).flatMap(([key, value]) => {
+    if (key === "version") return [];
+    const inner = value !== null && typeof value === "object" && !Array.isArray(value) ? Object.keys(value) : [];
+    return inner.length > 0 ? inner.map((k) => `${key}.${k}`) : [key];
+  });
 }

@@ -1,40 +1,41 @@
 /**
- * The one mapper from a stored Target to the wire Target: adds the scope summary, host set and
- * credential library summaries and the caller's `authorized_actions`; omits zero values as Boundary does.
+ * The one mapper from a stored Target to the wire Target: adds the scope summary, the lists'
+ * summaries, the aliases and the caller's `authorized_actions`, under the names the emulated
+ * release answers (the release table's); omits zero values as Boundary does.
  */
-import type { ScopeSummary, Target, TargetAction } from "../wire/target";
-import { toCurrent } from "./current-api";
+import { listIn, summariesOf, type ListField } from "../wire/releases";
+import type { ScopeSummary, Target } from "../wire/target";
 import type { Page } from "./pagination";
 import type { TargetRecord } from "./record";
 import type { Store } from "./store";
 
 /**
- * Rendered JSON per caller's set of actions (one per principal) and per stored record, filled by
- * reads and lists only. Records are frozen and replaced on every change (see Store), so a record's
- * JSON never goes stale, and a replaced record's entry goes with it (weak keys).
+ * Rendered JSON per caller's set of actions (one per principal and release) and per stored record,
+ * filled by reads and lists only. Records are frozen and replaced on every change (see Store), so a
+ * record's JSON never goes stale, and a replaced record's entry goes with it (weak keys).
  */
-type Cache = WeakMap<readonly TargetAction[], WeakMap<TargetRecord, Buffer>>;
+type Cache = WeakMap<readonly string[], WeakMap<TargetRecord, Buffer>>;
 const rendered: Cache = new WeakMap();
-/** The same for list items where the emulated release omits associations from them. */
+/** The same for list items where the emulated release omits the lists from them. */
 const renderedItems: Cache = new WeakMap();
 
 /** The Target's JSON bytes for a caller with `actions`, cached for the next read (see above). */
-export function renderTarget(store: Store, t: TargetRecord, actions: readonly TargetAction[]): Buffer {
+export function renderTarget(store: Store, t: TargetRecord, actions: readonly string[]): Buffer {
   return cached(rendered, t, actions, () => targetView(store, t, actions));
 }
 
 /** The Target's JSON bytes, not cached: the answer to a change, which the next read may never follow. */
-export function renderChanged(store: Store, t: TargetRecord, actions: readonly TargetAction[]): Buffer {
+export function renderChanged(store: Store, t: TargetRecord, actions: readonly string[]): Buffer {
   return Buffer.from(JSON.stringify(targetView(store, t, actions)));
 }
 
-/** A list item's JSON bytes: the Target, without associations where the release's list omits them. */
-export function renderListItem(store: Store, t: TargetRecord, actions: readonly TargetAction[]): Buffer {
-  if (store.profile.listItemsCarryAssociations) return renderTarget(store, t, actions);
+/** A list item's JSON bytes: the Target, without the lists where the release's list omits them. */
+export function renderListItem(store: Store, t: TargetRecord, actions: readonly string[]): Buffer {
+  if (store.release.listItemsCarryLists) return renderTarget(store, t, actions);
   return cached(renderedItems, t, actions, () => listItemView(store, t, actions));
 }
 
-function cached(cache: Cache, t: TargetRecord, actions: readonly TargetAction[], view: () => Target): Buffer {
+function cached(cache: Cache, t: TargetRecord, actions: readonly string[], view: () => Target): Buffer {
   let byRecord = cache.get(actions);
   if (!byRecord) cache.set(actions, (byRecord = new WeakMap()));
   let json = byRecord.get(t);
@@ -42,16 +43,25 @@ function cached(cache: Cache, t: TargetRecord, actions: readonly TargetAction[],
   return json;
 }
 
-/** A Target as a list shows it: Boundary's list query loads no association ids or summaries. */
-export function listItemView(store: Store, t: TargetRecord, actions: readonly TargetAction[]): Target {
-  if (store.profile.listItemsCarryAssociations) return targetView(store, t, actions);
-  const {
-    host_set_ids, host_sets, application_credential_library_ids, application_credential_libraries,
-    host_source_ids, host_sources, brokered_credential_source_ids, brokered_credential_sources,
-    injected_application_credential_source_ids, injected_application_credential_sources,
-    ...item
-  } = targetView(store, t, actions);
-  return item as Target;
+/** The lists a Target may hold, with where the store keeps each and what one summary carries. */
+const LISTS: readonly { field: ListField; stored: "host_set_ids" | "application_credential_library_ids" | "injected_application_credential_source_ids" }[] = [
+  { field: "hostSetIds", stored: "host_set_ids" },
+  { field: "applicationCredentialLibraryIds", stored: "application_credential_library_ids" },
+  { field: "injectedApplicationCredentialSourceIds", stored: "injected_application_credential_source_ids" },
+];
+
+/** A Target as a list shows it: Boundary's list query loads no list ids or summaries, and no aliases. */
+export function listItemView(store: Store, t: TargetRecord, actions: readonly string[]): Target {
+  const view = targetView(store, t, actions) as Record<string, unknown>;
+  if (store.release.listItemsCarryLists) return view as Target;
+  for (const { field } of LISTS) {
+    for (const name of listIn(store.release, field)?.answers ?? []) {
+      delete view[name];
+      delete view[summariesOf(name)];
+    }
+  }
+  delete view.aliases;
+  return view as Target;
 }
 
 /** The scope summary Boundary embeds in a Target and a session authorization. */
@@ -65,37 +75,34 @@ export function scopeSummary(store: Store, scopeId: string): ScopeSummary {
 }
 
 /**
- * The Target as a caller with `actions` sees it. The record is already wire-shaped: the view adds
- * the scope, the association summaries and `authorized_actions`, and omits empty id lists (zero
- * values are omitted on the wire); `attributes` is always present, `{}` when empty.
+ * The Target as a caller with `actions` sees it, with the names of the release emulated. The
+ * record is already wire-shaped: the view adds the scope, each non-empty list under every name the
+ * release answers it by (0.5–0.10 answer host sets under both generations' names) with its
+ * summaries, the aliases pointing to it (0.16+), `address` even when empty (0.12+: toProto always
+ * sets it) and `authorized_actions`; `attributes` is always present, `{}` when empty.
  */
-function v04View(store: Store, t: TargetRecord, actions: readonly TargetAction[]): Target {
-  const { host_set_ids, application_credential_library_ids, injected_application_credential_source_ids: injected, ...fields } = t;
-  const out: Target = { ...fields, scope: scopeSummary(store, t.scope_id), attributes: t.attributes ?? {}, authorized_actions: [...actions] };
-  if (host_set_ids.length > 0) {
-    out.host_set_ids = host_set_ids;
-    out.host_sets = host_set_ids.map((id) => ({ id, host_catalog_id: store.hostSets.get(id)?.host_catalog_id }));
+export function targetView(store: Store, t: TargetRecord, actions: readonly string[]): Target {
+  const r = store.release;
+  const { host_set_ids: _h, application_credential_library_ids: _a, injected_application_credential_source_ids: _i, ...fields } = t;
+  const out: Record<string, unknown> = { ...fields, scope: scopeSummary(store, t.scope_id), attributes: t.attributes ?? {}, authorized_actions: [...actions] };
+  if (r.addressAlways) out.address = t.address ?? "";
+  for (const { field, stored } of LISTS) {
+    const ids = t[stored];
+    if (ids.length === 0) continue;
+    // Boundary's Target carries only id and its catalog or store here; the full summary is in authorize-session
+    const summaries = field === "hostSetIds"
+      ? ids.map((id) => ({ id, host_catalog_id: store.hostSets.get(id)?.host_catalog_id }))
+      : ids.map((id) => ({ id, credential_store_id: store.credentialLibraries.get(id)?.credential_store_id }));
+    for (const name of listIn(r, field)?.answers ?? []) {
+      out[name] = ids;
+      out[summariesOf(name)] = summaries;
+    }
   }
-  if (application_credential_library_ids.length > 0) {
-    out.application_credential_library_ids = application_credential_library_ids;
-    // Boundary's Target carries only id and store id here; the full summary is in authorize-session.
-    out.application_credential_libraries = application_credential_library_ids.map((id) => ({
-      id,
-      credential_store_id: store.credentialLibraries.get(id)?.credential_store_id,
-    }));
+  if (r.aliases) {
+    const aliases = store.aliases.pointingTo(t.id);
+    if (aliases.length > 0) out.aliases = aliases.map((a) => ({ id: a.id, value: a.value }));
   }
-  // current releases only (the list is always empty on v0.4 ones)
-  if (injected.length > 0) {
-    out.injected_application_credential_source_ids = injected;
-    out.injected_application_credential_sources = injected.map((id) => ({ id, credential_store_id: store.credentialLibraries.get(id)?.credential_store_id }));
-  }
-  return out;
-}
-
-/** The Target as a caller with `actions` sees it, with the names of the release emulated. */
-export function targetView(store: Store, t: TargetRecord, actions: readonly TargetAction[]): Target {
-  const view = v04View(store, t, actions);
-  return store.profile.generation === "current" ? toCurrent(view) : view;
+  return out as Target;
 }
 
 const ITEMS_OPEN = Buffer.from('{"items":[');
@@ -110,8 +117,8 @@ const LIST_CHUNK_BYTES = 64 * 1024;
  * are pulled (the writer pulls the next only once the socket took the last); an empty list as the
  * emulated release sends it.
  */
-export function* renderList(store: Store, targets: readonly TargetRecord[], actions: readonly TargetAction[]): Generator<Buffer> {
-  if (targets.length === 0) return yield Buffer.from(JSON.stringify(store.profile.emptyList));
+export function* renderList(store: Store, targets: readonly TargetRecord[], actions: readonly string[]): Generator<Buffer> {
+  if (targets.length === 0) return yield Buffer.from(JSON.stringify(store.release.emptyList));
   let parts: Buffer[] = [ITEMS_OPEN];
   let size = ITEMS_OPEN.length;
   for (let i = 0; i < targets.length; i++) {
@@ -147,7 +154,7 @@ const LIST_BODIES_KEPT = 16;
  * The list's JSON chunks, as `renderList` makes them, or its kept body when nothing in it changed.
  * `query` names what selected `targets` (scope, recursive, filter).
  */
-export function listBody(store: Store, query: string, targets: readonly TargetRecord[], actions: readonly TargetAction[]): Iterable<Buffer> {
+export function listBody(store: Store, query: string, targets: readonly TargetRecord[], actions: readonly string[]): Iterable<Buffer> {
   let kept = listBodies.get(store);
   if (!kept) listBodies.set(store, (kept = new Map()));
   const key = `${actions.join(",")}\n${query}`;
@@ -176,7 +183,7 @@ function sameRecords(a: readonly TargetRecord[], b: readonly TargetRecord[]): bo
 }
 
 /** One page of a paginated list: `{"items":[…], …fields}`, or only the fields when it has no items. */
-export function* renderPage(store: Store, p: Page, actions: readonly TargetAction[]): Generator<Buffer> {
+export function* renderPage(store: Store, p: Page, actions: readonly string[]): Generator<Buffer> {
   const fields = JSON.stringify(p.fields).slice(1);
   if (p.items.length === 0) return yield Buffer.from(`{${fields}`);
   for (const chunk of renderList(store, p.items, actions)) {

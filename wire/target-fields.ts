@@ -3,7 +3,9 @@
  * schemas (`target.ts`), the provider's inputs and state, the reconcile plan, `TargetArgs`, the
  * plugin's package schema and the controller's updatable fields are all derived from it.
  *
- * Adding a plain optional field: one entry here, plus its rule in the controller's `rules.ts`.
+ * Adding a plain optional field: one entry here, plus its rule in the controller's `rules.ts`, plus
+ * the release that added it in the release table (`release-rows.ts`, which says which releases
+ * know, require or replaced each field, and the names and id prefixes of each list per release).
  *
  * Keys are the camelCase names a Pulumi program writes; `wire` is the field's dotted path in
  * Boundary's JSON (`attributes.default_port`).
@@ -18,29 +20,24 @@ export interface Association {
   /** The v0.4 action's noun (`:add-host-sets`, `:set-host-sets`, `:remove-host-sets`); none for lists v0.4 does not have. */
   action?: "host-sets" | "credential-libraries";
   /**
-   * On current controllers (Boundary ≥ 0.11 / 0.9): the action's noun, the list's field, its
-   * summaries' field, and the id prefixes the list takes (v0.21.3's validators).
+   * The names current releases use: the action's noun, the list's field and its summaries' field.
+   * Which release uses which names, and the id prefixes each takes, is the release table's
+   * (`releases.ts`).
    */
-  current: { action: "host-sources" | "credential-sources"; wire: string; summaries: string; prefixes: readonly string[]; earlier?: EarlierNames };
+  current: { action: "host-sources" | "credential-sources"; wire: string; summaries: string; earlier?: EarlierNames };
   /** The summaries' field on v0.4 controllers (`host_sets`); none for lists v0.4 does not have. */
   summaries?: string;
-  /** The id prefix every element must carry on a v0.4 controller (one of `current.prefixes`); none for lists v0.4 does not have. */
-  prefix?: string;
   /** What one id names, for messages. */
   noun: string;
 }
 
 /**
  * The names a list had in the releases between v0.4 and the current ones, when they differ from
- * both. Requests carry the list under them too, and reads take them when the current name is
- * absent: a release that does not know a name discards it silently, so only sending both reaches
- * every release.
+ * both (the release table says which releases read and answer them).
  */
 export interface EarlierNames {
   wire: string;
   summaries: string;
-  /** The releases that read and answer these names. */
-  releases: string;
 }
 
 /** The three actions on an id list: add attaches ids (none may be attached yet), remove detaches (all must be), set replaces the list. */
@@ -53,8 +50,6 @@ export interface FieldSpec {
   wire: string;
   /** The allowed values, for `enum`. */
   values?: readonly string[];
-  /** Values only later releases have, with the first release that has each (like `since`, per value). */
-  valuesSince?: Readonly<Record<string, string>>;
   /** Every Target has it, and a create body must carry it. */
   required?: boolean;
   /** A program may leave it out: the provider then generates it (Pulumi's autonaming). */
@@ -71,19 +66,6 @@ export interface FieldSpec {
   check?: (value: never) => string | undefined;
   /** Stored trimmed of surrounding white space (Boundary trims it): the provider trims it in check too. */
   trim?: boolean;
-  /**
-   * The first Boundary release that has the field. Such a field exists only on controllers of the
-   * current API generation: a v0.4 controller silently drops it, so the provider refuses it there
-   * before any call, and names the release that added it.
-   */
-  since?: string;
-  /** Required at create from this release on (optional before). */
-  requiredSince?: string;
-  /**
-   * Replaced in a later release: current controllers refuse a new value (they keep and update an
-   * old one), so the provider points to the replacement.
-   */
-  replacedBy?: { field: string; since: string };
   /** Input fields Boundary refuses together with this one, and why (worded for a Pulumi user). */
   excludes?: { fields: readonly string[]; why: string };
   /** Holds a credential: kept secret in state and logs. */
@@ -96,7 +78,7 @@ const field = <const F extends FieldSpec>(f: F) => f;
 
 const NAME_PROBLEMS = {
   blank: "must not be empty",
-  unprintable: "must contain printable characters only",
+  unprintable: "must contain printable characters only (no tab, no-break space, zero-width or bidirectional control)",
 } as const;
 
 /** The rule of every worker filter: Boundary's filter language. */
@@ -139,14 +121,14 @@ export const TARGET_FIELDS = {
     wire: "description",
     trim: true,
     mask: true,
-    check: (v: string) => (rules.isPrintable(v) ? undefined : "must contain printable characters only"),
+    // the newest releases' rule (IsPrint or IsSpace): the release table refuses new lines and tabs for releases before 0.17
+    check: (v: string) => (rules.descriptionProblem(v, "print-or-space") ? "must contain printable characters or white space only" : undefined),
     doc: "Description.",
   }),
   type: field({
     kind: "enum",
     wire: "type",
     values: ["tcp", "ssh", "rdp"],
-    valuesSince: { ssh: "0.10.0", rdp: "0.20.0" },
     replaces: true,
     default: "tcp",
     doc: 'Target type: "tcp" (the default); "ssh" (Boundary 0.10+) and "rdp" (0.20+) where the controller offers them (HCP and Enterprise; an open-source controller answers "Unknown type provided."). Changing it replaces the Target.',
@@ -157,9 +139,7 @@ export const TARGET_FIELDS = {
     association: {
       action: "host-sets",
       summaries: "host_sets",
-      // static host sets, plugin host sets, and plugin host sets made before 0.10 (hs_)
-      current: { action: "host-sources", wire: "host_source_ids", summaries: "host_sources", prefixes: ["hsst_", "hsplg_", "hs_"] },
-      prefix: "hsst_",
+      current: { action: "host-sources", wire: "host_source_ids", summaries: "host_sources" },
       noun: "host set",
     },
     default: [],
@@ -171,17 +151,12 @@ export const TARGET_FIELDS = {
     association: {
       action: "credential-libraries",
       summaries: "application_credential_libraries",
-      // Vault and Vault LDAP libraries; static credentials: username/password (and its pre-0.11
-      // prefix), with domain, password only, SSH private key, JSON
       current: {
         action: "credential-sources",
         wire: "brokered_credential_source_ids",
         summaries: "brokered_credential_sources",
-        prefixes: ["clvlt_", "clvllt_", "credup_", "cred_", "credupd_", "credp_", "credspk_", "credjson_"],
-        // 0.5–0.9 know only this name, 0.10–0.13 merge both lists, 0.14 and later discard it
-        earlier: { wire: "application_credential_source_ids", summaries: "application_credential_sources", releases: "0.5–0.13" },
+        earlier: { wire: "application_credential_source_ids", summaries: "application_credential_sources" },
       },
-      prefix: "clvlt_",
       noun: "credential library",
     },
     default: [],
@@ -190,15 +165,9 @@ export const TARGET_FIELDS = {
   injectedApplicationCredentialSourceIds: field({
     kind: "ids",
     wire: "injected_application_credential_source_ids",
-    since: "0.10.0",
     association: {
       // one action changes both credential lists: `:set-credential-sources` replaces both
-      current: {
-        action: "credential-sources",
-        wire: "injected_application_credential_source_ids",
-        summaries: "injected_application_credential_sources",
-        prefixes: ["clvlt_", "clvsclt_", "clvllt_", "credup_", "cred_", "credupd_", "credspk_"],
-      },
+      current: { action: "credential-sources", wire: "injected_application_credential_source_ids", summaries: "injected_application_credential_sources" },
       noun: "credential source",
     },
     default: [],
@@ -225,7 +194,6 @@ export const TARGET_FIELDS = {
     wire: "worker_filter",
     mask: true,
     check: filterCheck,
-    replacedBy: { field: "egressWorkerFilter", since: "0.12.0" },
     excludes: { fields: ["egressWorkerFilter", "ingressWorkerFilter"], why: "egressWorkerFilter and ingressWorkerFilter replace it (Boundary 0.12): move its expression to egressWorkerFilter" },
     doc: "Boolean expression selecting the workers that may handle sessions. Replaced by `egressWorkerFilter` in Boundary 0.12: current controllers keep an existing one but refuse a new one.",
   }),
@@ -233,7 +201,6 @@ export const TARGET_FIELDS = {
     kind: "string",
     wire: "egress_worker_filter",
     mask: true,
-    since: "0.12.0",
     check: filterCheck,
     doc: "Boolean expression selecting the workers that connect to the host (the successor of `workerFilter`).",
   }),
@@ -241,7 +208,6 @@ export const TARGET_FIELDS = {
     kind: "string",
     wire: "ingress_worker_filter",
     mask: true,
-    since: "0.12.0",
     check: filterCheck,
     doc: "Boolean expression selecting the workers that accept the client's connection (HCP and Enterprise; an open-source controller refuses it).",
   }),
@@ -250,7 +216,6 @@ export const TARGET_FIELDS = {
     wire: "address",
     mask: true,
     trim: true,
-    since: "0.12.0",
     check: (v: string) => {
       const problem = rules.addressProblem(v);
       return problem && ADDRESS_PROBLEMS[problem];
@@ -262,7 +227,6 @@ export const TARGET_FIELDS = {
     kind: "integer",
     wire: "attributes.default_port",
     mask: true,
-    requiredSince: "0.9.0",
     check: (v: number) => (rules.isPort(v) ? undefined : "must be a port from 1 to 65535"),
     doc: "The tcp `attributes.default_port`, 1–65535. Required by Boundary 0.9 and later.",
   }),
@@ -270,7 +234,6 @@ export const TARGET_FIELDS = {
     kind: "integer",
     wire: "attributes.default_client_port",
     mask: true,
-    since: "0.13.0",
     check: (v: number) => (rules.isPort(v) ? undefined : "must be a port from 1 to 65535"),
     doc: "The local port `boundary connect` listens on by default (`attributes.default_client_port`), 1–65535.",
   }),

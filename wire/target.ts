@@ -46,6 +46,18 @@ export const CredentialLibrarySummary = z.looseObject({
 });
 export type CredentialLibrarySummary = z.infer<typeof CredentialLibrarySummary>;
 
+/** An alias pointing to a Target, as its views show it (Boundary 0.16+: only the id and value). */
+export const AliasSummary = z.looseObject({ id: z.string(), value: z.string() });
+export type AliasSummary = z.infer<typeof AliasSummary>;
+
+/** An alias a create makes with the Target (`with_aliases`, Boundary 0.16+): its value, scope and the host it authorizes sessions for. */
+export const WithAlias = z.looseObject({
+  value: z.string(),
+  scope_id: z.string().optional(),
+  attributes: z.looseObject({ authorize_session_arguments: z.looseObject({ host_id: z.string().optional() }).optional() }).optional(),
+});
+export type WithAlias = z.infer<typeof WithAlias>;
+
 /** The output-only fields of a Target: sending one in a request is a "read only field" error. */
 const OUTPUT_ONLY = {
   id: z.string(),
@@ -55,6 +67,7 @@ const OUTPUT_ONLY = {
   host_sets: z.array(HostSetSummary).optional(),
   application_credential_libraries: z.array(CredentialLibrarySummary).optional(),
   authorized_actions: z.array(z.string()).optional(),
+  aliases: z.array(AliasSummary).optional(),
 };
 export const READ_ONLY_FIELDS = Object.keys(OUTPUT_ONLY) as readonly (keyof typeof OUTPUT_ONLY)[];
 /** The names current controllers (Boundary ≥ 0.11) use for the id lists and their summaries. */
@@ -144,13 +157,14 @@ const requestValue = (nullable: (f: FieldSpec) => boolean) => (f: FieldSpec): z.
   return (nullable(f) ? base.nullable() : base).optional();
 };
 
-/** Create body: every input field (id lists may be null), and `version` (rejected unless 0). */
+/** Create body: every input field (id lists may be null), `version` (rejected unless 0), and the aliases to make with it (0.16+). */
 export const CreateTargetRequest = z
   .object({
     ...tableShape(requestValue((f) => f.kind === "ids" || f.wire.includes(".")), (s) => z.object(s).strict().optional()),
     version: z.number().int().optional(),
+    with_aliases: z.array(WithAlias).optional(),
   })
-  .strict() as unknown as z.ZodType<WireFields<NullableOnCreate> & { version?: number }>;
+  .strict() as unknown as z.ZodType<WireFields<NullableOnCreate> & { version?: number; with_aliases?: WithAlias[] }>;
 export type CreateTargetRequest = z.infer<typeof CreateTargetRequest>;
 
 /** PATCH body: the same fields; `null` clears a masked field. */
@@ -163,36 +177,13 @@ export const UpdateTargetRequest = z
 export type UpdateTargetRequest = z.infer<typeof UpdateTargetRequest>;
 
 /**
- * Body of an add/set/remove action: the version and the list named by the association's wire
- * field, decoded to `{ id, version, ids }`.
+ * Body of an add/set/remove action: the version and the id lists under `names` (the fields the
+ * release's route reads, see the release table). `strict` names unknown keys in a 400; otherwise
+ * they are discarded, as Boundary's marshaler does (an old name is silently dropped).
  */
-export function associationRequest(field: InputField): z.ZodType<{ id?: string; version?: number; ids?: string[] | null }> {
-  const key = TARGET_FIELDS[field].wire;
-  return z
-    .object({ id: z.string().optional(), version: z.number().int().optional(), [key]: z.array(z.string()).nullable().optional() })
-    .strict()
-    .transform((b) => ({ id: b.id as string | undefined, version: b.version as number | undefined, ids: b[key] as string[] | null | undefined }));
-}
-
-/**
- * A current release's add/set/remove body (`:set-host-sources`, `:set-credential-sources`): the
- * current field names, unknown keys discarded (so an old name is silently dropped, as Boundary does),
- * decoded to `{ id, version, ids }` (and, for credential sources, the injected ids).
- */
-export function currentAssociationRequest(field: InputField): z.ZodType<{ id?: string; version?: number; ids?: string[] | null; injected?: string[] | null }> {
-  const key = (TARGET_FIELDS[field] as FieldSpec).association!.current.wire;
-  const injected = key === "brokered_credential_source_ids" ? { injected_application_credential_source_ids: z.array(z.string()).nullable().optional() } : {};
-  return z
-    .object({ id: z.string().optional(), version: z.number().int().optional(), [key]: z.array(z.string()).nullable().optional(), ...injected })
-    .transform((decoded) => {
-      const b = decoded as Record<string, unknown>;
-      return {
-        id: b.id as string | undefined,
-        version: b.version as number | undefined,
-        ids: b[key] as string[] | null | undefined,
-        injected: b.injected_application_credential_source_ids as string[] | null | undefined,
-      };
-    });
+export function actionRequest(names: readonly string[], strict: boolean): z.ZodType<{ id?: string; version?: number } & Record<string, string[] | null | undefined>> {
+  const shape = z.object({ id: z.string().optional(), version: z.number().int().optional(), ...Object.fromEntries(names.map((n) => [n, z.array(z.string()).nullable().optional()])) });
+  return (strict ? shape.strict() : shape) as unknown as z.ZodType<{ id?: string; version?: number } & Record<string, string[] | null | undefined>>;
 }
 
 export const AuthorizeSessionRequest = z
@@ -256,19 +247,3 @@ export const ErrorBody = z.looseObject({
   details: z.looseObject({ request_fields: z.array(RequestField).optional() }).optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
-
-/** Actions on a Target, in Boundary's order (it reports `authorized_actions` in this order). */
-export const TARGET_ACTIONS = [
-  "no-op",
-  "read",
-  "update",
-  "delete",
-  "add-host-sets",
-  "set-host-sets",
-  "remove-host-sets",
-  "add-credential-libraries",
-  "set-credential-libraries",
-  "remove-credential-libraries",
-  "authorize-session",
-] as const;
-export type TargetAction = (typeof TARGET_ACTIONS)[number];

@@ -4,17 +4,17 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { TARGET_ACTIONS, type TargetAction } from "../../wire/target";
+import type { Release } from "../../wire/releases";
 import { BoundaryError } from "../errors";
 
 export interface Principal {
   grant: "admin" | "read-only";
-  /** What the caller may do on a Target, in Boundary's order. */
-  actions: readonly TargetAction[];
 }
 
-const ADMIN: Principal = { grant: "admin", actions: TARGET_ACTIONS };
-const READ_ONLY: Principal = { grant: "read-only", actions: ["no-op", "read"] };
+const ADMIN: Principal = { grant: "admin" };
+const READ_ONLY: Principal = { grant: "read-only" };
+/** What the read-only grant allows, in every release. */
+const READ_ONLY_ACTIONS = Object.freeze(["no-op", "read"]);
 
 /** Constant time for tokens of equal length; a length mismatch is refused without comparing bytes. */
 function same(presented: Buffer, known: Buffer | undefined): boolean {
@@ -43,8 +43,16 @@ export class Authenticator {
   }
 }
 
-/** 403 unless the principal may perform `action`. */
-export function authorize(principal: Principal, action: TargetAction | "list" | "create"): void {
-  const needed: TargetAction = action === "list" ? "read" : action === "create" ? "update" : action;
-  if (!principal.actions.includes(needed)) throw new BoundaryError("PermissionDenied", "Forbidden.");
+/**
+ * A Target's `authorized_actions` for the principal in a release: the release's actions (the
+ * table's), or the read-only ones. The same array each time, so views cached by it stay shared.
+ */
+export function actionsOf(principal: Principal, release: Release): readonly string[] {
+  return principal.grant === "admin" ? release.actions : READ_ONLY_ACTIONS;
+}
+
+/** 403 unless the principal may perform `action` (an action's name in the release, or list/create). */
+export function authorize(principal: Principal, action: string): void {
+  const needed = action === "list" ? "read" : action;
+  if (principal.grant !== "admin" && !READ_ONLY_ACTIONS.includes(needed)) throw new BoundaryError("PermissionDenied", "Forbidden.");
 }

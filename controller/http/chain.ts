@@ -5,14 +5,13 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
-import { READ_ONLY_FIELDS } from "../../wire/target";
-import { discardUnknown, dropNewerFields } from "../current-api";
 import { BoundaryError, invalidFields, mergeFieldErrors } from "../errors";
+import { readTargetBody } from "../requests";
 import type { RateLimiter } from "../rate-limit";
 import type { Logger } from "../log";
 import type { Sessions } from "../sessions";
 import type { Store } from "../store";
-import { authorize, type Authenticator } from "./auth";
+import { actionsOf, authorize, type Authenticator } from "./auth";
 import { decodeBody, readJson } from "./body";
 import { errorReply, send, toBoundaryError } from "./errors";
 import type { Metrics } from "./ops";
@@ -41,12 +40,12 @@ export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerRes
     let reply: Reply;
     let rateHeaders: Record<string, string> = {};
     try {
-      const { route, id } = match(method, pathname, deps.store.profile.generation);
+      const { route, id } = match(method, pathname, deps.store.release);
       template = route.template;
       rateHeaders = limit(deps.limiter, route, req);
       const principal = deps.auth.authenticate(req);
       authorize(principal, route.action);
-      const ctx: Context = { store: deps.store, sessions: deps.sessions, principal, query, id };
+      const ctx: Context = { store: deps.store, sessions: deps.sessions, principal, actions: actionsOf(principal, deps.store.release), query, id };
       reply = await route.handle(ctx, await decode(req, route, ctx));
     } catch (err) {
       reply = failure(err, deps.logger, method, pathname);
@@ -111,13 +110,12 @@ function splitUrl(url: string): { pathname: string; query: URLSearchParams } {
 async function decode(req: IncomingMessage, route: Route, ctx: Context): Promise<unknown> {
   if (!route.body) return undefined;
   const raw = await readJson(req);
-  // a current release discards keys it does not know (Boundary parses with DiscardUnknown); v0.4
-  // drops the fields later releases added
-  const newer = ctx.store.profile.newerFields;
-  const body = !route.targetBody ? raw : newer === "known" ? discardUnknown(raw) : newer === "dropped" ? dropNewerFields(raw) : raw;
-  const { data, fields } = decodeBody(route.body, body, route.targetBody ? READ_ONLY_FIELDS : []);
-  if (fields.length === 0) return data;
-  throw invalidFields(mergeFieldErrors(fields, route.check?.(ctx, data) ?? []));
+  // what the release reads of a Target body: Boundary discards the keys it does not know, the spec's controller names them
+  const read = route.targetBody ? readTargetBody(ctx.store.release, raw, route.method === "POST" ? "create" : "update") : { body: raw, fields: [], readOnly: [] };
+  const { data, fields } = decodeBody(route.body, read.body, read.readOnly);
+  const refused = [...read.fields, ...fields];
+  if (refused.length === 0) return data;
+  throw invalidFields(mergeFieldErrors(refused, route.check?.(ctx, data) ?? []));
 }
 
 /** The error path: Boundary's error body; anything not a rule error is our bug, logged, and a 500. */

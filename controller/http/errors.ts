@@ -12,6 +12,7 @@ const STATUS: Record<ErrorKind, number> = {
   PermissionDenied: 403,
   NotFound: 404,
   MethodNotAllowed: 405,
+  Unimplemented: 405,
   Aborted: 409,
   PayloadTooLarge: 413,
   Internal: 500,

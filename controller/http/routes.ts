@@ -4,22 +4,15 @@
  * Every rule lives in the store (`../store.ts`) and in authorize-session (`../sessions.ts`).
  */
 import type { z } from "zod";
-import {
-  AuthorizeSessionRequest,
-  CreateTargetRequest,
-  UpdateTargetRequest,
-  associationRequest,
-  currentAssociationRequest,
-  type RequestField,
-  type TargetAction,
-} from "../../wire/target";
-import { TARGET_FIELDS, type AssociationOp } from "../../wire/target-fields";
+import { RELEASES, listIn, type ListField, type ListRoute, type Release } from "../../wire/releases";
+import { AuthorizeSessionRequest, CreateTargetRequest, UpdateTargetRequest, actionRequest, type RequestField } from "../../wire/target";
+import type { AssociationOp } from "../../wire/target-fields";
+import type { SentIds } from "../action-rules";
+import { maybeAlias } from "../aliases";
 import { BoundaryError, invalidField } from "../errors";
 import type { Sessions } from "../sessions";
-import { withCurrentNames } from "../current-api";
-import type { Profile } from "../emulation";
 import type { TargetRecord } from "../record";
-import type { AssociationField, Store } from "../store";
+import type { Store } from "../store";
 import { page } from "../pagination";
 import { listBody, listItemView, renderChanged, renderPage, renderTarget } from "../view";
 import type { Principal } from "./auth";
@@ -39,6 +32,8 @@ export interface Context {
   store: Store;
   sessions: Sessions;
   principal: Principal;
+  /** The caller's `authorized_actions` on a Target in the release emulated. */
+  actions: readonly string[];
   query: URLSearchParams;
   /** The `{id}` path segment, decoded. */
   id: string;
@@ -49,8 +44,8 @@ export interface Route<B = unknown> {
   method: "GET" | "POST" | "PATCH" | "DELETE";
   /** The path template, as metrics label it: `/v1/targets/{id}:set-host-sets`. */
   template: string;
-  /** What the caller must be allowed to do. */
-  action: TargetAction | "list" | "create";
+  /** What the caller must be allowed to do: an action's name in the release, or list/create. */
+  action: string;
   /** The body's wire schema; none means the body is not read. */
   body?: z.ZodType<B>;
   /** A Target body: its output-only keys get Boundary's "read only field" message. */
@@ -64,52 +59,57 @@ const COLLECTION = "/v1/targets";
 const ITEM = `${COLLECTION}/{id}`;
 
 const route = <B>(r: Route<B>) => r as Route;
-const view = (ctx: Context, t: TargetRecord): Reply => ({ status: 200, json: renderTarget(ctx.store, t, ctx.principal.actions) });
+const view = (ctx: Context, t: TargetRecord): Reply => ({ status: 200, json: renderTarget(ctx.store, t, ctx.actions) });
 /** The answer to a change: rendered, not cached. */
-const changed = (ctx: Context, t: TargetRecord): Reply => ({ status: 200, json: renderChanged(ctx.store, t, ctx.principal.actions) });
+const changed = (ctx: Context, t: TargetRecord): Reply => ({ status: 200, json: renderChanged(ctx.store, t, ctx.actions) });
 const updateMask = (q: URLSearchParams): string[] | undefined => q.get("update_mask")?.split(",").map((p) => p.trim()).filter(Boolean);
 
-/** add/set/remove on one of the Target's id lists, with the action and field names of the generation. */
-function association(field: "hostSetIds" | "applicationCredentialLibraryIds", op: AssociationOp, generation: Profile["generation"]): Route {
-  const { association } = TARGET_FIELDS[field];
-  const action = `${op}-${association.action}` as TargetAction;
-  const current = generation === "current";
-  return route({
-    method: "POST",
-    template: `${ITEM}:${op}-${current ? association.current.action : association.action}`,
-    action,
-    body: current ? currentAssociationRequest(field) : associationRequest(field),
-    handle: (ctx, body) => {
-      if (body.id !== undefined && body.id !== ctx.id) throw invalidField("id", "This must equal the id in the path.");
-      // current releases change both credential lists in one action
-      const lists: Partial<Record<AssociationField, string[] | null | undefined>> = { [field]: body.ids };
-      if (current && association.current.action === "credential-sources") lists.injectedApplicationCredentialSourceIds = (body as { injected?: string[] | null }).injected;
-      try {
-        return changed(ctx, ctx.store.changeAssociation(ctx.id, op, body.version, lists));
-      } catch (err) {
-        throw current ? withCurrentNames(err) : err;
-      }
-    },
-  });
+const LISTS: readonly ListField[] = ["hostSetIds", "applicationCredentialLibraryIds", "injectedApplicationCredentialSourceIds"];
+
+/**
+ * The add/set/remove routes of a release, one per noun its lists route (the release table's): each
+ * reads the names its lists come by, and changes every list of that noun together (from 0.10 one
+ * `:set-credential-sources` carries the brokered and the injected list).
+ */
+function actionRoutes(r: Release): Route[] {
+  const byNoun = new Map<ListRoute["noun"], { field: ListField; name: string }[]>();
+  for (const field of LISTS) {
+    for (const { noun, reads } of listIn(r, field)?.routes ?? []) byNoun.set(noun, [...(byNoun.get(noun) ?? []), ...reads.map((name) => ({ field, name }))]);
+  }
+  return [...byNoun].flatMap(([noun, names]) =>
+    (["add", "remove", "set"] as const).map((op: AssociationOp) =>
+      route({
+        method: "POST",
+        template: `${ITEM}:${op}-${noun}`,
+        action: `${op}-${noun}`,
+        body: actionRequest(names.map((n) => n.name), r.unknownKeys === "named"),
+        handle: (ctx, body) => {
+          if (body.id !== undefined && body.id !== ctx.id) throw invalidField("id", "This must equal the id in the path.");
+          const sent: SentIds[] = names.map((n) => ({ field: n.field, name: n.name, ids: body[n.name] }));
+          return changed(ctx, ctx.store.changeAssociation(ctx.id, op, body.version, sent, noun));
+        },
+      }),
+    ),
+  );
 }
 
-/** Every route of the API listener, with the names of a generation. */
-export function routesFor(generation: Profile["generation"]): Route[] {
+/** Every route of the API listener, with the names and actions of a release. */
+export function routesFor(r: Release): Route[] {
   return [
   route({
     method: "GET",
     template: COLLECTION,
     action: "list",
     handle: (ctx) => {
-      const { store, principal, query: q } = ctx;
+      const { store, actions, query: q } = ctx;
       // a filter sees each item as the list returns it
-      const records = store.queryTargets({ scopeId: q.get("scope_id") ?? undefined, recursive: q.get("recursive"), filter: q.get("filter") }, (t) => listItemView(store, t, principal.actions));
+      const records = store.queryTargets({ scopeId: q.get("scope_id") ?? undefined, recursive: q.get("recursive"), filter: q.get("filter") }, (t) => listItemView(store, t, actions));
       const query = JSON.stringify([q.get("scope_id"), q.get("recursive"), q.get("filter")]);
-      if (store.profile.generation !== "current") return { status: 200, stream: listBody(store, query, records, principal.actions) };
-      // current releases paginate (a token belongs to one query: scope, recursive, filter)
+      if (!store.release.pagination) return { status: 200, stream: listBody(store, query, records, actions) };
+      // 0.15+ paginate (a token belongs to one query: scope, recursive, filter)
       const projects = store.projectsOf(q.get("scope_id")!);
       const p = page(records, { query, token: q.get("list_token"), pageSize: q.get("page_size"), maxPageSize: store.maxPageSize }, Date.now(), (since) => store.deletedSince(since, projects));
-      return { status: 200, stream: renderPage(store, p, principal.actions) };
+      return { status: 200, stream: renderPage(store, p, actions) };
     },
   }),
   route({
@@ -140,41 +140,65 @@ export function routesFor(generation: Profile["generation"]): Route[] {
       return { status: 204 };
     },
   }),
-  ...(["hostSetIds", "applicationCredentialLibraryIds"] as const).flatMap((f) => (["add", "remove", "set"] as const).map((op) => association(f, op, generation))),
+  ...actionRoutes(r),
   route({
     method: "POST",
     template: `${ITEM}:authorize-session`,
     action: "authorize-session",
     body: AuthorizeSessionRequest,
-    handle: (ctx, body) => ({ status: 200, body: ctx.sessions.authorize(ctx.id, body) }),
+    // an alias value names the Target unless a scope says the segment is a Target's name (0.16+)
+    handle: (ctx, body) => {
+      const alias = ctx.store.release.aliases && maybeAlias(ctx.id) && !body.scope_id && !body.scope_name;
+      return { status: 200, body: ctx.sessions.authorize(alias ? ctx.store.resolveId(ctx.id) : ctx.id, body) };
+    },
   }),
   ];
 }
 
-/** The routes by template, per generation (made once). */
-const TABLES = new Map<Profile["generation"], Map<string, Route[]>>();
-function byTemplate(generation: Profile["generation"]): Map<string, Route[]> {
-  let table = TABLES.get(generation);
+/** The routes by template, per release (made once). */
+const TABLES = new Map<Release, Map<string, Route[]>>();
+function byTemplate(r: Release): Map<string, Route[]> {
+  let table = TABLES.get(r);
   if (!table) {
     table = new Map();
-    for (const r of routesFor(generation)) table.set(r.template, [...(table.get(r.template) ?? []), r]);
-    TABLES.set(generation, table);
+    for (const x of routesFor(r)) table.set(x.template, [...(table.get(x.template) ?? []), x]);
+    TABLES.set(r, table);
   }
   return table;
 }
 
-/** v0.4's action names: on a current controller they are 405 with an empty body, before authentication. */
-const V04_ACTIONS = new Set(["add-host-sets", "set-host-sets", "remove-host-sets", "add-credential-libraries", "set-credential-libraries", "remove-credential-libraries"]);
+/** Every action name any release has (Boundary's action map keeps the removed ones: it knows them, and refuses them as not the Target's). */
+const KNOWN_ACTIONS = new Set(RELEASES.flatMap((r) => r.actions));
 const bare = (kind: "MethodNotAllowed" | "InvalidArgument" | "NotFound", message: string) => new BoundaryError(kind, message, [], {}, true);
 
+/** How a release answers a path no route takes: the gateway's JSON, its rate limiter's empty bodies (0.14.3+), or ours. */
+const NO_ROUTE: Record<Release["routing"], { noPath(pathname: string): BoundaryError; noAction(action: string): BoundaryError; notAllowed(method: string, template: string, allow: string): BoundaryError }> = {
+  ours: {
+    noPath: (pathname) => new BoundaryError("NotFound", `No route for ${pathname}.`),
+    noAction: () => undefined as never,
+    notAllowed: (method, template, allow) => new BoundaryError("MethodNotAllowed", `Method ${method} is not allowed on ${template}.`, [], { allow }),
+  },
+  // handlers/errors.go: the gateway's NotMatch is 404 "Not Found", its codes.Unimplemented 405 with its message
+  gateway: {
+    noPath: () => new BoundaryError("NotFound", "Not Found"),
+    noAction: () => new BoundaryError("Unimplemented", "Method Not Allowed"),
+    notAllowed: () => new BoundaryError("Unimplemented", "Method Not Allowed"),
+  },
+  // ratelimit/handler.go: a request it cannot map to a resource and an action, before authentication
+  "rate-limiter": {
+    noPath: (pathname) => bare("NotFound", `No route for ${pathname}.`),
+    noAction: (action) => (KNOWN_ACTIONS.has(action) ? bare("MethodNotAllowed", `${action} is not an action of this release.`) : bare("InvalidArgument", `Unknown action ${action}.`)),
+    notAllowed: (method, template, allow) => new BoundaryError("MethodNotAllowed", `Method ${method} is not allowed on ${template}.`, [], { allow }),
+  },
+};
+
 /**
- * Finds the route for a request and its `{id}`, or throws 404 (no such path) / 405 (path without
- * that method). A current controller answers as Boundary's rate-limit handler does before the API:
- * 405 with an empty body for a v0.4 action, 400 for an unknown action, 404 for an unknown collection.
+ * Finds the route for a request and its `{id}` segment, or throws what the release answers when
+ * none takes it (see NO_ROUTE): no such path, an action it does not route, a wrong method.
  */
-export function match(method: string, pathname: string, generation: Profile["generation"] = "v0.4"): { route: Route; id: string } {
-  const BY_TEMPLATE = byTemplate(generation);
-  const current = generation === "current";
+export function match(method: string, pathname: string, r: Release): { route: Route; id: string } {
+  const BY_TEMPLATE = byTemplate(r);
+  const answers = NO_ROUTE[r.routing];
   let template: string;
   let id = "";
   if (pathname === COLLECTION) template = COLLECTION;
@@ -188,17 +212,12 @@ export function match(method: string, pathname: string, generation: Profile["gen
     const colon = segment.lastIndexOf(":");
     const action = colon >= 0 ? segment.slice(colon + 1) : "";
     const withAction = action ? `${ITEM}:${action}` : "";
-    if (current && action && V04_ACTIONS.has(action)) throw bare("MethodNotAllowed", `${action} is not an action of this release.`);
-    if (current && action && !BY_TEMPLATE.has(withAction)) throw bare("InvalidArgument", `Unknown action ${action}.`);
+    if (action && !BY_TEMPLATE.has(withAction) && r.routing !== "ours") throw answers.noAction(action);
     template = BY_TEMPLATE.has(withAction) ? withAction : ITEM;
     id = template === ITEM ? segment : segment.slice(0, colon);
-  } else if (current) throw bare("NotFound", `No route for ${pathname}.`);
-  else throw new BoundaryError("NotFound", `No route for ${pathname}.`);
+  } else throw answers.noPath(pathname);
   const routes = BY_TEMPLATE.get(template)!;
-  const found = routes.find((r) => r.method === method);
-  if (!found) {
-    const allow = routes.map((r) => r.method).join(", ");
-    throw new BoundaryError("MethodNotAllowed", `Method ${method} is not allowed on ${template}.`, [], { allow });
-  }
+  const found = routes.find((x) => x.method === method);
+  if (!found) throw answers.notAllowed(method, template, routes.map((x) => x.method).join(", "));
   return { route: found, id };
 }

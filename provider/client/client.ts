@@ -14,7 +14,8 @@ import {
   type RequestField,
   type UpdateTargetRequest,
 } from "../../wire/target";
-import type { Association, AssociationOp } from "../../wire/target-fields";
+import { RELEASES, listIn, releasesAnswering, routesNoun, type ListField, type ListRoute, type Release } from "../../wire/releases";
+import { INPUT_FIELDS, spec, type Association, type AssociationOp } from "../../wire/target-fields";
 import { BoundaryApiError, BoundaryClientError, SchemaValidationError, TimeoutError, TransportError, apiError } from "./errors";
 import { Pacer } from "./pacer";
 import { resolveSettings, type ApiGeneration, type BoundaryClientOptions, type ClientSettings } from "./settings";
@@ -55,7 +56,8 @@ export class BoundaryClient {
   constructor(options: BoundaryClientOptions = {}, env: NodeJS.ProcessEnv = process.env) {
     this.settings = resolveSettings(options, env);
     this.pacer = new Pacer(this.settings.rateLimit);
-    this.generation = this.settings.apiGeneration;
+    this.configured = configuredReleases(this.settings.apiGeneration);
+    this.releases = this.configured;
   }
 
   // ---- Targets ----
@@ -112,75 +114,87 @@ export class BoundaryClient {
   }
 
   /**
-   * An add/set/remove on one of the Target's lists, in the controller's generation: v0.4's action
-   * and field (`:set-host-sets`, `host_set_ids`) or current ones (`:set-host-sources`,
-   * `host_source_ids`), never a body whose field names the server would silently discard. The
-   * generation is learned from answers already received; a 405 (the other generation's action:
-   * nothing changed) switches it and retries once. `siblings` are the other lists the current
-   * action carries (a `:set-credential-sources` replaces the brokered and the injected list); a
-   * v0.4 controller has only the first, and refuses siblings that hold ids.
+   * An add/set/remove on one of the Target's lists, through an action the controller routes: the
+   * one every release it may be routes, else v0.4's (`:set-host-sets`, `host_set_ids`) first. A
+   * body carries the list under every name those releases read for that action (0.5–0.13 read
+   * `application_credential_source_ids`, later ones `brokered_…`), never under a name the server
+   * would silently discard. A 405 (an action the controller does not route: nothing changed)
+   * rules out the releases that route it, and the call is made once more through the other.
+   * `siblings` are the other lists the current action carries (a `:set-credential-sources`
+   * replaces the brokered and the injected list); v0.4's actions carry only the first, and refuse
+   * siblings that hold ids.
    */
   async associate(
     id: string,
     op: AssociationOp,
     association: Association,
-    v04Key: string,
+    _v04Key: string,
     version: number,
     ids: readonly string[],
     siblings: readonly { association: Association; ids: readonly string[] }[] = [],
   ): Promise<Target> {
-    const attempt = (generation: ApiGeneration) => {
-      if (generation === "v0.4") {
-        const unknown = [association, ...siblings.filter((s) => s.ids.length > 0).map((s) => s.association)].find((a) => !a.action);
-        if (unknown) throw new BoundaryClientError(`${unknown.current.wire} needs a controller of the current API; this one speaks v0.4`);
-        return this.changeAssociation(id, op, association.action!, v04Key, version, ids);
-      }
+    const lists = [{ association, ids }, ...siblings].map((s) => ({ field: listFieldOf(s.association), ids: s.ids }));
+    const attempt = (noun: ListRoute["noun"]) => {
       const body: Record<string, unknown> = { version };
-      for (const s of [{ association, ids }, ...siblings]) {
-        body[s.association.current.wire] = [...s.ids];
-        // the name releases between v0.4 and the current ones read (the others discard it)
-        if (s.association.current.earlier) body[s.association.current.earlier.wire] = [...s.ids];
+      for (const l of lists) {
+        const names = readNames(this.releases, l.field, noun);
+        if (names.length === 0 && l.ids.length > 0) throw new BoundaryClientError(`${spec(l.field).wire}: no action of this controller (${noun}) carries it; it needs a controller of the current API`);
+        for (const name of names) body[name] = [...l.ids];
       }
-      return this.track(this.call("POST", `/v1/targets/${encodeURIComponent(id)}:${op}-${association.current.action}`, body, Target));
+      return this.track(this.call("POST", `/v1/targets/${encodeURIComponent(id)}:${op}-${noun}`, body, Target));
     };
-    // a list v0.4 does not have can only be the current generation's
-    const generation = this.generation ?? (association.action ? "v0.4" : "current");
+    const noun = nounFor(this.releases, lists[0]!.field);
     try {
-      return await attempt(generation);
+      return await attempt(noun);
     } catch (err) {
-      if (!(err instanceof BoundaryApiError && err.status === 405) || this.settings.apiGeneration) throw err;
-      this.generation = generation === "v0.4" ? "current" : "v0.4";
-      return attempt(this.generation);
+      if (!(err instanceof BoundaryApiError && err.status === 405)) throw err;
+      const rest = this.releases.filter((r) => !routesNoun(r, noun));
+      if (rest.length === 0) throw err;
+      this.releases = rest;
+      return attempt(nounFor(rest, lists[0]!.field));
     }
   }
 
-  /** The controller's API generation, as configured or learned from its answers (undefined until known). */
-  generation: ApiGeneration | undefined;
+  /** What the configuration says the controller is (every release, when it says nothing). */
+  private readonly configured: readonly Release[];
+
+  /**
+   * The releases the controller may be, oldest first: the configured ones, narrowed by every
+   * answer received (the release table's `releasesAnswering`), a 405 and the probe.
+   */
+  releases: readonly Release[];
+
+  /** The controller's API generation, when every release it may be shares one (undefined until known). */
+  get generation(): ApiGeneration | undefined {
+    const generations = new Set(this.releases.map((r) => r.generation));
+    return generations.size === 1 ? [...generations][0] : undefined;
+  }
 
   /**
    * The controller's API generation: configured, learned from answers so far, or else asked once
    * with a call that changes nothing: an add of host sources to a Target id that cannot exist.
-   * v0.4 controllers have no such action (405, before looking at anything); current ones look for
-   * the Target and answer 404 (or 400/403). Controllers 0.5–0.10 have the action and count as current.
+   * v0.4 controllers have no such action (405, before looking at anything); 0.5 and later look for
+   * the Target and answer 404 (or 400/403).
    */
   async apiGeneration(): Promise<ApiGeneration> {
     if (this.generation) return this.generation;
+    let routed = true;
     try {
       await this.exchange("POST", `/v1/targets/${PROBE_TARGET_ID}:add-host-sources`, { version: 1, host_source_ids: [PROBE_HOST_SET_ID] });
     } catch (err) {
       if (!(err instanceof BoundaryApiError)) throw err;
-      this.generation ??= err.status === 405 ? "v0.4" : "current";
+      routed = err.status !== 405;
     }
-    return (this.generation ??= "current");
+    const rest = this.releases.filter((r) => routesNoun(r, "host-sources") === routed);
+    if (rest.length > 0) this.releases = rest;
+    return this.generation ?? (routed ? "current" : "v0.4");
   }
 
-  /** Learns from a Target the controller returned which action names the controller offers. */
+  /** Learns from a Target the controller returned which releases could have answered it. */
   private learn(t: Target): Target {
-    if (!this.settings.apiGeneration) {
-      const actions = t.authorized_actions ?? [];
-      if (actions.includes("set-host-sources")) this.generation = "current";
-      else if (actions.includes("set-host-sets")) this.generation = "v0.4";
-    }
+    const narrowed = releasesAnswering(t, this.releases);
+    // an answer no release it may be gives means it changed (an upgrade): start again from the configured ones
+    this.releases = narrowed.length > 0 ? narrowed : releasesAnswering(t, this.configured).length > 0 ? releasesAnswering(t, this.configured) : this.releases;
     return t;
   }
 
@@ -330,6 +344,29 @@ export class BoundaryClient {
     return masked.replace(/(bearer\s+)[^\s"',;]+/gi, "$1[redacted]").replace(/(authorization["']?\s*[:=]\s*["']?)(?!bearer)[^\s"',;]+/gi, "$1[redacted]");
   };
 
+}
+
+/** The releases a configured generation means: v0.4's API (the spec's and 0.4), or the current actions' (0.5 and later); all when unset. */
+function configuredReleases(generation: ApiGeneration | undefined): readonly Release[] {
+  return generation ? RELEASES.filter((r) => r.generation === generation) : RELEASES;
+}
+
+/** The list field an association belongs to. */
+function listFieldOf(a: Association): ListField {
+  return INPUT_FIELDS.find((f) => spec(f).association === a) as ListField;
+}
+
+/** The action to change a list through: the current one if every candidate routes it, else v0.4's (the spec's default) if some route that. */
+function nounFor(releases: readonly Release[], field: ListField): ListRoute["noun"] {
+  const nouns = releases.map((r) => (listIn(r, field)?.routes ?? []).map((x) => x.noun));
+  const a = spec(field).association!;
+  if (nouns.every((ns) => ns.includes(a.current.action))) return a.current.action;
+  return a.action && nouns.some((ns) => ns.includes(a.action!)) ? a.action : a.current.action;
+}
+
+/** Every name the candidates' route of `noun` reads for a list (what the body carries it under). */
+function readNames(releases: readonly Release[], field: ListField, noun: ListRoute["noun"]): string[] {
+  return [...new Set(releases.flatMap((r) => (listIn(r, field)?.routes ?? []).filter((x) => x.noun === noun).flatMap((x) => x.reads)))];
 }
 
 function errorFrom(method: string, path: string, status: number, text: string, raw: undici.Dispatcher.ResponseData["headers"]): BoundaryClientError {

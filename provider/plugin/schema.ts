@@ -4,6 +4,7 @@
  * state's outputs table, the config variables from the provider's config table, and the secret
  * session fields from the one list of them.
  */
+import { valueSince } from "../../wire/releases";
 import { INPUT_FIELDS, programMustSet, spec, type FieldSpec } from "../../wire/target-fields";
 import { PROVIDER_CONFIG, type ConfigSpec } from "../config";
 import { SESSION_SECRET_FIELDS } from "../functions";
@@ -33,7 +34,7 @@ const ENUM_TYPES = Object.fromEntries(
     {
       type: "string",
       description: spec(f).doc,
-      enum: spec(f).values!.map((value) => ({ value, ...(spec(f).valuesSince?.[value] && { description: `Boundary ${spec(f).valuesSince![value]} and later.` }) })),
+      enum: spec(f).values!.map((value) => ({ value, ...(valueSince(f, value) && { description: `Boundary ${valueSince(f, value)} and later.` }) })),
     },
   ]),
 );
@@ -90,6 +91,7 @@ export function packageSchema(version: string) {
       "boundary:index:Scope": object("A scope summary.", { id: str("Scope id."), type: str("Scope type."), name: str("Name."), description: str("Description."), parentScopeId: str("Parent scope id.") }, ["id", "type"]),
       "boundary:index:HostSetSummary": object("A host set attached to a Target.", { id: str("Host set id."), hostCatalogId: str("Host catalog id.") }, ["id"]),
       "boundary:index:CredentialLibrarySummary": object("A credential library attached to a Target.", { id: str("Library id."), credentialStoreId: str("Credential store id.") }, ["id"]),
+      "boundary:index:Alias": object("An alias pointing to a Target (Boundary 0.16+).", { id: str("Alias id (alt_…)."), value: str("The alias value, a DNS name usable in place of the Target's id.") }, ["id", "value"]),
       "boundary:index:CredentialLibrary": object("The library that brokered a credential.", {
         id: str("Library id."), name: str("Name."), description: str("Description."), credentialStoreId: str("Credential store id."), type: str("Library type."),
       }, ["id"]),

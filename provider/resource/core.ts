@@ -11,13 +11,13 @@
  */
 import { z } from "zod";
 import type { Target } from "../../wire/target";
-import { INPUT_FIELDS, type InputField } from "../../wire/target-fields";
+import { INPUT_FIELDS, spec, type InputField } from "../../wire/target-fields";
 import { BoundaryApiError, BoundaryClient, NotFoundError, TransportError, VersionConflictError, type BoundaryClientOptions } from "../client";
-import type { ApiGeneration } from "../client/settings";
+import { RELEASES, type Release } from "../../wire/releases";
 import { PlanError, applyPlan } from "./apply";
 import { autoname, type NamingContext } from "./autoname";
 import { CreateOutcomeUnknownError, InvalidResourceDataError, ResourceInitError, UnsupportedInputError } from "./errors";
-import { droppedFields, generationFailures, generationOf, needsGeneration } from "./generation";
+import { droppedFields, generationFailures, needsGeneration, releasesOf } from "./generation";
 import { checkInputs, type CheckFailure, type TargetInputs } from "./inputs";
 import { createRequest, diffTarget, planUpdate, projectCreate, projectUpdate, sameValue, type TargetDiff } from "./plan";
 import { TargetState, inputsFromState, managedFields, stateFromTarget } from "./state";
@@ -61,16 +61,19 @@ export class TargetCore {
   }
 
   /**
-   * The controller's API generation if already known (configured or learned), for the steps that
-   * make no call (check, diff, previews). Settings that do not resolve leave it unknown here: the
-   * first call reports them.
+   * The releases the controller may be, as configured or learned from its answers (the release
+   * table's rows), narrowed by a Target's recorded actions when there is one: for the steps that
+   * make no call (check, diff, previews). Settings that do not resolve leave every release
+   * possible here: the first call reports them.
    */
-  private knownGeneration(): ApiGeneration | undefined {
+  private knownReleases(state?: TargetState): readonly Release[] {
+    let releases: readonly Release[];
     try {
-      return this.client.generation;
+      releases = this.client.releases;
     } catch {
-      return undefined;
+      releases = RELEASES;
     }
+    return narrowed(releases, state);
   }
 
   /** The API client, made at the first call so the environment is read at call time. */
@@ -89,8 +92,8 @@ export class TargetCore {
     const checked = checkInputs(inputs);
     const failures = checked.failures;
     if (named.failure) failures.push({ property: "name", reason: named.failure });
-    // a known v0.4 controller cannot take the newer fields whatever the state holds: say so now
-    if (this.knownGeneration() === "v0.4") failures.push(...generationFailures(checked.inputs as Partial<TargetInputs>, "v0.4"));
+    // what no release the controller may be takes, whatever the state holds: say so now
+    failures.push(...generationFailures(checked.inputs as Partial<TargetInputs>, this.knownReleases(), undefined, { stateless: true }));
     return { inputs, failures };
   }
 
@@ -98,34 +101,34 @@ export class TargetCore {
   diff(olds: unknown, news: Record<string, unknown>, ctx: OperationContext = {}): TargetDiff {
     const state = withPrior(parseState(olds), ctx);
     const inputs = parseInputs(news);
-    refuseUnsupported(inputs, this.knownGeneration() ?? generationOf(state), state);
+    refuseUnsupported(inputs, this.knownReleases(state), state);
     return diffTarget(state, inputs);
   }
 
-  /** A preview of create: the projected state, with no API call (refused when the generation is known and cannot take the inputs). */
+  /** A preview of create: the projected state, with no API call (refused when no release the controller may be can take the inputs). */
   previewCreate(news: Record<string, unknown>): Record<string, unknown> {
     const inputs = parseInputs(news);
-    refuseUnsupported(inputs, this.knownGeneration());
+    refuseUnsupported(inputs, this.knownReleases());
     return projectCreate(inputs);
   }
 
-  /** A preview of update: the projected state, with no API call (refused when the state's generation cannot take the inputs). */
+  /** A preview of update: the projected state, with no API call (refused when no release the controller may be can take the inputs). */
   previewUpdate(olds: unknown, news: Record<string, unknown>, ctx: OperationContext = {}): Record<string, unknown> {
     const state = withPrior(parseState(olds), ctx);
     const inputs = parseInputs(news);
-    refuseUnsupported(inputs, this.knownGeneration() ?? generationOf(state), state);
+    refuseUnsupported(inputs, this.knownReleases(state), state);
     return projectUpdate(state, inputs);
   }
 
   /**
-   * Refuses inputs the controller's generation cannot take, before any call that changes
-   * something. The generation is looked up only when such an input is set: configured or learned,
-   * the state's recorded actions, or else one probe (see `BoundaryClient.apiGeneration`).
+   * Refuses inputs no release the controller may be can take, before any call that changes
+   * something. The releases come from configuration and earlier answers, and the state's recorded
+   * actions; when an input's fate depends on them and even the API generation is not known, one
+   * probe asks (see `BoundaryClient.apiGeneration`).
    */
   private async refuseUnsupported(inputs: Partial<TargetInputs>, state?: TargetState): Promise<void> {
-    const known = this.client.generation ?? generationOf(state);
-    if (!known && !needsGeneration(inputs)) return;
-    refuseUnsupported(inputs, known ?? (await this.client.apiGeneration()), state);
+    if (needsGeneration(inputs) && new Set(narrowed(this.client.releases, state).map((r) => r.generation)).size > 1) await this.client.apiGeneration();
+    refuseUnsupported(inputs, narrowed(this.client.releases, state), state);
   }
 
   /** Creates the Target and applies what the POST did not; a later failure is a ResourceInitError. */
@@ -136,7 +139,8 @@ export class TargetCore {
     const started = Date.now();
     let created: Target;
     try {
-      created = await this.client.createTarget(createRequest(inputs, this.client.generation));
+      // the lists go in the POST only to a controller that may apply them there (the release table's createAppliesLists: the spec's)
+      created = await this.client.createTarget(createRequest(inputs, this.client.releases.some((r) => r.createAppliesLists)));
     } catch (err) {
       // The connection failed: the controller may have created the Target before the answer was
       // lost. Names are unique per project, so look for it rather than leave an orphan behind.
@@ -147,9 +151,13 @@ export class TargetCore {
       created = found;
     }
     let state = stateFromTarget(created, managed);
-    // Lists the POST did not apply (real Boundary v0.4 ignores them on create) are set now.
+    // Lists the POST did not apply (real Boundary ignores them on create) are set now. A field the
+    // POST silently dropped (a release older than the field) no later call would keep: the answer
+    // check below names it.
+    const dropped = new Set(droppedFields(inputs, state).filter((d) => !spec(d.property as InputField).association).map((d) => d.property));
+    const planned = Object.fromEntries(Object.entries(inputs).filter(([f]) => !dropped.has(f))) as TargetInputs;
     try {
-      const last = await applyPlan(this.client, created.id, created.version, planUpdate(state, inputs));
+      const last = await applyPlan(this.client, created.id, created.version, planUpdate(state, planned));
       if (last) state = stateFromTarget(last, managed);
     } catch (err) {
       if (!(err instanceof PlanError)) throw err;
@@ -158,9 +166,9 @@ export class TargetCore {
         `target ${created.id} was created, but ${err.message}. ` + "It is recorded in the stack; the next `pulumi up` finishes it, `pulumi destroy` removes it.",
       ]);
     }
-    const dropped = droppedFields(inputs, state);
-    if (dropped.length > 0) {
-      throw new ResourceInitError(created.id, state, [`target ${created.id} was created, but ${dropped.map((d) => d.reason).join("; ")}. It is recorded in the stack as the controller holds it.`]);
+    const notKept = droppedFields(inputs, state);
+    if (notKept.length > 0) {
+      throw new ResourceInitError(created.id, state, [`target ${created.id} was created, but ${notKept.map((d) => d.reason).join("; ")}. It is recorded in the stack as the controller holds it.`]);
     }
     return { id: created.id, state };
   }
@@ -273,10 +281,15 @@ export class TargetCore {
   }
 }
 
-/** Throws UnsupportedInputError when a controller of `generation` (if known) cannot take the inputs. */
-function refuseUnsupported(inputs: Partial<TargetInputs>, generation: ApiGeneration | undefined, state?: TargetState): void {
-  if (!generation) return;
-  const failures = generationFailures(inputs, generation, state);
+/** The releases, narrowed by a Target's recorded actions (unless they rule out every one: the controller changed since). */
+function narrowed(releases: readonly Release[], state: TargetState | undefined): readonly Release[] {
+  const recorded = releasesOf(state, releases);
+  return recorded.length > 0 ? recorded : releases;
+}
+
+/** Throws UnsupportedInputError when no release the controller may be can take the inputs. */
+function refuseUnsupported(inputs: Partial<TargetInputs>, releases: readonly Release[], state?: TargetState): void {
+  const failures = generationFailures(inputs, releases, state);
   if (failures.length > 0) throw new UnsupportedInputError(JSON.stringify(inputs.name ?? "(unnamed)"), failures);
 }
 

@@ -6,13 +6,16 @@
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { z } from "zod";
 import { hasAnyIdPrefix, oneOf } from "../../common/rules";
+import { anyReleasePrefixes } from "../../wire/releases";
 import { INPUT_FIELDS, TARGET_FIELDS, programMustSet, spec, type FieldSpec, type InputField, type RequiredField, type TargetFields, type ValueOf } from "../../wire/target-fields";
 
 /** What the engine sends for a value that is not known yet (during preview): the SDK's own sentinel. */
 export const UNKNOWN: string = unknownValue;
 
 /** A field's input schema: its kind, and its rule with the provider's wording. */
-function inputSchema(f: FieldSpec): z.ZodType {
+function inputSchema(f: FieldSpec, name: InputField): z.ZodType {
+  // a list takes the ids of every kind some release takes (the release table's); what the controller's release does not take is generation.ts's to refuse
+  const prefixes = f.kind === "ids" ? anyReleasePrefixes(name) : [];
   const whole = "must be a whole number";
   let s: z.ZodType =
     f.kind === "integer"
@@ -20,7 +23,7 @@ function inputSchema(f: FieldSpec): z.ZodType {
       : f.kind === "enum"
         ? z.enum(f.values as [string, ...string[]], { error: `must be ${f.values!.length === 1 ? "" : "one of "}${f.values!.map((v) => JSON.stringify(v)).join(", ")}` })
         : f.kind === "ids"
-          ? z.array(z.string().refine((id) => hasAnyIdPrefix(id, f.association!.current.prefixes), `must be a ${f.association!.noun} id starting with ${oneOf(f.association!.current.prefixes)}`))
+          ? z.array(z.string().refine((id) => hasAnyIdPrefix(id, prefixes), `must be a ${f.association!.noun} id starting with ${oneOf(prefixes)}`))
           : z.string();
   const check = f.check as ((v: unknown) => string | undefined) | undefined;
   if (check) {
@@ -35,7 +38,7 @@ function inputSchema(f: FieldSpec): z.ZodType {
 type InputShape = { [K in InputField]: K extends RequiredField ? z.ZodType<ValueOf<TargetFields[K]>> : z.ZodOptional<z.ZodType<ValueOf<TargetFields[K]>>> };
 
 /** The program's inputs of a Target, strict: a key that is not a field is refused. */
-export const TargetInputs = z.strictObject(Object.fromEntries(INPUT_FIELDS.map((f) => [f, inputSchema(TARGET_FIELDS[f])])) as InputShape);
+export const TargetInputs = z.strictObject(Object.fromEntries(INPUT_FIELDS.map((f) => [f, inputSchema(TARGET_FIELDS[f], f)])) as InputShape);
 export type TargetInputs = z.infer<typeof TargetInputs>;
 
 /** The same with every field optional: fields whose value is not known yet are left out before parsing. */

@@ -128,15 +128,15 @@ function siblingsOf(field: InputField, association: Association, state: TargetSt
 
 /**
  * The create body: only what the program set (the controller applies its own defaults), plus the
- * fields that can never change later (scope and type), which are always sent. To a controller
- * known to be current, no id lists: it would discard them (every Boundary release ignores them on
- * create; the set actions that follow apply them).
+ * fields that can never change later (scope and type), which are always sent. The id lists only
+ * `withLists`: when the controller may apply them on create (every Boundary release ignores them;
+ * the set actions that follow apply them).
  */
-export function createRequest(news: TargetInputs, generation?: "v0.4" | "current"): CreateTargetRequest {
+export function createRequest(news: TargetInputs, withLists = true): CreateTargetRequest {
   const body: Record<string, unknown> = {};
   for (const field of INPUT_FIELDS) {
     const f = spec(field);
-    if (f.association && generation === "current") continue;
+    if (f.association && !withLists) continue;
     const v = normalize(news[field] ?? (f.replaces ? f.default : undefined));
     if (v === undefined || (Array.isArray(v) && v.length === 0)) continue;
     setPath(body, f.wire, v);

@@ -6,6 +6,7 @@
  * program" must be told from "never set".
  */
 import { z } from "zod";
+import { RELEASES, fieldSince, listIn, summariesOf } from "../../wire/releases";
 import type { CredentialLibrarySummary, HostSetSummary, Target } from "../../wire/target";
 import { INPUT_FIELDS, TARGET_FIELDS, getPath, spec, type FieldSpec, type InputField, type TargetFields, type ValueOf } from "../../wire/target-fields";
 import type { TargetInputs } from "./inputs";
@@ -13,6 +14,7 @@ import type { TargetInputs } from "./inputs";
 const ScopeState = z.object({ id: z.string(), type: z.string(), name: z.string().optional(), description: z.string().optional(), parentScopeId: z.string().optional() });
 const HostSetState = z.object({ id: z.string(), hostCatalogId: z.string().optional() });
 const CredentialLibraryState = z.object({ id: z.string(), credentialStoreId: z.string().optional() });
+const AliasState = z.object({ id: z.string(), value: z.string() });
 
 /** How an output appears in the plugin's package schema: a plain type, or a named object type. */
 export type OutputType = "string" | "integer" | "strings" | { ref: string } | { refs: string };
@@ -55,6 +57,14 @@ export const TARGET_OUTPUTS = {
     doc: "The attached credential libraries.",
   }),
   authorizedActions: output({ schema: z.array(z.string()), from: (t) => t.authorized_actions ?? [], onUpdate: "kept", type: "strings", doc: "Actions the caller may perform on the Target." }),
+  // state written before aliases existed has none
+  aliases: output({
+    schema: z.array(AliasState).default([]),
+    from: (t) => (t.aliases ?? []).map((a) => ({ id: a.id, value: a.value })),
+    onUpdate: "kept",
+    type: { refs: "Alias" },
+    doc: "The aliases pointing to the Target (Boundary 0.16+): their values can name it in place of its id. Managed outside the Target resource.",
+  }),
 };
 type Outputs = typeof TARGET_OUTPUTS;
 export const OUTPUT_FIELDS = Object.keys(TARGET_OUTPUTS) as (keyof Outputs)[];
@@ -66,10 +76,10 @@ type StateShape = { [K in InputField]: K extends Stored ? z.ZodType<ValueOf<Targ
 } & { __managed: z.ZodArray<z.ZodType<InputField>> };
 
 /** The server's value of a field as state holds it: the kind only, no rule (the server is the truth). */
-function stateSchema(f: FieldSpec): z.ZodType {
+function stateSchema(f: FieldSpec, name?: InputField): z.ZodType {
   const s = f.kind === "ids" ? z.array(z.string()) : f.kind === "integer" ? z.number().int() : z.string();
   // state written before a field existed lacks it: it reads as the controller's default
-  if (f.since && f.default !== undefined) return (s as z.ZodType<unknown>).default(f.default);
+  if (name && fieldSince(name) && f.default !== undefined) return (s as z.ZodType<unknown>).default(f.default);
   return f.required || f.default !== undefined ? s : s.optional();
 }
 
@@ -78,7 +88,7 @@ function stateSchema(f: FieldSpec): z.ZodType {
  * state written by an earlier version still reads.
  */
 export const TargetState = z.looseObject({
-  ...Object.fromEntries(INPUT_FIELDS.map((f) => [f, stateSchema(TARGET_FIELDS[f])])),
+  ...Object.fromEntries(INPUT_FIELDS.map((f) => [f, stateSchema(TARGET_FIELDS[f], f)])),
   ...Object.fromEntries(OUTPUT_FIELDS.map((k) => [k, TARGET_OUTPUTS[k].schema])),
   __managed: z.array(z.enum(INPUT_FIELDS as [InputField, ...InputField[]])),
 } as unknown as StateShape);
@@ -98,16 +108,20 @@ function firstAt(t: Target, paths: readonly (string | undefined)[]): unknown {
   return undefined;
 }
 
-/** A list's summaries (`host_sets`, `host_sources`, …) as the answer carries them; none when it has none. */
+/** Every name any release answers a list under (the release table's), newest release first. */
+const ANSWER_NAMES = new Map(INPUT_FIELDS.map((f) => [f, [...new Set([...RELEASES].reverse().flatMap((r) => listIn(r, f)?.answers ?? []))]]));
+
+/** A list's summaries (`host_sets`, `host_sources`, …) as the answer carries them, under any release's name; none when it has none. */
 function summaries<S>(t: Target, f: InputField): S[] {
-  const a = spec(f).association!;
-  return (firstAt(t, [a.summaries, a.current.summaries, a.current.earlier?.summaries]) as S[] | undefined) ?? [];
+  return (firstAt(t, ANSWER_NAMES.get(f)!.map(summariesOf)) as S[] | undefined) ?? [];
 }
 
-/** A field's value as the controller holds it, under any release's name; zero values (omitted on the wire) become the default. */
-function serverValue(t: Target, f: FieldSpec): unknown {
-  const a = f.association;
-  const v = firstAt(t, [f.wire, a?.current.wire, a?.current.earlier?.wire]);
+/**
+ * A field's value as the controller holds it, under any release's name; zero values (omitted on
+ * the wire, or `"address": ""` as 0.12+ always answer) become the default, or unset.
+ */
+function serverValue(t: Target, f: FieldSpec, name: InputField): unknown {
+  const v = firstAt(t, f.association ? ANSWER_NAMES.get(name)! : [f.wire]);
   if (f.kind === "ids") return [...((v as string[] | undefined) ?? [])].sort();
   if (v === undefined || v === null || v === "" || v === 0) return f.default ?? (f.required ? "" : undefined);
   return v;
@@ -116,7 +130,7 @@ function serverValue(t: Target, f: FieldSpec): unknown {
 /** The one mapper from an API Target to state; `managed` are the inputs the program sets. */
 export function stateFromTarget(t: Target, managed: readonly InputField[]): TargetState {
   const state: Record<string, unknown> = {};
-  for (const f of INPUT_FIELDS) state[f] = serverValue(t, spec(f));
+  for (const f of INPUT_FIELDS) state[f] = serverValue(t, spec(f), f);
   for (const k of OUTPUT_FIELDS) state[k] = TARGET_OUTPUTS[k].from(t);
   state.__managed = [...managed];
   return compact(state) as TargetState;

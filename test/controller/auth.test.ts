@@ -1,15 +1,9 @@
-/** Bearer tokens, in every mode: 401 without one, the read-only token may list and read only. */
-import type { Emulation } from "../../controller";
+/** Bearer tokens, against every release of the matrix: 401 without one, the read-only token may list and read only. */
 import { PROJECT, READ_ONLY_TOKEN, startTestController, type TestController } from "../helpers/controller";
+import { MATRIX, facts } from "../helpers/releases";
 
-/** The actions a read-only token is refused, by the names each mode uses. */
-const ACTIONS = {
-  spec: ["set-host-sets", { host_set_ids: [] }, "add-credential-libraries", { application_credential_library_ids: ["clvlt_1234567890"] }],
-  "0.4": ["set-host-sets", { host_set_ids: [] }, "add-credential-libraries", { application_credential_library_ids: ["clvlt_1234567890"] }],
-  "0.21": ["set-host-sources", { host_source_ids: [] }, "add-credential-sources", { brokered_credential_source_ids: ["clvlt_1234567890"] }],
-} as const satisfies Record<Emulation, unknown>;
-
-describe.each(Object.keys(ACTIONS) as Emulation[])("--emulate %s", (mode) => {
+describe.each(MATRIX)("--emulate %s", (mode) => {
+  const { hosts, creds } = facts(mode);
   let c: TestController;
   let t: any;
   beforeAll(async () => {
@@ -43,7 +37,8 @@ describe.each(Object.keys(ACTIONS) as Emulation[])("--emulate %s", (mode) => {
     expect(filtered.body.items ?? []).toEqual([]);
   });
 
-  const [setHosts, setHostsBody, addCreds, addCredsBody] = ACTIONS[mode];
+  // the actions a read-only token is refused, by the names the release uses
+  const [setHosts, setHostsBody, addCreds, addCredsBody] = [`set-${hosts.noun}`, { [hosts.field]: [] }, `add-${creds.noun}`, { [creds.field]: ["clvlt_1234567890"] }];
   test.each([
     ["POST", "/v1/targets", { scope_id: PROJECT, name: "ro", type: "tcp", attributes: { default_port: 22 } }],
     ["PATCH", "/v1/targets/{id}", { version: 1, description: "x" }],

@@ -5,7 +5,7 @@
  * versions, credential_source, paginated lists and rate limits. The Target fields later releases
  * added are in current-fields.test.ts; the rules all modes share run in the parameterised suites.
  */
-import { loadDevConfig } from "../../controller";
+import { defaultFixtures, loadDevConfig, parseFixtures } from "../../controller";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { until } from "../helpers/wait";
 
@@ -217,6 +217,134 @@ describe("rate limits", () => {
       expect((await off.call("GET", `/v1/targets?scope_id=${PROJECT}`)).headers.get("ratelimit")).toBeNull();
     } finally {
       await off.shutdown();
+    }
+  });
+});
+
+describe("what v0.21.3 answers for its own client (section 2 of the release table's issue)", () => {
+  test('every view carries "address": "" when a Target has none: create, read, update, the actions and list items', async () => {
+    const created = await create({ name: "no-address" });
+    expect(created.address).toBe("");
+    expect((await c.call("GET", `/v1/targets/${created.id}`)).body.address).toBe("");
+    const patched = await c.call("PATCH", `/v1/targets/${created.id}`, { version: 1, description: "d" });
+    expect(patched.body.address).toBe("");
+    const acted = await act(created.id, "set-host-sources", { version: 2, host_source_ids: ["hsst_1234567890"] });
+    expect(acted.body).toMatchObject({ address: "", host_source_ids: ["hsst_1234567890"] });
+    const listed = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent(`"/item/id" == "${created.id}"`)}`);
+    expect(listed.body.items[0].address).toBe("");
+    // and the filter sees the item as listed
+    const empty = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent(`"/item/id" == "${created.id}" and "/item/address" == ""`)}`);
+    expect(empty.body.items).toHaveLength(1);
+  });
+
+  test("the actions' 500s in v0.21.3's words: add host sources says only that it failed; remove wraps the repository's error", async () => {
+    const t = await create({ name: "words" });
+    await act(t.id, "set-host-sources", { version: 1, host_source_ids: ["hsst_1234567890"] });
+    const again = await act(t.id, "add-host-sources", { version: 2, host_source_ids: ["hsst_1234567890"] });
+    expect([again.status, again.body]).toEqual([500, { kind: "Internal", message: "Failed to add target host sources" }]);
+    const at = "target.(Repository).DeleteTargetHostSources";
+    const missing = await act(t.id, "remove-host-sources", { version: 2, host_source_ids: ["hsst_1234567891"] });
+    expect([missing.status, missing.body]).toEqual([
+      500,
+      { kind: "Internal", message: `Unable to remove host sources from target: ${at}: db.DoTx: ${at}: target host sources deleted 0 did not match request for 1: search issue: error #1101.` },
+    ]);
+    const creds = await act(t.id, "remove-credential-sources", { version: 2, brokered_credential_source_ids: ["clvlt_1234567890"] });
+    expect(creds.body.message).toMatch(/^Unable to remove credential sources from target: target\.\(Repository\)\.DeleteTargetCredentialSources: db\.DoTx: .*credential libraries deleted 0 did not match request for 1: search issue: error #1101\.$/);
+    expect((await c.call("GET", `/v1/targets/${t.id}`)).body.version).toBe(2);
+  });
+
+  test("the update mask is the body's fields, nested ones included: clearing default_client_port with another field is one PATCH; default_port is checked only when in the mask", async () => {
+    const t = await create({ name: "mask", attributes: { default_port: 22, default_client_port: 2222 } });
+    const res = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 1, description: "d", attributes: { default_client_port: null } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ version: 2, description: "d", attributes: { default_port: 22 } });
+    expect(res.body.attributes).not.toHaveProperty("default_client_port");
+    // naming default_port in the mask still requires it
+    const port = await c.call("PATCH", `/v1/targets/${t.id}?update_mask=attributes.default_port`, { version: 2 });
+    expect(port.body.details.request_fields).toEqual([{ name: "attributes.default_port", description: "This field is required." }]);
+  });
+
+  test("a version 0 is missing, on PATCH and on the actions, in the validators' words", async () => {
+    const t = await create({ name: "version-zero" });
+    const patch = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 0, description: "d" });
+    expect(patch.body).toEqual({ kind: "InvalidArgument", message: "Error in provided request.", details: { request_fields: [{ name: "version", description: "Existing resource version is required for an update." }] } });
+    const action = await act(t.id, "add-host-sources", { version: 0, host_source_ids: ["hsst_1234567890"] });
+    expect(action.body).toEqual({ kind: "InvalidArgument", message: "Errors in provided fields.", details: { request_fields: [{ name: "version", description: "Required field." }] } });
+  });
+
+  test("ids: letters, digits and _ only (400, in each verifier's words); a segment without _ is an alias value (404 when unknown)", async () => {
+    const words = { GET: "Invalid formatted identifier.", PATCH: "Improperly formatted path identifier.", DELETE: "Incorrectly formatted identifier." } as const;
+    for (const [method, description] of Object.entries(words)) {
+      const res = await c.call(method, "/v1/targets/ttcp_1234-567890", method === "PATCH" ? { version: 1, description: "x" } : undefined);
+      expect([method, res.status, res.body.details.request_fields]).toEqual([method, 400, [{ name: "id", description }]]);
+    }
+    const action = await act("ttcp_12345.67890", "add-host-sources", { version: 1, host_source_ids: ["hsst_1234567890"] });
+    expect(action.body).toEqual({ kind: "InvalidArgument", message: "Errors in provided fields.", details: { request_fields: [{ name: "id", description: "Incorrectly formatted identifier." }] } });
+    for (const alias of ["no-such-alias.example", "xyz"]) expect(await c.call("GET", `/v1/targets/${alias}`)).toMatchObject({ status: 404, body: { kind: "NotFound", message: "Resource not found." } });
+  });
+});
+
+describe("aliases (0.16+)", () => {
+  test("with_aliases on create makes them; the aliases field shows them; their values name the Target in every path", async () => {
+    const res = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "aliased", type: "tcp", attributes: { default_port: 22 }, with_aliases: [{ value: "db.prod.example", scope_id: "global" }] });
+    expect(res.status).toBe(200);
+    const t = res.body;
+    expect(t.aliases).toEqual([{ id: expect.stringMatching(/^alt_[0-9A-Za-z]{10}$/), value: "db.prod.example" }]);
+    expect(t).not.toHaveProperty("with_aliases");
+    // the value in place of the id, case-insensitively: read, update, the actions, authorize-session
+    expect((await c.call("GET", "/v1/targets/DB.prod.example")).body.id).toBe(t.id);
+    const patched = await c.call("PATCH", "/v1/targets/db.prod.example", { version: 1, description: "by alias" });
+    expect(patched.body).toMatchObject({ id: t.id, version: 2, description: "by alias" });
+    const acted = await act("db.prod.example", "set-host-sources", { version: 2, host_source_ids: ["hsst_1234567890"] });
+    expect(acted.body).toMatchObject({ id: t.id, host_source_ids: ["hsst_1234567890"] });
+    const session = await act("db.prod.example", "authorize-session", {});
+    expect(session.body.target_id).toBe(t.id);
+    // list items carry no aliases (the list query loads none)
+    const listed = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent(`"/item/id" == "${t.id}"`)}`);
+    expect(listed.body.items[0]).not.toHaveProperty("aliases");
+    // deleted: the alias points nowhere, and names nothing
+    expect((await c.call("DELETE", "/v1/targets/db.prod.example")).status).toBe(204);
+    expect((await c.call("GET", "/v1/targets/db.prod.example")).status).toBe(404);
+  });
+
+  test("with_aliases only on create: an update carrying it is 400; a taken value, a bad value or a scope other than global is refused and nothing is made", async () => {
+    const t = await create({ name: "alias-rules" });
+    const update = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 1, description: "x", with_aliases: [{ value: "late.example" }] });
+    expect(update.body.details.request_fields).toEqual([{ name: "with_aliases", description: "This field can only be set at target creation time." }]);
+    const before = c.store.size;
+    await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "first-alias", type: "tcp", attributes: { default_port: 22 }, with_aliases: [{ value: "taken.example", scope_id: "global" }] });
+    const taken = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "second-alias", type: "tcp", attributes: { default_port: 22 }, with_aliases: [{ value: "TAKEN.example", scope_id: "global" }] });
+    expect([taken.status, taken.body.message]).toEqual([400, "Request attempted to make second resource with the same field value that must be unique."]);
+    for (const bad of [{ value: "under_score.example" }, { value: "ok.example", scope_id: PROJECT }, { value: "x.example", id: "alt_1234567890" }]) {
+      const res = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "bad-alias", type: "tcp", attributes: { default_port: 22 }, with_aliases: [bad] });
+      expect([res.status, res.body.details.request_fields.map((f: { name: string }) => f.name)]).toEqual([400, ["with_aliases"]]);
+    }
+    expect(c.store.size).toBe(before + 1);
+  });
+
+  test("aliases declared in the fixtures: one pointing nowhere names nothing (404), and its value cannot be taken again", async () => {
+    const fixtures = defaultFixtures();
+    fixtures.aliases = [{ id: "alt_1234567890", value: "seeded.example", scope_id: "global" }];
+    const seeded = await startTestController({ emulation: "0.21", fixtures });
+    try {
+      expect(await seeded.call("GET", "/v1/targets/seeded.example")).toMatchObject({ status: 404, body: { kind: "NotFound", message: "Resource not found." } });
+      const res = await seeded.call("POST", "/v1/targets", { scope_id: PROJECT, name: "t", type: "tcp", attributes: { default_port: 22 }, with_aliases: [{ value: "seeded.example", scope_id: "global" }] });
+      expect(res.status).toBe(400);
+      expect(() => parseFixtures({ ...fixtures, aliases: [{ id: "alt_1234567890", value: "bad_value" }] })).toThrow(/fixtures: aliases\.0\.value: "bad_value" must be a DNS name/);
+    } finally {
+      await seeded.shutdown();
+    }
+  });
+
+  test("before 0.16 there are no aliases: with_aliases is discarded and a segment without _ is a malformed id", async () => {
+    const older = await startTestController({ emulation: "0.15" });
+    try {
+      const t = await older.call("POST", "/v1/targets", { scope_id: PROJECT, name: "t", type: "tcp", attributes: { default_port: 22 }, with_aliases: [{ value: "db.example", scope_id: "global" }] });
+      expect(t.status).toBe(200);
+      expect(t.body).not.toHaveProperty("aliases");
+      expect((await older.call("GET", "/v1/targets/db.example")).status).toBe(400);
+    } finally {
+      await older.shutdown();
     }
   });
 });

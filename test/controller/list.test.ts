@@ -1,19 +1,12 @@
 /**
- * List with scope_id, recursive and go-bexpr filters, in every mode (the spec's controller,
- * `--emulate 0.4`, `--emulate 0.21`); pagination has its own tests in emulate-0.21.test.ts.
+ * List with scope_id, recursive and go-bexpr filters, against every release of the matrix;
+ * pagination has its own tests in emulate-0.21.test.ts.
  */
-import type { Emulation } from "../../controller";
 import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT, READ_ONLY_TOKEN, startTestController, type TestController } from "../helpers/controller";
+import { MATRIX, facts } from "../helpers/releases";
 
-/** How each mode answers where they differ. */
-const MODES = {
-  spec: { empty: { items: [] }, connectionLimit: 1 },
-  "0.4": { empty: {}, connectionLimit: 1 },
-  "0.21": { empty: { response_type: "complete", sort_by: "created_time", sort_dir: "desc" }, connectionLimit: -1 },
-} as const satisfies Record<Emulation, unknown>;
-
-describe.each(Object.keys(MODES) as Emulation[])("--emulate %s", (mode) => {
-  const m = MODES[mode];
+describe.each(MATRIX)("--emulate %s", (mode) => {
+  const m = { ...facts(mode), empty: facts(mode).r.emptyList };
   let c: TestController;
   let web: any;
   beforeAll(async () => {

@@ -9,8 +9,10 @@ import { join } from "node:path";
 import { AsnConvert } from "@peculiar/asn1-schema";
 import { BasicConstraints, Certificate, KeyUsage, KeyUsageFlags, SubjectKeyIdentifier, id_ce_basicConstraints, id_ce_keyUsage, id_ce_subjectKeyIdentifier } from "@peculiar/asn1-x509";
 import { Root, type Type } from "protobufjs";
-import type { Emulation } from "../../controller";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { MATRIX } from "../helpers/releases";
+import { sessionRelease } from "../../controller/session-releases";
+import { knows, release, type ReleaseKey } from "../../wire/releases";
 
 /** Base58 (Bitcoin alphabet) decoded here, apart from the controller's encoder. */
 function base58(text: string): Buffer {
@@ -40,15 +42,18 @@ function decode(type: Type, token: string): { bytes: Buffer; data: any } {
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 const timestamp = (t: { seconds: number; nanos?: number }) => new Date(t.seconds * 1000 + Math.round((t.nanos ?? 0) / 1e6)).toISOString();
 
-/** What each mode's token is: v0.4's message for the spec and 0.4, v0.21.3's for 0.21. */
-const MODES = {
-  spec: { type: V04, current: false },
-  "0.4": { type: V04, current: false },
-  "0.21": { type: V021, current: true },
-} as const satisfies Record<Emulation, unknown>;
+/**
+ * What each release's token is: v0.4's message until a release adds fields to it (0.13), then
+ * v0.21.3's (a superset), holding exactly the later fields the release sends.
+ */
+function expectations(mode: ReleaseKey) {
+  const s = sessionRelease(release(mode));
+  const later = new Set(s.tokenFields);
+  return { type: later.size > 0 ? V021 : V04, later, answersLimits: s.answersLimits, sans: s.certificateNamesWorkers, skid: s.subjectKeyId, clientPort: knows(release(mode), "defaultClientPort") };
+}
 
-describe.each(Object.keys(MODES) as Emulation[])("--emulate %s", (mode) => {
-  const m = MODES[mode];
+describe.each(MATRIX)("--emulate %s", (mode) => {
+  const m = expectations(mode);
   let c: TestController;
   beforeAll(async () => {
     c = await startTestController({ emulation: mode, rateLimits: "disabled" });
@@ -56,7 +61,7 @@ describe.each(Object.keys(MODES) as Emulation[])("--emulate %s", (mode) => {
   afterAll(() => c.shutdown());
 
   async function authorize(fields: Record<string, unknown> = {}) {
-    const attributes = m.current ? { default_port: 2222, default_client_port: 5555 } : { default_port: 2222 };
+    const attributes = m.clientPort ? { default_port: 2222, default_client_port: 5555 } : { default_port: 2222 };
     const t = await c.create({ host_set_ids: ["hsst_1234567890"], attributes, session_max_seconds: 600, session_connection_limit: 3, ...fields });
     const res = await c.call("POST", `/v1/targets/${t.id}:authorize-session`, {});
     expect(res.status).toBe(200);
@@ -79,18 +84,19 @@ describe.each(Object.keys(MODES) as Emulation[])("--emulate %s", (mode) => {
       host_id: "hst_1234567890",
       endpoint: "tcp://127.0.0.1:2222",
       worker_info: [{ address: "127.0.0.1:9202" }],
-      ...(m.current && { endpoint_port: 2222, default_client_port: 5555 }),
+      ...(m.later.has("endpoint_port") && { endpoint_port: 2222 }),
+      ...(m.later.has("default_client_port") && { default_client_port: 5555 }),
     });
     expect(timestamp(created_time)).toBe(s.created_time);
-    if (m.current) expect(timestamp(expiration)).toBe(s.expiration);
+    if (m.later.has("expiration")) expect(timestamp(expiration)).toBe(s.expiration);
     else expect(expiration).toBeUndefined();
     expect(certificate).toBeInstanceOf(Buffer);
     expect(private_key).toHaveLength(64);
   });
 
-  test("the answer carries connection_limit, endpoint_port and expiration only on current releases", async () => {
+  test("the answer carries connection_limit, endpoint_port and expiration only from 0.15", async () => {
     const { s } = await authorize({ session_connection_limit: -1 });
-    if (m.current) {
+    if (m.answersLimits) {
       expect(s).toMatchObject({ connection_limit: -1, endpoint_port: 2222 });
       expect(Date.parse(s.expiration) - Date.parse(s.created_time)).toBe(600_000);
     } else {
@@ -113,11 +119,11 @@ describe.each(Object.keys(MODES) as Emulation[])("--emulate %s", (mode) => {
     expect(x.ca).toBe(true);
     expect(x.subject ?? "").toBe("");
     expect(x.issuer ?? "").toBe("");
-    expect(x.subjectAltName).toBe(m.current ? `DNS:${s.session_id}, IP Address:127.0.0.1` : `DNS:${s.session_id}`);
+    expect(x.subjectAltName).toBe(m.sans ? `DNS:${s.session_id}, IP Address:127.0.0.1` : `DNS:${s.session_id}`);
     expect(x.keyUsage).toEqual(["1.3.6.1.5.5.7.3.1", "1.3.6.1.5.5.7.3.2"]);
     // valid from a minute before the session until it expires
     expect(seconds(x.validFrom) - seconds(s.created_time)).toBe(-60);
-    const expires = m.current ? s.expiration : new Date(Date.parse(s.created_time) + 600_000).toISOString();
+    const expires = m.answersLimits ? s.expiration : new Date(Date.parse(s.created_time) + 600_000).toISOString();
     expect(seconds(x.validTo)).toBe(seconds(expires));
     expect(BigInt(`0x${x.serialNumber}`)).toBeLessThan(2n ** 63n);
 
@@ -128,9 +134,9 @@ describe.each(Object.keys(MODES) as Emulation[])("--emulate %s", (mode) => {
     expect(usage).toBe(KeyUsageFlags.digitalSignature | KeyUsageFlags.keyEncipherment | KeyUsageFlags.keyAgreement | KeyUsageFlags.keyCertSign);
     expect(ext(id_ce_basicConstraints).critical).toBe(true);
     expect(AsnConvert.parse(ext(id_ce_basicConstraints).extnValue, BasicConstraints).cA).toBe(true);
-    // Go's subject key id: SHA-1 of the key (v0.4, Go 1.16), the first 20 bytes of SHA-256 (v0.21.3, Go 1.25)
+    // Go's subject key id: SHA-1 of the key (v0.4, Go 1.16), the first 20 bytes of SHA-256 (Go 1.25: v0.19.5, v0.20, v0.21.3)
     const skid = Buffer.from(AsnConvert.parse(ext(id_ce_subjectKeyIdentifier).extnValue, SubjectKeyIdentifier).buffer);
-    expect(skid).toEqual(m.current ? createHash("sha256").update(pub).digest().subarray(0, 20) : createHash("sha1").update(pub).digest());
+    expect(skid).toEqual(m.skid === "sha256-160" ? createHash("sha256").update(pub).digest().subarray(0, 20) : createHash("sha1").update(pub).digest());
   });
 
   test("each session has its own key and certificate", async () => {

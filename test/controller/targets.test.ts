@@ -1,30 +1,23 @@
 /**
- * Create, read, update, delete: every rule of the spec and the wire facts, over real HTTP, in every
- * mode where the rule applies (the spec's controller, `--emulate 0.4`, `--emulate 0.21`). Where the
- * releases answer differently, MODES says how each does; rules only one release has live in
+ * Create, read, update, delete: every rule of the spec and the wire facts, over real HTTP, against
+ * every release of the matrix (`helpers/releases.ts`). Where releases answer differently, the
+ * release table's row says how each does; rules only some releases have live in
  * emulate-0.4.test.ts, emulate-0.21.test.ts and current-fields.test.ts.
  */
-import type { Emulation } from "../../controller";
+import { descriptionProblem } from "../../common/rules";
+import { requires } from "../../wire/releases";
 import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { MATRIX, facts } from "../helpers/releases";
 
-const V04_ACTIONS = ["no-op", "read", "update", "delete", "add-host-sets", "set-host-sets", "remove-host-sets", "add-credential-libraries", "set-credential-libraries", "remove-credential-libraries", "authorize-session"];
-const CURRENT_ACTIONS = ["no-op", "read", "update", "delete", "add-host-sources", "set-host-sources", "remove-host-sources", "add-credential-sources", "set-credential-sources", "remove-credential-sources", "authorize-session"];
-
-/** How each mode answers where they differ. */
-const MODES = {
-  spec: { actions: V04_ACTIONS, connectionLimit: 1, createAppliesLists: true, namesUnknownKeys: true, stale: [409, "Aborted"], filter: "worker_filter", hostSets: "host_set_ids" },
-  "0.4": { actions: V04_ACTIONS, connectionLimit: 1, createAppliesLists: false, namesUnknownKeys: true, stale: [404, "NotFound"], filter: "worker_filter", hostSets: "host_set_ids" },
-  // current releases discard unknown keys, refuse a new worker_filter (egress_worker_filter replaced it) and require a default port
-  "0.21": { actions: CURRENT_ACTIONS, connectionLimit: -1, createAppliesLists: false, namesUnknownKeys: false, stale: [404, "NotFound"], filter: "egress_worker_filter", hostSets: "host_source_ids" },
-} as const satisfies Record<Emulation, unknown>;
-
-const ALL = Object.keys(MODES) as Emulation[];
 const fieldsOf = (body: any) => (body.details?.request_fields ?? []).map((f: any) => f.name).sort();
-/** A create body: the required fields (a default port, which current releases require), then `fields`. */
+/** A create body: the required fields (a default port, which 0.9+ require), then `fields`. */
 const body = (fields: object = {}) => ({ scope_id: PROJECT, name: "a", type: "tcp", attributes: { default_port: 22 }, ...fields });
 
-describe.each(ALL)("--emulate %s", (mode) => {
-  const m = MODES[mode];
+describe.each(MATRIX)("--emulate %s", (mode) => {
+  const m = facts(mode);
+  const { r } = m;
+  /** Boundary discards a body's unknown keys; the spec's controller names them. */
+  const namesUnknownKeys = r.unknownKeys === "named";
   let c: TestController;
   beforeAll(async () => {
     c = await startTestController({ emulation: mode, rateLimits: "disabled" });
@@ -53,16 +46,18 @@ describe.each(ALL)("--emulate %s", (mode) => {
       });
       expect(t.created_time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z$/);
       expect(t.updated_time).toBe(t.created_time);
-      expect(t.authorized_actions).toEqual(m.actions);
-      // zero values are omitted, as on a real controller
-      expect(t).not.toHaveProperty(m.hostSets);
+      expect(t.authorized_actions).toEqual(r.actions);
+      // zero values are omitted, as on a real controller (0.12+ always send the address)
+      for (const name of m.hosts.answers) expect(t).not.toHaveProperty(name);
       expect(t).not.toHaveProperty(m.filter);
+      if (r.addressAlways) expect(t.address).toBe("");
+      else expect(t).not.toHaveProperty("address");
     });
 
-    test(`${m.createAppliesLists ? "applies" : "ignores, as Boundary does,"} host_set_ids and application_credential_library_ids${m.createAppliesLists ? ", sorted, with summaries" : ""}`, async () => {
+    test(`${r.createAppliesLists ? "applies" : "ignores, as Boundary does,"} host_set_ids and application_credential_library_ids${r.createAppliesLists ? ", sorted, with summaries" : ""}`, async () => {
       const lists = { host_set_ids: ["hsst_1234567891", "hsst_1234567890", "hsst_1234567891"], application_credential_library_ids: ["clvlt_1234567890"] };
       const t = (await c.call("POST", "/v1/targets", body({ name: "with-lists", ...lists }))).body;
-      if (!m.createAppliesLists) {
+      if (!r.createAppliesLists) {
         for (const k of ["host_set_ids", "host_source_ids", "application_credential_library_ids", "brokered_credential_source_ids"]) expect(t).not.toHaveProperty(k);
         return;
       }
@@ -75,6 +70,9 @@ describe.each(ALL)("--emulate %s", (mode) => {
       expect(t.version).toBe(1);
     });
 
+    const ALL = MATRIX;
+    /** Where the spec's controller and Boundary name a field differently. */
+    const byRule = <T>(ours: T, boundary: T): T => (namesUnknownKeys ? ours : boundary);
     test.each(([
       ["missing scope_id", { name: "a", type: "tcp", attributes: { default_port: 22 } }, ["scope_id"], ALL],
       ["org scope", { scope_id: "o_1234567890", name: "a", type: "tcp", attributes: { default_port: 22 } }, ["scope_id"], ALL],
@@ -88,11 +86,18 @@ describe.each(ALL)("--emulate %s", (mode) => {
       ["session_connection_limit -2", { scope_id: PROJECT, name: "a", type: "tcp", session_connection_limit: -2, attributes: { default_port: 22 } }, ["session_connection_limit"], ALL],
       ["default_port 0", { scope_id: PROJECT, name: "a", type: "tcp", attributes: { default_port: 0 } }, ["attributes.default_port"], ALL],
       ["default_port 70000", { scope_id: PROJECT, name: "a", type: "tcp", attributes: { default_port: 70000 } }, ["attributes.default_port"], ALL],
-      ["unknown attribute", { scope_id: PROJECT, name: "a", type: "tcp", attributes: { port: 1, default_port: 22 } }, ["attributes.port"], ALL],
+      // Boundary decodes attributes strictly and names only `attributes` (the subtypes' attribute interceptor)
+      ["unknown attribute", { scope_id: PROJECT, name: "a", type: "tcp", attributes: { port: 1, default_port: 22 } }, byRule(["attributes.port"], ["attributes"]), ALL],
       ["worker_filter that does not parse", { scope_id: PROJECT, name: "a", type: "tcp", worker_filter: '"dev" in', attributes: { default_port: 22 } }, ["worker_filter"], ALL],
-      ["read-only fields", { scope_id: PROJECT, name: "a", type: "tcp", id: "ttcp_1234567890", created_time: "x", updated_time: "x", authorized_actions: [], attributes: { default_port: 22 } }, ["authorized_actions", "created_time", "id", "updated_time"], ALL],
+      // Boundary names the three its verifiers check and discards the other output fields
+      ["read-only fields", { scope_id: PROJECT, name: "a", type: "tcp", id: "ttcp_1234567890", created_time: "x", updated_time: "x", authorized_actions: [], attributes: { default_port: 22 } }, byRule(["authorized_actions", "created_time", "id", "updated_time"], ["created_time", "id", "updated_time"]), ALL],
       ["non-zero version", { scope_id: PROJECT, name: "a", type: "tcp", version: 3, attributes: { default_port: 22 } }, ["version"], ALL],
-      ["unknown keys", { scope_id: PROJECT, name: "a", type: "tcp", colour: "red", size: 1, attributes: { default_port: 22 } }, ["colour", "size"], ["spec", "0.4"]],
+      ["unknown keys", { scope_id: PROJECT, name: "a", type: "tcp", colour: "red", size: 1, attributes: { default_port: 22 } }, ["colour", "size"], ["spec"]],
+      ["a name with a tab inside", { scope_id: PROJECT, name: "a\tb", type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
+      ["a name with a zero-width space", { scope_id: PROJECT, name: "a\u200bb", type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
+      ["a name with a bidi override", { scope_id: PROJECT, name: "a\u202eb", type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
+      ["a name with a no-break space", { scope_id: PROJECT, name: "a\u00a0b", type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
+      ["a name with a C1 control", { scope_id: PROJECT, name: "a\u0085b", type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
       ["wrong JSON types", { scope_id: 7, name: ["a"], type: "tcp", session_max_seconds: "10", attributes: { default_port: 22 } }, ["name", "scope_id", "session_max_seconds"], ALL],
       ["fractional number", { scope_id: PROJECT, name: "a", type: "tcp", session_max_seconds: 1.5, attributes: { default_port: 22 } }, ["session_max_seconds"], ALL],
       ["host set id without prefix", { scope_id: PROJECT, name: "a", type: "tcp", host_set_ids: ["hs_1"], attributes: { default_port: 22 } }, ["host_set_ids"], ["spec"]],
@@ -100,7 +105,7 @@ describe.each(ALL)("--emulate %s", (mode) => {
       ["host set of another project", { scope_id: PROJECT, name: "a", type: "tcp", host_set_ids: ["hsst_0987654321"], attributes: { default_port: 22 } }, ["host_set_ids"], ["spec"]],
       ["credential library without prefix", { scope_id: PROJECT, name: "a", type: "tcp", application_credential_library_ids: ["cl_1"], attributes: { default_port: 22 } }, ["application_credential_library_ids"], ["spec"]],
       // rows whose rule is not this release's are left out (lists ignored on create; unknown keys discarded)
-    ] as [string, object, string[], readonly Emulation[]][]).filter(([, , , modes]) => modes.includes(mode)))("rejects %s with 400 naming the field", async (_what, body, fields) => {
+    ] as [string, object, string[], readonly string[]][]).filter(([, , , modes]) => modes.includes(mode)))("rejects %s with 400 naming the field", async (_what, body, fields) => {
       const before = await c.call("GET", `/v1/targets?scope_id=${PROJECT}`);
       const res = await c.call("POST", "/v1/targets", body);
       expect(res.status).toBe(400);
@@ -114,10 +119,10 @@ describe.each(ALL)("--emulate %s", (mode) => {
     test("one 400 names every offending field at once: decode errors and rule errors together", async () => {
       const res = await c.call("POST", "/v1/targets", { id: "ttcp_1234567890", scope_id: 7, name: "", type: "ssh", colour: 1, session_max_seconds: 0 });
       expect(res.status).toBe(400);
-      // sorted by field name, as Boundary reports them; a current release discards the unknown key and requires a port
+      // sorted by field name, as Boundary reports them; a release discards the unknown key, 0.9+ require a port
       expect(res.body.details.request_fields).toEqual([
-        ...(m.namesUnknownKeys ? [] : [{ name: "attributes.default_port", description: "This field is required." }]),
-        ...(m.namesUnknownKeys ? [{ name: "colour", description: "Unknown field." }] : []),
+        ...(requires(r, "defaultPort") ? [{ name: "attributes.default_port", description: "This field is required." }] : []),
+        ...(namesUnknownKeys ? [{ name: "colour", description: "Unknown field." }] : []),
         { name: "id", description: "This is a read only field." },
         { name: "name", description: "This field is required." },
         { name: "scope_id", description: "Invalid input: expected string, received number" },
@@ -167,10 +172,14 @@ describe.each(ALL)("--emulate %s", (mode) => {
       expect(res.body).toEqual(t);
     });
 
-    test("an id without the ttcp_ prefix is 400; an unknown one 404", async () => {
-      const bad = await c.call("GET", "/v1/targets/xyz");
-      expect(bad.status).toBe(400);
-      expect(fieldsOf(bad.body)).toEqual(["id"]);
+    test("an id of another kind, or with characters other than letters, digits and _, is 400; an unknown one 404", async () => {
+      for (const id of ["hsst_1234567890", "ttcp_12345-67890", "ttcp_1234567890.x"]) {
+        const bad = await c.call("GET", `/v1/targets/${id}`);
+        expect(bad.status).toBe(400);
+        expect(bad.body.details.request_fields).toEqual([{ name: "id", description: namesUnknownKeys ? expect.stringMatching(/^Incorrectly formatted identifier/) : "Invalid formatted identifier." }]);
+      }
+      // without _ it is an alias value from 0.16 (unknown here: 404), a malformed id before
+      expect((await c.call("GET", "/v1/targets/xyz")).status).toBe(r.aliases ? 404 : 400);
       expect(await c.call("GET", "/v1/targets/ttcp_zzzzzzzzzz")).toMatchObject({ status: 404, body: { kind: "NotFound", message: "Resource not found." } });
       expect((await c.call("DELETE", "/v1/targets/ttcp_zzzzzzzzzz")).status).toBe(404);
     });
@@ -218,9 +227,9 @@ describe.each(ALL)("--emulate %s", (mode) => {
       expect(res.body).not.toHaveProperty("description");
       expect(res.body).not.toHaveProperty(m.filter);
       expect(res.body).toMatchObject({ session_max_seconds: 28800, session_connection_limit: m.connectionLimit, version: 2 });
-      // the default port: cleared by v0.4; required by current releases (since 0.9.0)
+      // the default port: cleared by v0.4; required from 0.9.0
       const port = await c.call("PATCH", `/v1/targets/${t.id}?update_mask=attributes.default_port`, { version: 2 });
-      if (mode === "0.21") expect([port.status, port.body.details.request_fields]).toEqual([400, [{ name: "attributes.default_port", description: "This field is required." }]]);
+      if (requires(r, "defaultPort")) expect([port.status, port.body.details.request_fields]).toEqual([400, [{ name: "attributes.default_port", description: "This field is required." }]]);
       else expect([port.status, port.body.attributes]).toEqual([200, {}]);
     });
 
@@ -231,14 +240,14 @@ describe.each(ALL)("--emulate %s", (mode) => {
       expect(fieldsOf(res.body)).toEqual(["name"]);
     });
 
-    test(`a stale version is ${m.stale.join(" ")}, and changes nothing`, async () => {
+    test(`a stale version is ${m.stale.update.join(" ")}, and changes nothing`, async () => {
       const t = await create();
       await c.call("PATCH", `/v1/targets/${t.id}`, { version: 1, description: "first" });
       const res = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 1, description: "second" });
-      expect([res.status, res.body.kind]).toEqual(m.stale);
+      expect([res.status, res.body.kind]).toEqual(m.stale.update);
       // ours names both versions; Boundary's answer is the NotFound it gives for a missing Target
       expect(res.body).toEqual(
-        mode === "spec"
+        r.errors === "ours"
           ? {
               kind: "Aborted",
               message: `Version mismatch: target ${t.id} is at version 2, but the request carried version 1.`,
@@ -249,11 +258,16 @@ describe.each(ALL)("--emulate %s", (mode) => {
       expect((await c.call("GET", `/v1/targets/${t.id}`)).body).toMatchObject({ version: 2, description: "first" });
     });
 
-    test("a missing version is 400", async () => {
+    test("a missing version, or version 0, is 400 naming version", async () => {
       const t = await create();
-      const res = await c.call("PATCH", `/v1/targets/${t.id}`, { description: "x" });
-      expect(res.status).toBe(400);
-      expect(fieldsOf(res.body)).toEqual(["version"]);
+      for (const sent of [{ description: "x" }, { version: 0, description: "x" }]) {
+        const res = await c.call("PATCH", `/v1/targets/${t.id}`, sent);
+        expect(res.status).toBe(400);
+        expect(res.body.details.request_fields).toEqual([
+          { name: "version", description: namesUnknownKeys ? "This field is required: it must be the target's current version." : "Existing resource version is required for an update." },
+        ]);
+      }
+      expect((await c.call("GET", `/v1/targets/${t.id}`)).body.version).toBe(1);
     });
 
     test("type and scope_id cannot change; host sets change through the actions only", async () => {
@@ -263,9 +277,9 @@ describe.each(ALL)("--emulate %s", (mode) => {
       expect(fieldsOf(moved.body)).toEqual(["scope_id", "type"]);
       const masked = await c.call("PATCH", `/v1/targets/${t.id}?update_mask=type`, { version: 1 });
       expect(fieldsOf(masked.body)).toEqual(["type"]);
-      // a current release discards the list (only actions change it): nothing is left to update
-      const lists = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 1, [m.hostSets]: ["hsst_1234567890"] });
-      expect(fieldsOf(lists.body)).toEqual([mode === "0.21" ? "update_mask" : "host_set_ids"]);
+      // Boundary's mask cannot name a list (only actions change it): nothing is left to update; ours says why
+      const lists = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 1, [m.hosts.field]: ["hsst_1234567890"] });
+      expect(fieldsOf(lists.body)).toEqual([namesUnknownKeys ? "host_set_ids" : "update_mask"]);
       // the same value is harmless (a client that echoes the whole target)
       const same = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 1, scope_id: PROJECT, type: "tcp", name: "renamed-" + t.name });
       expect(same.status).toBe(200);
@@ -323,6 +337,14 @@ describe.each(ALL)("--emulate %s", (mode) => {
       expect((await create()).session_connection_limit).toBe(m.connectionLimit);
       const reset = await c.call("PATCH", `/v1/targets/${t.id}?update_mask=session_connection_limit`, { version: 1 });
       expect(reset.body.session_connection_limit).toBe(m.connectionLimit);
+    });
+
+    test(`a description with a new line or a tab is ${descriptionProblem("a\nb", r.descriptions) ? "refused (unicode.IsPrint, before 0.17)" : "kept (IsPrint or IsSpace, 0.17+)"}; other control characters never`, async () => {
+      const multi = await c.call("POST", "/v1/targets", body({ name: "multi-line", description: "first line\n\tsecond line" }));
+      if (r.descriptions === "print-or-space") expect([multi.status, multi.body.description]).toEqual([200, "first line\n\tsecond line"]);
+      else expect([multi.status, multi.body.details?.request_fields]).toEqual([400, [{ name: "description", description: "Description contains unprintable characters" }]]);
+      const bell = await c.call("POST", "/v1/targets", body({ name: "bell", description: "ring \u0007" }));
+      expect(fieldsOf(bell.body)).toEqual(["description"]);
     });
 
     test("request fields are sorted by name", async () => {

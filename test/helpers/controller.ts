@@ -1,6 +1,7 @@
 /** Starts a real controller on loopback port 0 and talks to it over HTTP. */
 import { defaultFixtures, startController, type ControllerOptions, type RunningController } from "../../controller";
-import { INPUT_FIELDS, spec } from "../../wire/target-fields";
+import { release, requires, type ListField } from "../../wire/releases";
+import { speech } from "./releases";
 
 export const ADMIN_TOKEN = "at_1234567890_s1AdminTokenForTestsOnly";
 export const READ_ONLY_TOKEN = "at_0987654321_s1ReadOnlyTokenForTests";
@@ -17,19 +18,20 @@ export interface Response {
 export interface TestController extends RunningController {
   call(method: string, path: string, body?: unknown, token?: string | null): Promise<Response>;
   /**
-   * Creates a target with sensible defaults and returns the response body. In a mode whose create
-   * ignores lists (as real Boundary does), `host_set_ids` and `application_credential_library_ids`
-   * are attached afterwards by the mode's set actions, so the Target holds them in every mode (its
-   * version then counts those changes); `--emulate 0.21` gets a default port unless one is given.
+   * Creates a target with sensible defaults and returns the response body. In a release whose
+   * create ignores lists (every real one), `host_set_ids` and `application_credential_library_ids`
+   * are attached afterwards by the release's newest set action, so the Target holds them in every
+   * release (its version then counts those changes); a release that requires a default port gets
+   * one unless one is given.
    */
   create(fields?: Record<string, unknown>): Promise<any>;
 }
 
-/** The v0.4 lists, with the action and field current releases (`--emulate 0.21`) use instead, from the field table. */
-const LISTS = INPUT_FIELDS.flatMap((f) => {
-  const a = spec(f).association;
-  return a?.action ? [{ field: spec(f).wire, action: a.action, current: { action: a.current.action, field: a.current.wire } }] : [];
-});
+/** The lists a test's create may name, by the spec's names. */
+const LISTS: readonly { field: string; list: ListField }[] = [
+  { field: "host_set_ids", list: "hostSetIds" },
+  { field: "application_credential_library_ids", list: "applicationCredentialLibraryIds" },
+];
 
 let counter = 0;
 
@@ -60,19 +62,19 @@ export async function startTestController(options: Partial<ControllerOptions> = 
     }
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
-  const mode = options.emulation ?? "spec";
-  const appliesLists = mode === "spec" && !options.ignoreCreateAssociations;
+  const r = release(options.emulation ?? "spec");
+  const appliesLists = r.createAppliesLists && !options.ignoreCreateAssociations;
   const create = async (fields: Record<string, unknown> = {}) => {
     const body: Record<string, unknown> = { scope_id: PROJECT, name: `target-${++counter}`, type: "tcp", ...fields };
-    if (mode === "0.21") body.attributes = { default_port: 22, ...(body.attributes as object | undefined) };
+    if (requires(r, "defaultPort")) body.attributes = { default_port: 22, ...(body.attributes as object | undefined) };
     const later = appliesLists ? [] : LISTS.filter((l) => Array.isArray(body[l.field]) && (body[l.field] as unknown[]).length > 0);
     for (const l of later) delete body[l.field];
     const res = await call("POST", "/v1/targets", body);
     if (res.status !== 200) throw new Error(`create failed: ${res.status} ${res.text}`);
     let t = res.body;
     for (const l of later) {
-      const [action, field] = mode === "0.21" ? [l.current.action, l.current.field] : [l.action, l.field];
-      const set = await call("POST", `/v1/targets/${t.id}:set-${action}`, { version: t.version, [field]: fields[l.field] });
+      const { noun, field } = speech(r, l.list)!;
+      const set = await call("POST", `/v1/targets/${t.id}:set-${noun}`, { version: t.version, [field]: fields[l.field] });
       if (set.status !== 200) throw new Error(`create failed: ${set.status} ${set.text}`);
       t = set.body;
     }

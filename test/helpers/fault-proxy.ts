@@ -24,8 +24,8 @@ export type Interceptor = (req: IncomingMessage, count: number) => Fault | undef
 
 export interface FaultProxy {
   url: string;
-  /** Requests seen, intercepted or not. */
-  seen: { method: string; path: string }[];
+  /** Requests seen, intercepted or not, with the body as sent (once it has arrived) and the answer's status. */
+  seen: { method: string; path: string; body: string; status?: number }[];
   intercept(fn: Interceptor | undefined): void;
   close(): Promise<void>;
 }
@@ -33,9 +33,11 @@ export interface FaultProxy {
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const upstream = new URL(target);
   let interceptor: Interceptor | undefined;
-  const seen: { method: string; path: string }[] = [];
+  const seen: FaultProxy["seen"] = [];
   const server: Server = createServer((req, res) => {
-    seen.push({ method: req.method!, path: req.url! });
+    const entry: FaultProxy["seen"][number] = { method: req.method!, path: req.url!, body: "" };
+    seen.push(entry);
+    req.on("data", (d: Buffer) => (entry.body += d.toString("utf8")));
     const fault = interceptor?.(req, seen.length);
     if (fault?.hang) return;
     if (fault?.reset) return void req.socket.destroy();
@@ -56,6 +58,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         res.socket?.destroy();
         return;
       }
+      entry.status = up.statusCode;
       res.writeHead(up.statusCode!, up.headers);
       up.pipe(res);
     });

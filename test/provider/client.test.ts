@@ -85,7 +85,7 @@ describe("every endpoint", () => {
     const stopping = d.shutdown();
     try {
       expect(await ops.health()).toEqual({ status: 503, healthy: false });
-      expect(opsProxy.seen).toEqual([{ method: "GET", path: "/health" }]);
+      expect(opsProxy.seen).toEqual([{ method: "GET", path: "/health", body: "", status: 503 }]);
     } finally {
       await ops.close();
       await opsProxy.close();

@@ -6,6 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { packageSchema } from "../../provider/plugin/schema";
 import type { TargetArgs } from "../../provider/resource/resource";
 import { OUTPUT_FIELDS, TargetState } from "../../provider/resource/state";
+import { fieldSince } from "../../wire/releases";
 import { INPUT_FIELDS, MASK_PATHS, TARGET_FIELDS, programMustSet, spec, type InputField, type RequiredField } from "../../wire/target-fields";
 
 /** True when X and Y are the same type (not merely assignable). */
@@ -62,8 +63,9 @@ test("state holds every input field and every output; the update mask is the mas
   const shape = Object.keys((TargetState as unknown as { shape: Record<string, unknown> }).shape);
   expect(shape).toEqual([...INPUT_FIELDS, ...OUTPUT_FIELDS, "__managed"]);
   expect(MASK_PATHS).toEqual(["name", "description", "session_max_seconds", "session_connection_limit", "worker_filter", "egress_worker_filter", "ingress_worker_filter", "address", "attributes.default_port", "attributes.default_client_port"]);
-  expect(INPUT_FIELDS.filter((f) => spec(f).since).map((f) => [f, spec(f).since])).toEqual([
-    ["injectedApplicationCredentialSourceIds", "0.10.0"], ["egressWorkerFilter", "0.12.0"], ["ingressWorkerFilter", "0.12.0"], ["address", "0.12.0"], ["defaultClientPort", "0.13.0"],
+  // the release each later field came with is the release table's
+  expect(INPUT_FIELDS.filter((f) => fieldSince(f)).map((f) => [f, fieldSince(f)])).toEqual([
+    ["injectedApplicationCredentialSourceIds", "0.10"], ["egressWorkerFilter", "0.12"], ["ingressWorkerFilter", "0.12"], ["address", "0.12"], ["defaultClientPort", "0.13"],
   ]);
   expect(INPUT_FIELDS.filter((f) => spec(f).replaces)).toEqual(["scopeId", "type"]);
   expect(INPUT_FIELDS.filter((f) => TARGET_FIELDS[f].kind === "ids").map((f) => spec(f).association?.action)).toEqual(["host-sets", "credential-libraries"]);

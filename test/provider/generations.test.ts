@@ -1,16 +1,21 @@
 /**
- * One provider for both API generations, learned from what answers already say: against
- * `--emulate 0.21` it uses the current actions and names, never sends a body whose field names the
- * server would discard, falls back once on a 405, and reads both generations onto the same state.
- * Releases in between (0.5–0.13) are played by a proxy that rewrites names as each reads and
- * answers them: the brokered list's earlier name, and the newer fields a release drops silently.
+ * One provider for every release, learned from what answers already say (the release table's
+ * `releasesAnswering`): against each release itself (`--emulate X.Y`) it uses the actions that
+ * release routes, sends a list under every name those releases read and never under a name the
+ * server would discard, falls back once on a 405, reads every release's names onto the same state,
+ * refuses before any call what no release it may be takes, and catches in the answer what a
+ * release dropped.
  */
 import { BoundaryClient } from "../../provider/client";
 import { DynamicTargetProvider } from "../../provider/resource/dynamic";
 import { ResourceInitError } from "../../provider/resource/errors";
 import type { TargetState } from "../../provider/resource/state";
+import { release } from "../../wire/releases";
+import { spec } from "../../wire/target-fields";
 import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
-import { as011, startReleaseProxy } from "../helpers/release-proxy";
+import { startFaultProxy } from "../helpers/fault-proxy";
+import { countCalls } from "../helpers/metrics";
+import { MATRIX } from "../helpers/releases";
 
 let c: TestController;
 beforeAll(async () => {
@@ -20,8 +25,15 @@ afterAll(() => c.shutdown());
 
 const program = (name: string, extra: object = {}) => ({ scopeId: PROJECT, name, defaultPort: 22, hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"], ...extra });
 
+/** A provider against a controller of `release`, and the controller; both closed by `done`. */
+async function against(key: Parameters<typeof release>[0]) {
+  const ctl = await startTestController({ emulation: key, rateLimits: "disabled" });
+  const provider = new DynamicTargetProvider({ addr: ctl.apiUrl, token: ADMIN_TOKEN });
+  return { ctl, provider, done: async () => (await provider.core.client.close(), await ctl.shutdown()) };
+}
+
 test("against a current controller: create, read, update and delete through the current actions and names", async () => {
-  const proxy = await startReleaseProxy(c.apiUrl);
+  const proxy = await startFaultProxy(c.apiUrl);
   const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN });
   try {
     const inputs = program("current-lifecycle");
@@ -34,11 +46,11 @@ test("against a current controller: create, read, update and delete through the 
     ]);
     // the lists went under the current names, with the injected list kept (empty here)
     expect(JSON.parse(proxy.seen[1]!.body)).toEqual({ version: 1, host_source_ids: ["hsst_1234567890"] });
-    // (and the brokered list under its 0.5–0.13 name too, which this release discards)
+    // (and the brokered list under its 0.5–0.13 name too: the answer's "address" says 0.12 or later, and 0.12–0.13 read that name)
     expect(JSON.parse(proxy.seen[2]!.body)).toEqual({
       version: 2,
-      brokered_credential_source_ids: ["clvlt_1234567890"],
       application_credential_source_ids: ["clvlt_1234567890"],
+      brokered_credential_source_ids: ["clvlt_1234567890"],
       injected_application_credential_source_ids: [],
     });
     const read = await provider.read(created.id, created.outs);
@@ -46,93 +58,82 @@ test("against a current controller: create, read, update and delete through the 
     const updated = await provider.update(created.id, read.props as TargetState, { ...inputs, hostSetIds: ["hsst_1234567891"] });
     expect(updated.outs).toMatchObject({ hostSetIds: ["hsst_1234567891"], version: 4 });
     await provider.delete(created.id);
-    // a second create: the generation is known now, so no v0.4 name in any body
+    // a second create: the releases are known now, so no v0.4 name in any body
     const before = proxy.seen.length;
     await provider.create(program("current-second"));
     for (const r of proxy.seen.slice(before)) expect(r.body).not.toMatch(/host_set_ids|application_credential_library_ids/);
-    // and never one in an association action, where it would be discarded and the list cleared
-    for (const r of proxy.seen.filter((s) => s.path.includes(":"))) expect(r.body).not.toMatch(/host_set_ids|application_credential_library_ids/);
+    // and never one in an action, where it would be discarded and the list cleared
+    for (const r of proxy.seen.filter((x) => x.path.includes(":"))) expect(r.body).not.toMatch(/host_set_ids|application_credential_library_ids/);
   } finally {
     await provider.core.client.close();
     await proxy.close();
   }
 });
 
-/**
- * Boundary 0.5–0.9 name the brokered list `application_credential_source_ids` and discard
- * `brokered_…` (an unknown key); 0.10–0.13 answer with both names. Played by a proxy that renames
- * on the way in and out, in front of `--emulate 0.21`.
- */
-describe.each([
-  ["0.5–0.9", (b: string) => b.replace(/"brokered_credential_source/g, '"application_credential_source')],
-  ["0.10–0.13", (b: string) => b.replace(/"brokered_credential_source(s|_ids)":(\[[^\]]*\])/g, '"brokered_credential_source$1":$2,"application_credential_source$1":$2')],
-])("a controller of %s, with the brokered list's earlier name", (releases, answers) => {
-  // what such a release reads of a request: only the earlier name (0.5–0.9), or both merged (0.10–0.13)
-  const requests = (body: string) => {
-    const b = JSON.parse(body);
-    if (!("application_credential_source_ids" in b || "brokered_credential_source_ids" in b)) return body;
-    const ids = releases === "0.5–0.9" ? b.application_credential_source_ids : [...new Set([...(b.application_credential_source_ids ?? []), ...(b.brokered_credential_source_ids ?? [])])];
-    delete b.application_credential_source_ids;
-    return JSON.stringify({ ...b, brokered_credential_source_ids: ids ?? [] });
-  };
+/** The releases of the matrix that answer the brokered list under its 0.5 name (0.5–0.9 only that name, 0.10–0.13 both). */
+const EARLIER = MATRIX.filter((k) => release(k).lists.applicationCredentialLibraryIds!.answers.includes("application_credential_source_ids"));
 
+describe.each(EARLIER)("--emulate %s, which reads and answers the brokered list's 0.5 name", (key) => {
   test("create, refresh, update and drift keep the brokered credential sources", async () => {
-    const proxy = await startReleaseProxy(c.apiUrl, { answers, requests });
-    const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN });
+    const { ctl, provider, done } = await against(key);
     try {
-      const inputs = program(`earlier-${releases.replace(/\W/g, "")}`);
+      const inputs = program(`earlier-${key}`);
       const created = await provider.create(inputs);
       expect(created.outs).toMatchObject({ applicationCredentialLibraryIds: ["clvlt_1234567890"], applicationCredentialLibraries: [{ id: "clvlt_1234567890" }] });
-      expect(c.store.getTarget(created.id).application_credential_library_ids).toEqual(["clvlt_1234567890"]);
+      expect(ctl.store.getTarget(created.id).application_credential_library_ids).toEqual(["clvlt_1234567890"]);
       const read = await provider.read(created.id, created.outs);
       expect((await provider.diff(created.id, read.props, inputs)).changes).toBe(false);
       const updated = await provider.update(created.id, read.props as TargetState, { ...inputs, applicationCredentialLibraryIds: ["clvlt_1234567890", "clvlt_1234567891"] });
       expect(updated.outs).toMatchObject({ applicationCredentialLibraryIds: ["clvlt_1234567890", "clvlt_1234567891"] });
-      expect(c.store.getTarget(created.id).application_credential_library_ids.sort()).toEqual(["clvlt_1234567890", "clvlt_1234567891"]);
       // drift: a library detached outside Pulumi shows on refresh
-      const t = c.store.getTarget(created.id);
-      c.store.changeAssociation(created.id, "remove", t.version, { applicationCredentialLibraryIds: ["clvlt_1234567891"] });
+      const t = ctl.store.getTarget(created.id);
+      ctl.store.changeAssociation(created.id, "remove", t.version, [{ field: "applicationCredentialLibraryIds", name: "application_credential_source_ids", ids: ["clvlt_1234567891"] }], "credential-sources");
       const refreshed = await provider.read(created.id, updated.outs);
       expect(refreshed.inputs).toMatchObject({ applicationCredentialLibraryIds: ["clvlt_1234567890"] });
       await provider.delete(created.id);
     } finally {
-      await provider.core.client.close();
-      await proxy.close();
+      await done();
     }
   });
 });
 
-test("a controller older than a field the program sets (0.11, egressWorkerFilter): the create is recorded and fails naming the field and the release, and so does each update", async () => {
-  const proxy = await startReleaseProxy(c.apiUrl, { requests: as011 });
-  const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN });
+test("0.11, older than a field the program sets: the create is recorded and fails naming the field and the release; the next update is refused before any call", async () => {
+  const { ctl, provider, done } = await against("0.11");
   try {
-    const inputs = program("older-than-field", { egressWorkerFilter: '"dev" in "/tags/type"', defaultClientPort: 15432 });
+    const inputs = program("older-than-field", { egressWorkerFilter: '"dev" in "/tags/type"' });
     const failed = await provider.create(inputs).then(() => undefined, (e: unknown) => e);
     expect(failed).toBeInstanceOf(ResourceInitError);
     const { id, properties, message } = failed as ResourceInitError;
-    expect(message).toContain("egressWorkerFilter was not kept: the controller took it without an error but does not know it (Boundary 0.12.0 added it)");
-    expect(message).toContain("defaultClientPort was not kept: the controller took it without an error but does not know it (Boundary 0.13.0 added it)");
-    // recorded as the controller holds it: the lists set, the dropped fields absent
+    expect(message).toContain("egressWorkerFilter was not kept: the controller took it without an error but does not know it (Boundary 0.12 added it)");
+    // recorded as the controller holds it: the lists set, the dropped field absent
     expect(properties).toMatchObject({ hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"] });
     expect(properties.egressWorkerFilter).toBeUndefined();
-    expect(c.store.getTarget(id).egress_worker_filter).toBeUndefined();
-    // the next up tries again and says the same, leaving the state as the controller holds it
-    const again = await provider.update(id, properties as TargetState, inputs).then(() => undefined, (e: unknown) => e);
-    expect(again).toBeInstanceOf(ResourceInitError);
-    expect((again as ResourceInitError).message).toMatch(/^updating target ttcp_\w+: egressWorkerFilter was not kept/);
-    expect((again as ResourceInitError).properties).toMatchObject({ version: c.store.getTarget(id).version });
-    // without the newer fields the program applies cleanly
-    await expect(provider.update(id, (again as ResourceInitError).properties as TargetState, program("older-than-field"))).resolves.toBeDefined();
+    expect(ctl.store.getTarget(id).egress_worker_filter).toBeUndefined();
+    // its answers said 0.10–0.11 (the brokered list's 0.10 name, no address): no release of those has the field
+    const refused = await countCalls(ctl.opsUrl, () => provider.update(id, properties as TargetState, inputs).then(() => undefined, (e: unknown) => e));
+    expect(String(refused.result)).toMatch(/egressWorkerFilter needs Boundary 0\.12 or later, but this controller is Boundary 0\.10–0\.11/);
+    expect(refused.calls).toEqual({});
+    // without the newer field the program applies cleanly
+    await expect(provider.update(id, properties as TargetState, program("older-than-field"))).resolves.toBeDefined();
     await provider.delete(id);
   } finally {
-    await provider.core.client.close();
-    await proxy.close();
+    await done();
   }
 });
 
-test("a controller 0.7.3–0.10 (its actions name set-host-sets and set-host-sources): a 0.12 field is refused at diff, before any call; a 0.10 one is not", async () => {
-  const actions010 = (body: string) => body.replace(/"set-host-sources"/g, '"set-host-sources","add-host-sets","set-host-sets","remove-host-sets"');
-  const proxy = await startReleaseProxy(c.apiUrl, { answers: actions010 });
+test("0.12's attributes are decoded strictly: defaultClientPort (0.13) is refused by the controller, naming attributes, and nothing is created", async () => {
+  const { ctl, provider, done } = await against("0.12");
+  try {
+    await expect(provider.create(program("client-port", { defaultClientPort: 15432 }))).rejects.toThrow(/attributes: Attribute fields do not match the expected format/);
+    expect(ctl.store.size).toBe(0);
+  } finally {
+    await done();
+  }
+});
+
+test("0.10 (its actions name set-host-sets and set-host-sources): a 0.12 field is refused at diff, before any call; a 0.10 one is not", async () => {
+  const proxied = await against("0.10");
+  const proxy = await startFaultProxy(proxied.ctl.apiUrl);
   const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN });
   try {
     const inputs = program("release-ceiling");
@@ -140,7 +141,7 @@ test("a controller 0.7.3–0.10 (its actions name set-host-sets and set-host-sou
     expect(created.outs.authorizedActions).toEqual(expect.arrayContaining(["set-host-sets", "set-host-sources"]));
     const before = proxy.seen.length;
     await expect(provider.diff(created.id, created.outs, { ...inputs, egressWorkerFilter: '"dev" in "/tags/type"' })).rejects.toThrow(
-      /egressWorkerFilter needs Boundary 0\.12\.0 or later, but this controller is 0\.10 or older .*`pulumi refresh` reads the Target again/,
+      /egressWorkerFilter needs Boundary 0\.12 or later, but this controller is Boundary 0\.10, which would silently drop it.*`pulumi refresh` reads the Target again/,
     );
     expect(proxy.seen.length).toBe(before);
     await expect(provider.diff(created.id, created.outs, { ...inputs, injectedApplicationCredentialSourceIds: ["credup_1234567890"] })).resolves.toMatchObject({ changes: true });
@@ -148,28 +149,89 @@ test("a controller 0.7.3–0.10 (its actions name set-host-sets and set-host-sou
   } finally {
     await provider.core.client.close();
     await proxy.close();
+    await proxied.done();
   }
 });
 
-test("a controller that says v0.4 in its answers but has only current actions: one 405, then the current action", async () => {
-  const olderLooking = await startReleaseProxy(c.apiUrl, { answers: (body) => body.replace(/-host-sources/g, "-host-sets").replace(/-credential-sources/g, "-credential-libraries") });
-  const provider = new DynamicTargetProvider({ addr: olderLooking.url, token: ADMIN_TOKEN });
+test("a client that has seen no answer meets a current controller: v0.4's action is one 405, then the current action", async () => {
+  const proxy = await startFaultProxy(c.apiUrl);
+  const client = new BoundaryClient({ addr: proxy.url, token: ADMIN_TOKEN }, {});
   try {
-    const created = await provider.create(program("falls-back", { applicationCredentialLibraryIds: [] }));
-    expect(created.outs).toMatchObject({ hostSetIds: ["hsst_1234567890"] });
-    expect(olderLooking.seen.map((r) => `${r.path.replace(/ttcp_\w+/, "{id}")} ${r.status}`)).toEqual(["/v1/targets 200", "/v1/targets/{id}:set-host-sets 405", "/v1/targets/{id}:set-host-sources 200"]);
+    const t = c.store.createTarget({ scope_id: PROJECT, name: "falls-back", type: "tcp", attributes: { default_port: 22 } });
+    const hosts = spec("hostSetIds").association!;
+    const after = await client.associate(t.id, "set", hosts, "host_set_ids", 1, ["hsst_1234567890"]);
+    expect(after.host_source_ids).toEqual(["hsst_1234567890"]);
+    expect(proxy.seen.map((r) => `${r.path.replace(/ttcp_\w+/, "{id}")} ${r.status}`)).toEqual(["/v1/targets/{id}:set-host-sets 405", "/v1/targets/{id}:set-host-sources 200"]);
+    expect(client.generation).toBe("current");
   } finally {
-    await provider.core.client.close();
-    await olderLooking.close();
+    await client.close();
+    await proxy.close();
   }
 });
 
-test("BOUNDARY_API_GENERATION fixes the generation: no learning, no fallback", async () => {
+test("BOUNDARY_API_GENERATION fixes the generation: no fallback beyond it", async () => {
   const provider = new DynamicTargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN, apiGeneration: "v0.4" });
   try {
     const err = await provider.create(program("pinned", { applicationCredentialLibraryIds: [] })).catch((e: unknown) => e);
     expect(String(err)).toContain("setting host sets failed: POST /v1/targets/");
     expect(String(err)).toContain(":set-host-sets: 405");
+  } finally {
+    await provider.core.client.close();
+  }
+});
+
+test('"address": "" is no address: a Target with host sources imports, checks and previews clean, and its refresh shows no drift', async () => {
+  const provider = new DynamicTargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN });
+  try {
+    const made = await provider.create(program("empty-address"));
+    expect((await c.call("GET", `/v1/targets/${made.id}`)).body.address).toBe("");
+    // an import: every field the controller shows becomes an input
+    const imported = (await provider.core.read(made.id))!;
+    expect(imported.state.address).toBeUndefined();
+    expect(imported.inputs).not.toHaveProperty("address");
+    expect(provider.core.check(imported.inputs as Record<string, unknown>).failures).toEqual([]);
+    expect(provider.core.diff(imported.state, imported.inputs as Record<string, unknown>).changes).toBe(false);
+    const refreshed = await provider.read(made.id, made.outs);
+    expect((await provider.diff(made.id, refreshed.props, program("empty-address"))).changes).toBe(false);
+    await provider.delete(made.id);
+  } finally {
+    await provider.core.client.close();
+  }
+});
+
+test("an alias value read in place of an id is never taken for the id: the Target's own id is recorded, and its aliases are an output", async () => {
+  const provider = new DynamicTargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN });
+  try {
+    const res = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "via-alias", type: "tcp", attributes: { default_port: 22 }, with_aliases: [{ value: "via-alias.example", scope_id: "global" }] });
+    const imported = (await provider.core.read("via-alias.example"))!;
+    expect(imported.id).toBe(res.body.id);
+    expect(imported.state.aliases).toEqual([{ id: res.body.aliases[0].id, value: "via-alias.example" }]);
+    expect(imported.inputs).not.toHaveProperty("aliases");
+    const refreshed = await provider.read(res.body.id, imported.state);
+    expect(refreshed.props.aliases).toEqual(imported.state.aliases);
+    await provider.delete(res.body.id);
+    expect((await c.call("GET", "/v1/targets/via-alias.example")).status).toBe(404);
+  } finally {
+    await provider.core.client.close();
+  }
+});
+
+test("a description with a new line: refused before any call on a release its answers show older than 0.17, kept by 0.17 and later", async () => {
+  // 0.10's answers tell it (host_set_ids beside brokered_credential_source_ids); 0.12–0.16 look like 0.17+ (the attempt meets their 400)
+  const older = await against("0.10");
+  try {
+    const made = await older.provider.create(program("one-line", { description: "one line" }));
+    const refused = await countCalls(older.ctl.opsUrl, () => older.provider.update(made.id, made.outs as TargetState, program("one-line", { description: "two\nlines" })).then(() => undefined, (e: unknown) => e));
+    expect(String(refused.result)).toMatch(/description holds a new line, a tab or another space that only Boundary 0\.17 and later take, but this controller is Boundary 0\.10/);
+    expect(refused.calls).toEqual({});
+  } finally {
+    await older.done();
+  }
+  const provider = new DynamicTargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN });
+  try {
+    const made = await provider.create(program("two-lines", { description: "two\nlines" }));
+    expect(c.store.getTarget(made.id).description).toBe("two\nlines");
+    await provider.delete(made.id);
   } finally {
     await provider.core.client.close();
   }

@@ -102,14 +102,21 @@ describe("against Boundary v0.21", () => {
     expect(c.store.getTarget(created.id).injected_application_credential_source_ids).toEqual([]);
   });
 
-  test("a new workerFilter is refused before any call, pointing to egressWorkerFilter", async () => {
+  test("a new workerFilter: the controller's own 400 while the release is not known (the probe tells only 0.5+, and 0.5–0.11 take one); refused before any call once an answer said 0.12+", async () => {
     const { c, e, check } = await setup("0.21");
-    const checked = await check({ scopeId: PROJECT, name: "legacy", defaultPort: 22, workerFilter: '"dev" in "/tags/type"' });
-    expect(checked.failures).toEqual([]); // the generation is not known at check
+    const legacy = { scopeId: PROJECT, name: "legacy", defaultPort: 22, workerFilter: '"dev" in "/tags/type"' };
+    const checked = await check(legacy);
+    expect(checked.failures).toEqual([]); // the release is not known at check
     const { result, calls } = await countCalls(c.opsUrl, () => e.create(checked.inputs).then(() => undefined, (err: Error) => err));
-    expect(String(result)).toMatch(/workerFilter was replaced by egressWorkerFilter in Boundary 0\.12\.0, and this controller refuses a new workerFilter: use egressWorkerFilter instead/);
-    expect(calls).toEqual({ "POST /v1/targets/{id}:add-host-sources": 1 }); // the probe, nothing that changes
+    expect(String(result)).toContain("worker_filter: This field is deprecated. Use egress_worker_filter instead.");
+    expect(calls).toEqual({ "POST /v1/targets/{id}:add-host-sources": 1, "POST /v1/targets": 1 }); // the probe, then the POST the controller refused
     expect(c.store.size).toBe(0);
+    await e.create((await check({ scopeId: PROJECT, name: "teaches", defaultPort: 22 })).inputs); // its answer carries "address": 0.12 or later
+    const again = await check({ ...legacy, name: "legacy-again" });
+    expect(again.failures).toEqual([]); // whether a Target already holds one is not known at check
+    const known = await countCalls(c.opsUrl, () => e.create(again.inputs).then(() => undefined, (err: Error) => err));
+    expect(String(known.result)).toMatch(/workerFilter was replaced by egressWorkerFilter in Boundary 0\.12, and this controller \(Boundary 0\.12 or later\) refuses a new workerFilter: use egressWorkerFilter instead/);
+    expect(known.calls).toEqual({});
   });
 
   test("once the generation is known, a create without defaultPort is refused before the POST; type ssh reaches the controller, which names it", async () => {
@@ -119,11 +126,11 @@ describe("against Boundary v0.21", () => {
     // a program that stops setting defaultPort would clear it: refused before the PATCH Boundary would refuse
     const { defaultPort: _port, ...portless0 } = first.inputs as Record<string, unknown>;
     const removing = await countCalls(c.opsUrl, () => e.update(made.id, made.props, portless0).then(() => undefined, (err: Error) => err));
-    expect(String(removing.result)).toMatch(/defaultPort is required by Boundary 0\.9\.0 and later, which this controller is: keep it/);
+    expect(String(removing.result)).toMatch(/defaultPort is required by Boundary 0\.9 and later, which this controller is \(Boundary 0\.12 or later\): keep it/);
     expect(removing.calls).toEqual({});
     const portless = await check({ scopeId: PROJECT, name: "portless" });
     const { result, calls } = await countCalls(c.opsUrl, () => e.create(portless.inputs).then(() => undefined, (err: Error) => err));
-    expect(String(result)).toMatch(/defaultPort is required by Boundary 0\.9\.0 and later, which this controller is: set it/);
+    expect(String(result)).toMatch(/defaultPort is required by Boundary 0\.9 and later, which this controller is \(Boundary 0\.12 or later\): set it/);
     expect(calls).toEqual({});
     const ssh = await check({ scopeId: PROJECT, name: "ssh", type: "ssh", defaultPort: 22 });
     expect(ssh.failures).toEqual([]);
@@ -152,9 +159,9 @@ describe.each(["0.4", "spec"] as const)("against a v0.4 controller (%s)", (mode)
     const checked = await check(inputs);
     expect(checked.failures).toEqual([]); // the generation is not known yet
     const { result, calls } = await countCalls(c.opsUrl, () => e.create(checked.inputs).then(() => undefined, (err: Error) => err));
-    expect(String(result)).toMatch(/address needs Boundary 0\.12\.0 or later, but this controller speaks the v0\.4 API, which would silently drop it: remove address or upgrade the controller/);
-    expect(String(result)).toMatch(/defaultClientPort needs Boundary 0\.13\.0 or later/);
-    expect(String(result)).toMatch(/type "rdp" needs Boundary 0\.20\.0 or later, but this controller speaks the v0\.4 API: use "tcp"/);
+    expect(String(result)).toMatch(/address needs Boundary 0\.12 or later, but this controller is Boundary v0\.4 \(the v0\.4 API\), which would silently drop it: remove address or upgrade the controller/);
+    expect(String(result)).toMatch(/defaultClientPort needs Boundary 0\.13 or later/);
+    expect(String(result)).toMatch(/type "rdp" needs Boundary 0\.20 or later, but this controller is Boundary v0\.4 \(the v0\.4 API\): use "tcp"/);
     expect(calls).toEqual({ "POST unmatched": 1 }); // the probe, a 405 (no such action on v0.4): nothing created
     expect(c.store.size).toBe(0);
 
@@ -168,7 +175,7 @@ describe.each(["0.4", "spec"] as const)("against a v0.4 controller (%s)", (mode)
     const checked = await check({ scopeId: PROJECT, name: "kinds", hostSetIds: ["hsst_1234567890", "hsplg_1234567890"], applicationCredentialLibraryIds: ["credup_1234567890"] });
     expect(checked.failures).toEqual([]);
     const err = await e.create(checked.inputs).then(() => undefined, (x: Error) => x);
-    expect(String(err)).toMatch(/hostSetIds: hsplg_1234567890 is a kind of source only current controllers take \(hsst_, hsplg_ or hs_\), but this controller speaks the v0\.4 API, which takes hsst_… only/);
+    expect(String(err)).toMatch(/hostSetIds: hsplg_1234567890 is a kind of source this controller \(Boundary v0\.4 \(the v0\.4 API\)\) does not take: it takes hsst_…/);
     expect(String(err)).toMatch(/applicationCredentialLibraryIds: credup_1234567890 is a kind of source/);
     expect(c.store.size).toBe(0);
   });

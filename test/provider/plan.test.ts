@@ -31,6 +31,13 @@ describe("check", () => {
     [{ scopeId: undefined }, "scopeId", "scopeId is required"],
     [{ name: " " }, "name", "must not be empty"],
     [{ name: "we\u0001b" }, "name", "printable characters only"],
+    // Go's unicode.IsPrint, as Boundary's ValidName: no tab, no-break space, zero-width, bidi control or C1 control
+    [{ name: "we\tb" }, "name", "printable characters only"],
+    [{ name: "we\u00a0b" }, "name", "printable characters only"],
+    [{ name: "we\u200bb" }, "name", "printable characters only"],
+    [{ name: "we\u202eb" }, "name", "printable characters only"],
+    [{ name: "we\u0085b" }, "name", "printable characters only"],
+    [{ description: "zero\u200bwidth" }, "description", "printable characters or white space only"],
     [{ type: "http" }, "type", 'must be one of "tcp", "ssh", "rdp"'],
     [{ hostSetIds: ["hsst_1234567890", "hx_1"] }, "hostSetIds[1]", "must be a host set id starting with hsst_, hsplg_ or hs_"],
     [{ applicationCredentialLibraryIds: ["cred"] }, "applicationCredentialLibraryIds[0]", "clvlt_"],
@@ -153,7 +160,7 @@ describe("state", () => {
     const s = stateFromTarget({ id: "ttcp_1", scope_id: "p_1", version: 1 }, []);
     expect(s).toEqual({
       scopeId: "p_1", name: "", type: "tcp", hostSetIds: [], applicationCredentialLibraryIds: [], injectedApplicationCredentialSourceIds: [], sessionMaxSeconds: 28800,
-      sessionConnectionLimit: -1, version: 1, hostSets: [], applicationCredentialLibraries: [], authorizedActions: [], __managed: [],
+      sessionConnectionLimit: -1, version: 1, hostSets: [], applicationCredentialLibraries: [], authorizedActions: [], aliases: [], __managed: [],
     });
     expect(Object.values(s).includes(undefined)).toBe(false);
   });

@@ -10,29 +10,26 @@ import { CreateOutcomeUnknownError, ResourceInitError } from "../../provider/res
 import type { TargetState } from "../../provider/resource/state";
 import type { TargetInputs } from "../../provider/resource/inputs";
 import { BoundaryClient } from "../../provider/client";
-import type { Emulation } from "../../controller";
+import { requires } from "../../wire/releases";
 import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { startFaultProxy } from "../helpers/fault-proxy";
 import { countCalls } from "../helpers/metrics";
+import { MATRIX, facts } from "../helpers/releases";
 
 const PROVIDER_TEXT = "exports.handler = () => ({});"; // stands for the serialized provider
 
-/** How each mode differs, as the provider sees it. */
-const MODES = {
-  spec: { name: "our controller (lists applied on create)", hostSets: "set-host-sets", creds: "set-credential-libraries", createVersion: 1, connectionLimit: 1, filter: ["worker_filter", "workerFilter"] },
-  "0.4": { name: "Boundary v0.4.0 (lists ignored on create, stale versions 404/500)", hostSets: "set-host-sets", creds: "set-credential-libraries", createVersion: 3, connectionLimit: 1, filter: ["worker_filter", "workerFilter"] },
-  "0.21": { name: "Boundary v0.21.3 (current names and actions)", hostSets: "set-host-sources", creds: "set-credential-sources", createVersion: 3, connectionLimit: -1, filter: ["egress_worker_filter", "egressWorkerFilter"] },
-} as const satisfies Record<Emulation, unknown>;
-
-describe.each(Object.keys(MODES) as Emulation[])("--emulate %s", (mode) => {
-  const m = MODES[mode];
-  const ignoreCreateAssociations = mode !== "spec";
-  const [filterWire, filterInput] = m.filter;
-  const setHostSets = `POST /v1/targets/{id}:${m.hostSets}`;
-  const setCreds = `POST /v1/targets/{id}:${m.creds}`;
-  /** The Target's ids of a list, under either generation's name. */
-  const ids = (t: Record<string, unknown>, list: "hosts" | "creds") =>
-    (list === "hosts" ? (t.host_set_ids ?? t.host_source_ids) : (t.application_credential_library_ids ?? t.brokered_credential_source_ids)) as string[] | undefined;
+/** Against every release of the matrix: how each differs, as the provider sees it, is the release table's. */
+describe.each(MATRIX)("--emulate %s", (mode) => {
+  const f = facts(mode);
+  const m = { createVersion: f.r.createAppliesLists ? 1 : 3, connectionLimit: f.connectionLimit };
+  const portRequired = requires(f.r, "defaultPort");
+  const ignoreCreateAssociations = !f.r.createAppliesLists;
+  const [filterWire, filterInput] = f.filter === "worker_filter" ? ["worker_filter", "workerFilter"] : ["egress_worker_filter", "egressWorkerFilter"];
+  // the provider goes by each list's newest action once the first answer told it the release
+  const setHostSets = `POST /v1/targets/{id}:set-${f.hosts.noun}`;
+  const setCreds = `POST /v1/targets/{id}:set-${f.creds.noun}`;
+  /** The Target's ids of a list, under the names the release answers it by. */
+  const ids = (t: Record<string, unknown>, list: "hosts" | "creds") => t[(list === "hosts" ? f.hosts : f.creds).answers.at(-1)!] as string[] | undefined;
   let c: TestController;
   let provider: DynamicTargetProvider;
   let raw: BoundaryClient;
@@ -44,7 +41,7 @@ describe.each(Object.keys(MODES) as Emulation[])("--emulate %s", (mode) => {
     applicationCredentialLibraryIds: ["clvlt_1234567890"],
     description: "managed by pulumi",
     // required since Boundary 0.9
-    ...(mode === "0.21" && { defaultPort: 22 }),
+    ...(portRequired && { defaultPort: 22 }),
     ...extra,
   });
   const calls = <T>(fn: () => Promise<T>) => countCalls(c.opsUrl, fn);
@@ -84,7 +81,7 @@ describe.each(Object.keys(MODES) as Emulation[])("--emulate %s", (mode) => {
       scope: { id: PROJECT, type: "project" },
       hostSets: [{ id: "hsst_1234567890", hostCatalogId: "hcst_1234567890" }, { id: "hsst_1234567891", hostCatalogId: "hcst_1234567890" }],
       applicationCredentialLibraries: [{ id: "clvlt_1234567890", credentialStoreId: "csvlt_1234567890" }],
-      __managed: ["scopeId", "name", "description", "hostSetIds", "applicationCredentialLibraryIds", ...(mode === "0.21" ? ["defaultPort"] : [])],
+      __managed: ["scopeId", "name", "description", "hostSetIds", "applicationCredentialLibraryIds", ...(portRequired ? ["defaultPort"] : [])],
     });
     expect(result.outs.authorizedActions).toContain("authorize-session");
     expect((await raw.getTarget(result.id)).version).toBe(result.outs.version);
@@ -135,16 +132,16 @@ describe.each(Object.keys(MODES) as Emulation[])("--emulate %s", (mode) => {
     const created = await provider.create(inputs);
     // current releases require the default port: it stays in the program there
     const { description, sessionMaxSeconds, defaultPort, applicationCredentialLibraryIds, ...rest } = inputs;
-    const news = mode === "0.21" ? { ...rest, defaultPort } : rest;
+    const news = portRequired ? { ...rest, defaultPort } : rest;
     const { result, calls: made } = await calls(() => provider.update(created.id, created.outs as TargetState, news));
     expect(made).toEqual({ "PATCH /v1/targets/{id}": 1, [setCreds]: 1 });
     const server = await raw.getTarget(created.id);
     expect(server.description).toBeUndefined();
     expect(server.session_max_seconds).toBe(28800);
-    expect(server.attributes).toEqual(mode === "0.21" ? { default_port: 22 } : {});
-    expect(server).toHaveProperty(mode === "0.21" ? "host_source_ids" : "host_set_ids"); // the list is read under this mode's name
+    expect(server.attributes).toEqual(portRequired ? { default_port: 22 } : {});
+    expect(server).toHaveProperty(f.hosts.field); // the list is read under this release's name
     expect(ids(server, "creds")).toBeUndefined();
-    expect(result.outs!.__managed).toEqual(["scopeId", "name", "hostSetIds", ...(mode === "0.21" ? ["defaultPort"] : [])]);
+    expect(result.outs!.__managed).toEqual(["scopeId", "name", "hostSetIds", ...(portRequired ? ["defaultPort"] : [])]);
   });
 
   test("a field the program never set is left alone, even when the server's value changes", async () => {

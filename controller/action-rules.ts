@@ -1,0 +1,68 @@
+/**
+ * The rules of an add/set/remove action's body, as pure functions of the release: the version,
+ * the ids' kinds, and an add or remove that names no id, worded as each release's validators
+ * word them (`validateAdd…Request` in each release's target_service.go) or, for the spec's
+ * controller, in our own clearer words. What the database refuses (an attached id added, an id
+ * not attached removed) is the store's, with the release's 500s (`emulation.ts`).
+ */
+import { oneOf, hasAnyIdPrefix } from "../common/rules";
+import { listIn, type ListField, type ListRoute, type Release } from "../wire/releases";
+import type { RequestField } from "../wire/target";
+import type { AssociationOp } from "../wire/target-fields";
+import { MAX_IDS_PER_REQUEST } from "./rules";
+
+/** The ids an action's body sent for one list, under one of the names its route reads. */
+export interface SentIds {
+  field: ListField;
+  name: string;
+  ids: readonly string[] | null | undefined;
+}
+
+/** What one id names, by the route's noun (Boundary's messages say "host source identifier"). */
+const SINGULAR: Record<ListRoute["noun"], string> = {
+  "host-sets": "host set",
+  "host-sources": "host source",
+  "credential-libraries": "credential library",
+  "credential-sources": "credential source",
+};
+
+/** The body's field errors, and the ids wanted per list (sorted, without repeats; several names of one list merged, as 0.10–0.13 merge theirs). */
+export function checkActionBody(r: Release, op: AssociationOp, version: number | undefined, sent: readonly SentIds[], noun: ListRoute["noun"]): { errors: RequestField[]; wanted: Map<ListField, string[]> } {
+  const ours = r.errors === "ours";
+  const errors: RequestField[] = [];
+  // version 0 is missing: the request message's zero value (v0.4.0 and v0.21.3 alike)
+  if (!version) errors.push({ name: "version", description: ours ? "This field is required: it must be the target's current version." : "Required field." });
+  const wanted = new Map<ListField, string[]>();
+  for (const s of sent) {
+    const ids = s.ids ?? [];
+    const prefixes = listIn(r, s.field)?.prefixes ?? [];
+    if (ids.length > MAX_IDS_PER_REQUEST) {
+      errors.push({ name: s.name, description: `At most ${MAX_IDS_PER_REQUEST} identifiers per request; this one has ${ids.length}.` });
+      continue;
+    }
+    const bad = ids.filter((id) => !hasAnyIdPrefix(id, prefixes));
+    // Boundary names the first bad id of a field (its errors are a map by field); ours names each
+    const named = ours ? bad : bad.slice(0, 1);
+    for (const id of named) {
+      errors.push({
+        name: s.name,
+        description: ours ? `Incorrectly formatted identifier ${JSON.stringify(id)}: it must start with ${oneOf(prefixes)}.` : `Incorrectly formatted ${SINGULAR[noun]} identifier ${JSON.stringify(id)}.`,
+      });
+    }
+    wanted.set(s.field, [...new Set([...(wanted.get(s.field) ?? []), ...ids])].sort());
+  }
+  if (op !== "set" && [...wanted.values()].every((w) => w.length === 0)) errors.push(...emptyAction(r, sent, noun));
+  return { errors, wanted };
+}
+
+/** An add or remove with no id: each name the route reads, or the credential-sources route's own words and fields. */
+function emptyAction(r: Release, sent: readonly SentIds[], noun: ListRoute["noun"]): RequestField[] {
+  if (r.errors === "ours") return sent.map((s) => ({ name: s.name, description: "This must contain at least one identifier." }));
+  if (noun === "credential-sources") return r.emptyCredentialSources.fields.map((name) => ({ name, description: r.emptyCredentialSources.message }));
+  return sent.map((s) => ({ name: s.name, description: "Must be non-empty." }));
+}
+
+/** The message of an action body's 400: the validators' "Errors in provided fields.", or ours. */
+export function actionFieldsMessage(r: Release): string {
+  return r.errors === "ours" ? "Error in provided request." : "Errors in provided fields.";
+}

@@ -1,0 +1,96 @@
+/**
+ * The release table resolves as the changelog of each fact says: a row's facts carry on to every
+ * later release until a row changes them, and the lookups read the first release that has each.
+ */
+import {
+  NEWEST,
+  RELEASES,
+  RELEASE_KEYS,
+  actionFailure,
+  anyReleasePrefixes,
+  describeReleases,
+  fieldSince,
+  knows,
+  release,
+  replacedSince,
+  requiredSince,
+  requires,
+  takesValue,
+  valueSince,
+} from "../../wire/releases";
+
+test("a row per minor release 0.4 … 0.21, and the spec first", () => {
+  expect(RELEASE_KEYS).toEqual(["spec", ...Array.from({ length: 18 }, (_, i) => `0.${i + 4}`)]);
+  expect(NEWEST.patch).toBe("0.21.3");
+  for (const r of RELEASES) expect(r.patch === "spec" || r.patch.startsWith(`${r.release}.`)).toBe(true);
+});
+
+test("the lists' names, routes and prefixes change where the releases changed them", () => {
+  const hosts = (key: Parameters<typeof release>[0]) => release(key).lists.hostSetIds!;
+  expect(hosts("0.4").routes.map((r) => r.noun)).toEqual(["host-sets"]);
+  expect(hosts("0.10").routes.map((r) => r.noun)).toEqual(["host-sets", "host-sources"]);
+  expect(hosts("0.11").routes.map((r) => r.noun)).toEqual(["host-sources"]);
+  expect(hosts("0.6").prefixes).toEqual(["hsst_"]);
+  expect(hosts("0.9").prefixes).toEqual(["hsst_", "hs_"]);
+  expect(hosts("0.21").prefixes).toEqual(["hsst_", "hsplg_", "hs_"]);
+  const creds = (key: Parameters<typeof release>[0]) => release(key).lists.applicationCredentialLibraryIds!;
+  expect(creds("0.8").answers).toEqual(["application_credential_library_ids", "application_credential_source_ids"]);
+  expect(creds("0.9").answers).toEqual(["application_credential_source_ids"]);
+  expect(creds("0.13").routes).toEqual([{ noun: "credential-sources", reads: ["application_credential_source_ids", "brokered_credential_source_ids"] }]);
+  expect(creds("0.14").answers).toEqual(["brokered_credential_source_ids"]);
+  expect(release("0.9").lists.injectedApplicationCredentialSourceIds).toBeUndefined();
+  expect(release("0.12").lists.injectedApplicationCredentialSourceIds!.prefixes).toContain("clvsclt_");
+  expect(anyReleasePrefixes("applicationCredentialLibraryIds")).toEqual(["clvlt_", "clvllt_", "credup_", "cred_", "credspk_", "credupd_", "credp_", "credjson_"]);
+  expect(anyReleasePrefixes("hostSetIds")).toEqual(["hsst_", "hsplg_", "hs_"]);
+});
+
+test("fields, values, requirements and replacements accumulate from the release that brought them", () => {
+  expect([fieldSince("address"), fieldSince("defaultClientPort"), fieldSince("injectedApplicationCredentialSourceIds"), fieldSince("name")]).toEqual(["0.12", "0.13", "0.10", undefined]);
+  expect([knows(release("0.11"), "address"), knows(release("0.12"), "address"), knows(release("spec"), "address")]).toEqual([false, true, false]);
+  expect([valueSince("type", "ssh"), valueSince("type", "rdp"), valueSince("type", "tcp")]).toEqual(["0.10", "0.20", undefined]);
+  expect([takesValue(release("0.4"), "type", "ssh"), takesValue(release("0.4"), "type", "tcp")]).toEqual([false, true]);
+  expect(requiredSince("defaultPort")).toBe("0.9");
+  expect([requires(release("0.8"), "defaultPort"), requires(release("0.21"), "defaultPort")]).toEqual([false, true]);
+  expect(replacedSince("workerFilter")).toEqual({ since: "0.12", by: "egressWorkerFilter" });
+});
+
+test("defaults, rules, pagination, the rate limiter, aliases and authorize-session's fields by release", () => {
+  expect(RELEASES.map((r) => r.defaults.sessionConnectionLimit)).toEqual([1, 1, 1, 1, 1, 1, -1, ...Array(12).fill(-1)]);
+  expect(release("0.9").withinMinor).toMatch(/0\.9\.0 still defaults session_connection_limit to 1/);
+  expect(release("0.10").withinMinor).toBeUndefined();
+  expect([release("0.16").descriptions, release("0.17").descriptions]).toEqual(["print", "print-or-space"]);
+  expect([release("0.14").pagination, release("0.15").pagination]).toEqual([false, true]);
+  expect([release("0.13").rateLimiter, release("0.14").rateLimiter?.list]).toEqual([undefined, { authToken: 150, ipAddress: 1500, total: 1500 }]);
+  expect([release("0.13").routing, release("0.14").routing, release("spec").routing]).toEqual(["gateway", "rate-limiter", "ours"]);
+  expect([release("0.15").aliases, release("0.16").aliases]).toEqual([false, true]);
+  expect(release("0.15").authorizeSession.fields).toContain("endpoint_port");
+  expect(release("0.14").authorizeSession.fields).not.toContain("endpoint_port");
+  expect(release("0.8").authorizeSession.credentialOrigin).toEqual(["credential_source", "credential_library"]);
+  expect([release("0.11").addressAlways, release("0.12").addressAlways]).toEqual([false, true]);
+});
+
+test("the actions' 500s as each release words them", () => {
+  const cause = "updated target and 0 rows updated: search issue: error #1101";
+  expect(actionFailure(release("0.4"), "host", "remove", cause)).toBe(
+    "Unable to remove host sets from target: target.(Repository).DeleteTargeHostSets: db.DoTx: target.(Repository).DeleteTargeHostSets: updated target and 0 rows updated: search issue: error #1101.",
+  );
+  expect(actionFailure(release("0.11"), "host", "add", cause)).toMatch(/^Unable to add host sources to target: target\.\(Repository\)\.AddTargetHostSources: /);
+  expect(actionFailure(release("0.12"), "host", "add", cause)).toBe("Failed to add target host sources");
+  expect(actionFailure(release("0.21"), "host", "remove", cause)).toMatch(/^Unable to remove host sources from target: /);
+});
+
+test("a set of releases is named for messages", () => {
+  expect(describeReleases(["spec", "0.4"])).toBe("Boundary v0.4 (the v0.4 API)");
+  expect(describeReleases(["0.7", "0.8", "0.9", "0.10"])).toBe("Boundary 0.7–0.10");
+  expect(describeReleases(RELEASE_KEYS.filter((k) => k !== "spec" && Number(k.split(".")[1]) >= 12))).toBe("Boundary 0.12 or later");
+});
+
+test("the rate limiter's module keeps the table's default quotas (until it reads them from the table)", async () => {
+  const { DEFAULT_RATE_POLICIES } = await import("../../controller/rate-limit");
+  const d = NEWEST.rateLimiter!;
+  const per = { "auth-token": "authToken", "ip-address": "ipAddress", total: "total" } as const;
+  for (const p of DEFAULT_RATE_POLICIES) {
+    const kind = p.action === "list" ? d.list : d.other;
+    expect([p.action, p.per, p.limit, p.periodMs]).toEqual([p.action, p.per, kind[per[p.per]], d.periodSeconds * 1000]);
+  }
+});

@@ -1,0 +1,114 @@
+/**
+ * The shape of a row of the release table (`release-rows.ts`): the facts about Boundary's Target
+ * API that change between releases. A resolved release (`ReleaseFacts`) holds them all; a row
+ * after the first states only what changed (`ReleaseRow`).
+ */
+import type { DescriptionRule } from "../common/rules";
+import type { AssociationOp, InputField } from "./target-fields";
+
+/** A list the add/set/remove actions reconcile, by the field table's name. */
+export type ListField = "hostSetIds" | "applicationCredentialLibraryIds" | "injectedApplicationCredentialSourceIds";
+
+/** One action route of a list: its noun (`:set-host-sources`) and the body fields it reads the ids from (several are merged). */
+export interface ListRoute {
+  noun: "host-sets" | "host-sources" | "credential-libraries" | "credential-sources";
+  reads: readonly string[];
+}
+
+/** How one release names and checks one list. */
+export interface ListFacts {
+  /** Its actions: each noun routes add, set and remove. */
+  routes: readonly ListRoute[];
+  /** The id fields the release's Target views carry the list under (each with its summaries' field). */
+  answers: readonly string[];
+  /** The id prefixes (`hsst_`) its actions accept. */
+  prefixes: readonly string[];
+}
+
+/** What a release's handler answers when an action's repository call fails: its words over the error, or fixed words. */
+export type HandlerWords = { wrap: string } | { fixed: string };
+
+/** The API rate limiter's default quotas per kind of action (requests per period, per auth token, per client address and in total). */
+export interface RateLimiterDefaults {
+  periodSeconds: number;
+  list: { authToken: number; ipAddress: number; total: number };
+  other: { authToken: number; ipAddress: number; total: number };
+}
+
+/** Every fact of one release. */
+export interface ReleaseFacts {
+  /** `spec`, or the minor release (`0.12`). */
+  release: string;
+  /** The patch release whose source the row's facts were read at (the minor's newest), or `spec`. */
+  patch: string;
+  /** What changed in this release, in one line (the README's mode table). */
+  changes: string;
+  /** How earlier patches of the same minor differ from `patch`, when they do. */
+  withinMinor?: string;
+  /** A Target's `authorized_actions` for a caller with every grant (the handlers' IdActions). */
+  actions: readonly string[];
+  /** Each list's names, routes and prefixes; absent for a list the release does not have. */
+  lists: { hostSetIds?: ListFacts; applicationCredentialLibraryIds?: ListFacts; injectedApplicationCredentialSourceIds?: ListFacts };
+  /** The input fields the release knows (reads in bodies, answers in views). */
+  fields: readonly InputField[];
+  /** Enum values later releases added (`type: "ssh"`), where this release has them. */
+  values: readonly { field: InputField; value: string }[];
+  /** Fields a create must carry beyond the spec's (`attributes.default_port` from 0.9). */
+  requires: readonly InputField[];
+  /** Fields replaced by another: a new value is refused (a held one is kept). */
+  replaces: readonly { field: InputField; by: InputField }[];
+  /** Defaults that differ from the field table's (`session_connection_limit` was 1 until 0.9.1). */
+  defaults: Partial<Record<InputField, number | string>>;
+  /** Which characters a description may hold: `unicode.IsPrint`, or `IsPrint || IsSpace` (0.17+). Names are always IsPrint. */
+  descriptions: DescriptionRule;
+  /** Whether an IPv6 address may come in brackets (refused from 0.19.3). */
+  addressBrackets: "taken" | "refused";
+  /** Views carry `"address": ""` when a Target has none (0.12+). */
+  addressAlways: boolean;
+  /** Lists are paginated (0.15+). */
+  pagination: boolean;
+  /** The body of an empty list. */
+  emptyList: Readonly<Record<string, unknown>>;
+  /** List items carry the lists' ids and summaries (Boundary's list query does not load them; the spec's controller does). */
+  listItemsCarryLists: boolean;
+  /** The API rate limiter and its defaults (0.14.3+), or none. */
+  rateLimiter?: RateLimiterDefaults;
+  /** Aliases: `with_aliases` on create, `aliases` in views, alias values as ids in paths (0.16+). */
+  aliases: boolean;
+  /** What authorize-session answers: its fields, and the name(s) of each credential's origin. */
+  authorizeSession: { fields: readonly string[]; credentialOrigin: readonly ("credential_library" | "credential_source")[] };
+  /**
+   * How a request no route takes is answered: `gateway` (grpc-gateway: 405 JSON Unimplemented, 404
+   * JSON NotFound), `rate-limiter` (0.14.3+: refused before the API with an empty body: 405 for
+   * another generation's action, 400 for an unknown one, 404 for an unknown collection), `ours`.
+   */
+  routing: "gateway" | "rate-limiter" | "ours";
+  /** Boundary's answers (`boundary`: stale versions 404/500, mistakes as repository 500s) or our clearer ones (`ours`: 409, 400s naming the field). */
+  errors: "boundary" | "ours";
+  /** Create applies the lists (real Boundary ignores them: only the actions change them). */
+  createAppliesLists: boolean;
+  /** A body's unknown keys: discarded (Boundary's marshaler sets DiscardUnknown) or named in a 400. */
+  unknownKeys: "discarded" | "named";
+  /** An add/remove of credential sources with no id: the message, and the fields it is set on. */
+  emptyCredentialSources: { message: string; fields: readonly string[] };
+  /** How the handlers word an action's failures. */
+  actionErrors: {
+    /** The repository's operation names (`target.(Repository).<op>`), per list kind and action. */
+    ops: Record<"host" | "credential", Record<AssociationOp, string>>;
+    handler: Record<"host" | "credential", Record<AssociationOp, HandlerWords>>;
+    /** What a stale `:set-*` on the host list says before "updated target and 0 rows updated". */
+    staleSet: string;
+    /** What a remove of an id that is not attached says was deleted (`target host sources deleted 0 did not match request for 1`). */
+    removedMismatch: Record<"host" | "credential", string>;
+  };
+}
+
+/** A row after the first: the facts that changed (`adds`, `requires`, `replaces` accumulate; the rest replace). */
+export type ReleaseRow = Partial<Omit<ReleaseFacts, "fields" | "values" | "lists" | "actionErrors">> & {
+  release: string;
+  patch: string;
+  changes: string;
+  lists?: ReleaseFacts["lists"];
+  adds?: { fields?: readonly InputField[]; values?: readonly { field: InputField; value: string }[] };
+  actionErrors?: Partial<Omit<ReleaseFacts["actionErrors"], "handler">> & { handler?: Partial<ReleaseFacts["actionErrors"]["handler"]> };
+};

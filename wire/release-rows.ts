@@ -1,0 +1,255 @@
+/**
+ * THE table of Boundary's releases, as data: the first row (0.4) holds every fact, each later row
+ * what changed in that release (a fact it leaves out is the previous row's), and `SPEC` is 0.4 with
+ * our own clearer answers. `releases.ts` resolves the rows and answers questions about them.
+ *
+ * Each fact was read in that release's source at the row's `patch` tag of hashicorp/boundary
+ * (`TS` is `internal/…/handlers/targets/target_service.go`, `TP` the Target's `target.proto`,
+ * `SP` its `target_service.proto`). Adding a release is one row at the end of ROWS.
+ *
+ * A row gives its minor's newest patch release (`patch`). Where a fact changed inside a minor,
+ * the row holds the newer behaviour and `withinMinor` says which earlier patches differ and how
+ * (`--emulate 0.9` is 0.9.1; `--emulate 0.14` is 0.14.3 and later).
+ */
+import type { ListFacts, ReleaseFacts, ReleaseRow } from "./release-facts";
+
+/** authorize-session's answer up to 0.14 (TP `SessionAuthorization`). */
+const SESSION_FIELDS_04 = ["session_id", "target_id", "scope", "created_time", "user_id", "host_set_id", "host_id", "type", "authorization_token", "endpoint", "credentials"] as const;
+
+/** Boundary v0.4.0, every fact (its TS, TP, SP, handlers/verifiers.go and internal/target at that tag). */
+export const V04: ReleaseFacts = {
+  release: "0.4",
+  patch: "0.4.0",
+  changes: "the spec's release: host sets and credential libraries",
+  actions: ["no-op", "read", "update", "delete", "add-host-sets", "set-host-sets", "remove-host-sets", "add-credential-libraries", "set-credential-libraries", "remove-credential-libraries", "authorize-session"],
+  lists: {
+    hostSetIds: { routes: [{ noun: "host-sets", reads: ["host_set_ids"] }], answers: ["host_set_ids"], prefixes: ["hsst_"] },
+    applicationCredentialLibraryIds: {
+      routes: [{ noun: "credential-libraries", reads: ["application_credential_library_ids"] }],
+      answers: ["application_credential_library_ids"],
+      prefixes: ["clvlt_"],
+    },
+  },
+  fields: ["scopeId", "name", "description", "type", "hostSetIds", "applicationCredentialLibraryIds", "sessionMaxSeconds", "sessionConnectionLimit", "workerFilter", "defaultPort"],
+  values: [],
+  requires: [],
+  replaces: [],
+  // internal/target/options.go; the database default
+  defaults: { sessionConnectionLimit: 1 },
+  // handlers/verifiers.go ValidNameDescription: unicode.IsPrint
+  descriptions: "print",
+  addressBrackets: "taken",
+  addressAlways: false,
+  pagination: false,
+  emptyList: {},
+  listItemsCarryLists: false,
+  aliases: false,
+  authorizeSession: { fields: SESSION_FIELDS_04, credentialOrigin: ["credential_library"] },
+  // handlers/errors.go backendErrorToApiError: the gateway's codes.Unimplemented → 405
+  routing: "gateway",
+  errors: "boundary",
+  createAppliesLists: false,
+  // handlers/marshler.go: protojson with DiscardUnknown
+  unknownKeys: "discarded",
+  emptyCredentialSources: { message: "Must be non-empty.", fields: ["application_credential_source_ids"] },
+  // internal/target/repository_host_set.go, repository_credential_library.go (the typo is theirs)
+  actionErrors: {
+    ops: {
+      host: { add: "AddTargetHostSets", set: "SetTargetHostSets", remove: "DeleteTargeHostSets" },
+      credential: { add: "AddTargetCredentialLibraries", set: "SetTargetCredentialLibraries", remove: "DeleteTargetCredentialLibraries" },
+    },
+    handler: {
+      host: { add: { wrap: "Unable to add host sets to target" }, set: { wrap: "Unable to set host sets in target" }, remove: { wrap: "Unable to remove host sets from target" } },
+      credential: { add: { wrap: "Unable to add credential libraries to target" }, set: { wrap: "Unable to set credential libraries in target" }, remove: { wrap: "Unable to remove credential libraries from target" } },
+    },
+    staleSet: "set target host sets: ",
+    removedMismatch: { host: "target host sets", credential: "credential libraries" },
+  },
+};
+
+/** The three lists' facts in the releases 0.5 to 0.21, the ones several rows share. */
+const HOSTS_05: ListFacts = { routes: [{ noun: "host-sets", reads: ["host_set_ids"] }, { noun: "host-sources", reads: ["host_source_ids"] }], answers: ["host_set_ids", "host_source_ids"], prefixes: ["hsst_"] };
+const HOSTS_010: ListFacts = { ...HOSTS_05, prefixes: ["hsst_", "hsplg_", "hs_"] };
+const HOSTS_011: ListFacts = { routes: [{ noun: "host-sources", reads: ["host_source_ids"] }], answers: ["host_source_ids"], prefixes: HOSTS_010.prefixes };
+const CREDS_010 = (prefixes: readonly string[]): ListFacts => ({
+  routes: [{ noun: "credential-sources", reads: ["application_credential_source_ids", "brokered_credential_source_ids"] }],
+  answers: ["application_credential_source_ids", "brokered_credential_source_ids"],
+  prefixes,
+});
+const CREDS_014 = (prefixes: readonly string[]): ListFacts => ({
+  routes: [{ noun: "credential-sources", reads: ["brokered_credential_source_ids"] }],
+  answers: ["brokered_credential_source_ids"],
+  prefixes,
+});
+const INJECTED = (prefixes: readonly string[]): ListFacts => ({
+  routes: [{ noun: "credential-sources", reads: ["injected_application_credential_source_ids"] }],
+  answers: ["injected_application_credential_source_ids"],
+  prefixes,
+});
+/** The credential sources 0.10 took (`credup_`, its earlier prefix `cred_`, `credspk_`), before JSON credentials (0.11). */
+const STATIC_010 = ["credup_", "cred_", "credspk_"] as const;
+
+/** The actions of 0.11 and later (TS IdActions). */
+const CURRENT_ACTIONS = ["no-op", "read", "update", "delete", "add-host-sources", "set-host-sources", "remove-host-sources", "add-credential-sources", "set-credential-sources", "remove-credential-sources", "authorize-session"] as const;
+/** The rows after 0.4, each what changed in that release. */
+export const ROWS = [
+  {
+    release: "0.5",
+    patch: "0.5.1",
+    changes: "host sources and credential sources beside v0.4's host sets and credential libraries; views carry both names",
+    // TS IdActions; toProto fills both names; target_service.proto routes both generations
+    actions: ["no-op", "read", "update", "delete", "add-host-sets", "set-host-sets", "remove-host-sets", "add-credential-libraries", "set-credential-libraries", "remove-credential-libraries", "add-credential-sources", "set-credential-sources", "remove-credential-sources", "authorize-session"],
+    lists: {
+      hostSetIds: HOSTS_05,
+      applicationCredentialLibraryIds: {
+        routes: [{ noun: "credential-libraries", reads: ["application_credential_library_ids"] }, { noun: "credential-sources", reads: ["application_credential_source_ids"] }],
+        answers: ["application_credential_library_ids", "application_credential_source_ids"],
+        prefixes: ["clvlt_"],
+      },
+    },
+    authorizeSession: { fields: SESSION_FIELDS_04, credentialOrigin: ["credential_source", "credential_library"] },
+    actionErrors: {
+      ops: {
+        host: { add: "AddTargetHostSources", set: "SetTargetHostSources", remove: "DeleteTargetHostSources" },
+        credential: { add: "AddTargetCredentialSources", set: "SetTargetCredentialSources", remove: "DeleteTargetCredentialSources" },
+      },
+      handler: {
+        host: { add: { wrap: "Unable to add host sources to target" }, set: { wrap: "Unable to set host sources in target" }, remove: { wrap: "Unable to remove host sources from target" } },
+        credential: { add: { wrap: "Unable to add credential sources to target" }, set: { wrap: "Unable to set credential sources in target" }, remove: { wrap: "Unable to remove credential sources from target" } },
+      },
+      staleSet: "set target host sources: ",
+      removedMismatch: { host: "target host sources", credential: "credential libraries" },
+    },
+  },
+  { release: "0.6", patch: "0.6.2", changes: "nothing the Target API shows" },
+  {
+    release: "0.7",
+    patch: "0.7.6",
+    changes: "plugin host sets (hs_); authorized_actions name the host-sources actions; an empty credential-sources add names the egress list too",
+    withinMinor: "0.7.0–0.7.2 do not name the host-sources actions in authorized_actions (the routes exist)",
+    actions: ["no-op", "read", "update", "delete", "add-host-sets", "set-host-sets", "remove-host-sets", "add-host-sources", "set-host-sources", "remove-host-sources", "add-credential-libraries", "set-credential-libraries", "remove-credential-libraries", "add-credential-sources", "set-credential-sources", "remove-credential-sources", "authorize-session"],
+    lists: { hostSetIds: { ...HOSTS_05, prefixes: ["hsst_", "hs_"] } },
+    emptyCredentialSources: { message: "Application or Egress Credential Source IDs must be provided.", fields: ["application_credential_source_ids", "egress_credential_source_ids"] },
+  },
+  { release: "0.8", patch: "0.8.1", changes: "nothing the Target API shows" },
+  {
+    release: "0.9",
+    patch: "0.9.1",
+    changes: "credential libraries' names and actions removed; static credentials (cred_); attributes.default_port required; session_connection_limit defaults to -1",
+    withinMinor: "0.9.0 still defaults session_connection_limit to 1 (internal/target/options.go)",
+    actions: ["no-op", "read", "update", "delete", "add-host-sets", "set-host-sets", "remove-host-sets", "add-host-sources", "set-host-sources", "remove-host-sources", "add-credential-sources", "set-credential-sources", "remove-credential-sources", "authorize-session"],
+    lists: {
+      applicationCredentialLibraryIds: { routes: [{ noun: "credential-sources", reads: ["application_credential_source_ids"] }], answers: ["application_credential_source_ids"], prefixes: ["clvlt_", "cred_"] },
+    },
+    // handlers/targets/tcp/tcp.go Vet
+    requires: ["defaultPort"],
+    defaults: { sessionConnectionLimit: -1 },
+    authorizeSession: { fields: SESSION_FIELDS_04, credentialOrigin: ["credential_source"] },
+  },
+  {
+    release: "0.10",
+    patch: "0.10.5",
+    changes: "brokered and injected credential sources (the 0.5 name still read and answered); plugin host sets hsplg_; ssh targets (HCP)",
+    lists: {
+      hostSetIds: HOSTS_010,
+      applicationCredentialLibraryIds: CREDS_010(["clvlt_", ...STATIC_010]),
+      injectedApplicationCredentialSourceIds: INJECTED(["clvlt_", ...STATIC_010]),
+    },
+    adds: { fields: ["injectedApplicationCredentialSourceIds"], values: [{ field: "type", value: "ssh" }] },
+    emptyCredentialSources: { message: "Brokered or Injected Application Credential Source IDs must be provided.", fields: ["brokered_credential_source_ids", "injected_application_credential_source_ids"] },
+  },
+  {
+    release: "0.11",
+    patch: "0.11.2",
+    changes: "v0.4's host-set names and actions removed; JSON credentials (credjson_) brokered",
+    actions: CURRENT_ACTIONS,
+    lists: {
+      hostSetIds: HOSTS_011,
+      applicationCredentialLibraryIds: CREDS_010(["clvlt_", ...STATIC_010, "credjson_"]),
+    },
+  },
+  {
+    release: "0.12",
+    patch: "0.12.2",
+    changes: "address, egress and ingress worker filters (worker_filter deprecated); views always carry address; SSH certificate libraries injected; add/set host sources answer a fixed 500",
+    lists: { injectedApplicationCredentialSourceIds: INJECTED(["clvlt_", "clvsclt_", ...STATIC_010]) },
+    adds: { fields: ["egressWorkerFilter", "ingressWorkerFilter", "address"] },
+    // TS validateCreateRequest; the database trigger of migration 59/01
+    replaces: [{ field: "workerFilter", by: "egressWorkerFilter" }],
+    // TS toProto: `out.Address = wrapperspb.String(in.GetAddress())` whatever the address
+    addressAlways: true,
+    actionErrors: {
+      handler: { host: { add: { fixed: "Failed to add target host sources" }, set: { fixed: "Failed to set target host sources" }, remove: { wrap: "Unable to remove host sources from target" } } },
+    },
+  },
+  { release: "0.13", patch: "0.13.1", changes: "attributes.default_client_port", adds: { fields: ["defaultClientPort"] } },
+  {
+    release: "0.14",
+    patch: "0.14.5",
+    changes: "the 0.5 credential name removed; the API rate limiter; other generations' actions answer 405 with an empty body",
+    withinMinor: "0.14.0–0.14.2 have no rate limiter and answer other generations' actions 405 with the gateway's JSON",
+    lists: {
+      applicationCredentialLibraryIds: CREDS_014(["clvlt_", ...STATIC_010, "credjson_"]),
+    },
+    // ratelimit/config.go defaults; ratelimit/handler.go answers before the API
+    rateLimiter: { periodSeconds: 30, list: { authToken: 150, ipAddress: 1500, total: 1500 }, other: { authToken: 3000, ipAddress: 30000, total: 30000 } },
+    routing: "rate-limiter",
+  },
+  {
+    release: "0.15",
+    patch: "0.15.5",
+    changes: "paginated lists; authorize-session answers connection_limit, endpoint_port, expiration",
+    pagination: true,
+    emptyList: { response_type: "complete", sort_by: "created_time", sort_dir: "desc" },
+    authorizeSession: { fields: [...SESSION_FIELDS_04, "connection_limit", "endpoint_port", "expiration"], credentialOrigin: ["credential_source"] },
+  },
+  {
+    release: "0.16",
+    patch: "0.16.3",
+    changes: "aliases (with_aliases on create, aliases in views, alias values as ids); authorize-session's session_recording_id",
+    aliases: true,
+    authorizeSession: { fields: [...SESSION_FIELDS_04, "connection_limit", "endpoint_port", "expiration", "session_recording_id"], credentialOrigin: ["credential_source"] },
+  },
+  // handlers/verifiers.go ValidDescription
+  { release: "0.17", patch: "0.17.2", changes: "descriptions may hold new lines and tabs (unicode.IsSpace)", descriptions: "print-or-space" },
+  { release: "0.18", patch: "0.18.2", changes: "nothing the Target API shows" },
+  { release: "0.19", patch: "0.19.5", changes: "an IPv6 address in brackets is refused", withinMinor: "0.19.0–0.19.2 take a bracketed IPv6 address", addressBrackets: "refused" },
+  {
+    release: "0.20",
+    patch: "0.20.3",
+    changes: "username/password/domain credentials (credupd_); rdp targets (HCP)",
+    lists: {
+      applicationCredentialLibraryIds: CREDS_014(["clvlt_", ...STATIC_010, "credupd_", "credjson_"]),
+      injectedApplicationCredentialSourceIds: INJECTED(["clvlt_", "clvsclt_", ...STATIC_010, "credupd_"]),
+    },
+    adds: { values: [{ field: "type", value: "rdp" }] },
+  },
+  {
+    release: "0.21",
+    patch: "0.21.3",
+    changes: "Vault LDAP libraries (clvllt_) and password credentials (credp_)",
+    lists: {
+      applicationCredentialLibraryIds: CREDS_014(["clvlt_", "clvllt_", ...STATIC_010, "credupd_", "credp_", "credjson_"]),
+      injectedApplicationCredentialSourceIds: INJECTED(["clvlt_", "clvsclt_", "clvllt_", ...STATIC_010, "credupd_"]),
+    },
+  },
+] as const satisfies readonly ReleaseRow[];
+
+/**
+ * The spec's controller: Boundary v0.4 where the spec is silent, with our own clearer answers
+ * (a stale version is 409 naming both versions, mistakes are 400s naming the field), create
+ * applies the lists, a body's unknown keys are named in a 400, lists are whole.
+ */
+export const SPEC: ReleaseFacts = {
+  ...V04,
+  release: "spec",
+  patch: "spec",
+  changes: "the spec's Target API, with Boundary v0.4's facts where it is silent and our clearer answers",
+  errors: "ours",
+  routing: "ours",
+  createAppliesLists: true,
+  unknownKeys: "named",
+  listItemsCarryLists: true,
+  emptyList: { items: [] },
+};
+

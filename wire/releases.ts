@@ -1,0 +1,193 @@
+/**
+ * Boundary's releases, resolved from the table (`release-rows.ts`: a row per minor release 0.4 …
+ * 0.21, and `spec`), and the questions the controller, the provider and the tests ask of them.
+ * Everything that differs between releases is read here, so no other module needs to test which
+ * release it is talking to or emulating.
+ */
+import { TARGET_FIELDS, type AssociationOp, type InputField } from "./target-fields";
+import type { ListFacts, ReleaseFacts, ReleaseRow } from "./release-facts";
+import { ROWS, SPEC, V04 } from "./release-rows";
+
+export type * from "./release-facts";
+
+/** A later row over the previous release: the facts it states replace, the ones it adds accumulate. */
+function fold(previous: ReleaseFacts, row: ReleaseRow): ReleaseFacts {
+  const { adds, requires, replaces, lists, actionErrors, ...facts } = row;
+  return {
+    ...previous,
+    withinMinor: undefined,
+    ...facts,
+    lists: { ...previous.lists, ...lists },
+    fields: [...previous.fields, ...(adds?.fields ?? [])],
+    values: [...previous.values, ...(adds?.values ?? [])],
+    requires: [...previous.requires, ...(requires ?? [])],
+    replaces: [...previous.replaces, ...(replaces ?? [])],
+    actionErrors: {
+      ...previous.actionErrors,
+      ...actionErrors,
+      handler: { ...previous.actionErrors.handler, ...actionErrors?.handler },
+    },
+  };
+}
+
+const FOLDED: ReleaseFacts[] = ROWS.reduce<ReleaseFacts[]>((all, row) => [...all, fold(all[all.length - 1]!, row)], [V04]);
+
+/** A release the table has: `spec`, or a minor release `0.4` … `0.21`. */
+export type ReleaseKey = "spec" | "0.4" | (typeof ROWS)[number]["release"];
+
+/** Every release, oldest first, `spec` first of all (it is the default). */
+export const RELEASES: readonly Release[] = [SPEC, ...FOLDED].map((f) => Object.freeze({ ...f, generation: generationOf(f) }) as Release);
+
+/** The keys `--emulate` takes, in table order. */
+export const RELEASE_KEYS = RELEASES.map((r) => r.release) as readonly ReleaseKey[];
+
+/** A resolved row: every fact of the release, and the API generation its action names belong to. */
+export type Release = ReleaseFacts & {
+  release: ReleaseKey;
+  /** `current` when the release routes the host-sources actions (0.5 and later), else `v0.4`. */
+  generation: "v0.4" | "current";
+};
+
+/** The release of a key (throws on a key the table does not have: keys come from RELEASE_KEYS). */
+export function release(key: ReleaseKey): Release {
+  const found = RELEASES.find((r) => r.release === key);
+  if (!found) throw new Error(`no release ${key} in the table`);
+  return found;
+}
+
+/** The newest release of the table. */
+export const NEWEST: Release = RELEASES[RELEASES.length - 1]!;
+
+function generationOf(f: ReleaseFacts): "v0.4" | "current" {
+  return f.lists.hostSetIds!.routes.some((r) => r.noun === "host-sources") ? "current" : "v0.4";
+}
+
+// ---- lookups ----
+
+/** The release knows the field (it reads it in bodies and answers it). */
+export function knows(r: ReleaseFacts, field: InputField): boolean {
+  return r.fields.includes(field);
+}
+
+/** The release takes this value of an enum field (`type: "ssh"` from 0.10). */
+export function takesValue(r: ReleaseFacts, field: InputField, value: string): boolean {
+  const later = RELEASES.some((x) => x.values.some((v) => v.field === field && v.value === value));
+  return !later || r.values.some((v) => v.field === field && v.value === value);
+}
+
+/** The release requires the field at create. */
+export function requires(r: ReleaseFacts, field: InputField): boolean {
+  return r.requires.includes(field);
+}
+
+/** What replaced the field in the release (it refuses a new value), if anything. */
+export function replacement(r: ReleaseFacts, field: InputField): InputField | undefined {
+  return r.replaces.find((x) => x.field === field)?.by;
+}
+
+/** The first real release (not `spec`) where `holds` is true, as its patch (`0.12.2`) and its minor (`0.12`). */
+function firstWhere(holds: (r: Release) => boolean): Release | undefined {
+  return RELEASES.find((r) => r.release !== "spec" && holds(r));
+}
+
+/** The minor release that added the field (`0.12`); undefined for fields v0.4 had. */
+export function fieldSince(field: InputField): string | undefined {
+  const first = firstWhere((r) => knows(r, field));
+  return first && first.release !== "0.4" ? first.release : undefined;
+}
+
+/** The minor release that added an enum value (`0.10` for `ssh`); undefined for values v0.4 had. */
+export function valueSince(field: InputField, value: string): string | undefined {
+  const first = firstWhere((r) => takesValue(r, field, value));
+  return first && first.release !== "0.4" ? first.release : undefined;
+}
+
+/** The minor release from which the field is required at create (`0.9` for `defaultPort`). */
+export function requiredSince(field: InputField): string | undefined {
+  return firstWhere((r) => requires(r, field))?.release;
+}
+
+/** The minor release that replaced the field, and by what (`workerFilter` → `egressWorkerFilter` in 0.12). */
+export function replacedSince(field: InputField): { since: string; by: InputField } | undefined {
+  const first = firstWhere((r) => replacement(r, field) !== undefined);
+  return first && { since: first.release, by: replacement(first, field)! };
+}
+
+/** Every id prefix any release takes for a list, the newest release's first (what a program may name; a given release may take fewer). */
+export function anyReleasePrefixes(field: InputField): readonly string[] {
+  return [...new Set([...RELEASES].reverse().flatMap((r) => r.lists[field as keyof ReleaseFacts["lists"]]?.prefixes ?? []))];
+}
+
+/** The list's facts in the release; undefined when the release does not have the list. */
+export function listIn(r: ReleaseFacts, field: InputField): ListFacts | undefined {
+  return r.lists[field as keyof ReleaseFacts["lists"]];
+}
+
+/** The summaries' field that goes with an id field (`host_sets` with `host_set_ids`), from the field table's names. */
+export function summariesOf(idsField: string): string {
+  for (const f of Object.values(TARGET_FIELDS) as { wire: string; association?: { summaries?: string; current: { wire: string; summaries: string; earlier?: { wire: string; summaries: string } } } }[]) {
+    const a = f.association;
+    if (!a) continue;
+    if (f.wire === idsField && a.summaries) return a.summaries;
+    if (a.current.wire === idsField) return a.current.summaries;
+    if (a.current.earlier?.wire === idsField) return a.current.earlier.summaries;
+  }
+  throw new Error(`no summaries for ${idsField}`);
+}
+
+/** The 500 a release answers for an action whose repository call failed: its handler's words over the repository's error. */
+export function actionFailure(r: ReleaseFacts, list: "host" | "credential", op: AssociationOp, cause: string): string {
+  const words = r.actionErrors.handler[list][op];
+  if ("fixed" in words) return words.fixed;
+  const at = `target.(Repository).${r.actionErrors.ops[list][op]}`;
+  return `${words.wrap}: ${at}: db.DoTx: ${at}: ${cause}.`;
+}
+
+/** A short name for a set of releases, for messages: `0.7–0.10`, `0.12 or later`, `the v0.4 API`. */
+export function describeReleases(keys: readonly ReleaseKey[]): string {
+  const real = RELEASES.filter((r) => keys.includes(r.release) && r.release !== "spec").map((r) => r.release);
+  if (real.length === 0 || (real.length === 1 && real[0] === "0.4")) return "Boundary v0.4 (the v0.4 API)";
+  const [first, last] = [real[0]!, real[real.length - 1]!];
+  if (last === NEWEST.release && first !== last) return `Boundary ${first} or later`;
+  return first === last ? `Boundary ${first}` : `Boundary ${first}–${last}`;
+}
+
+// ---- what answers tell of the release that gave them ----
+
+/** The Target fields every release answers, whatever it knows. */
+const BASE_KEYS = ["id", "scope_id", "scope", "name", "description", "created_time", "updated_time", "version", "type", "authorized_actions", "attributes", "session_max_seconds", "session_connection_limit"];
+
+/** The top-level keys a release's Target views may carry. */
+function answerKeys(r: ReleaseFacts): Set<string> {
+  const scalars = (Object.keys(TARGET_FIELDS) as InputField[]).filter((f) => knows(r, f) && !TARGET_FIELDS[f].wire.includes(".")).map((f) => TARGET_FIELDS[f].wire);
+  const lists = Object.values(r.lists).flatMap((l) => l.answers.flatMap((name) => [name, summariesOf(name)]));
+  return new Set([...BASE_KEYS, ...scalars, ...lists, ...(r.aliases ? ["aliases"] : [])]);
+}
+const ANSWER_KEYS = new Map(RELEASES.map((r) => [r, answerKeys(r)]));
+/** Keys and actions some release answers: only these tell anything (a later release's new key tells nothing here). */
+const ANY_KEY = new Set(RELEASES.flatMap((r) => [...ANSWER_KEYS.get(r)!]));
+const ANY_ACTION = new Set(RELEASES.flatMap((r) => r.actions));
+
+/**
+ * The releases among `among` that could have answered this Target view: each key of it some
+ * release answers is one they answer (`host_set_ids`: up to 0.10), each key they always answer is
+ * there (`"address"`, even empty: 0.12+), and each action it authorizes is one they have
+ * (`set-host-sets` with `set-host-sources`: 0.7–0.10). A caller's grants may hide actions and a
+ * Target may lack lists, so their absence tells nothing.
+ */
+export function releasesAnswering(view: Readonly<Record<string, unknown>>, among: readonly Release[] = RELEASES): Release[] {
+  const keys = Object.keys(view).filter((k) => ANY_KEY.has(k));
+  const actions = (Array.isArray(view.authorized_actions) ? (view.authorized_actions as unknown[]) : []).filter((a): a is string => typeof a === "string" && ANY_ACTION.has(a));
+  return among.filter((r) => keys.every((k) => ANSWER_KEYS.get(r)!.has(k)) && (!r.addressAlways || "address" in view) && actions.every((a) => r.actions.includes(a)));
+}
+
+/** The releases among `among` whose actions include every one of `actions` (a Target's recorded `authorized_actions`). */
+export function releasesWithActions(actions: readonly string[], among: readonly Release[] = RELEASES): Release[] {
+  const telling = actions.filter((a) => ANY_ACTION.has(a));
+  return among.filter((r) => telling.every((a) => r.actions.includes(a)));
+}
+
+/** The release routes this action noun for some list (`host-sources` from 0.5). */
+export function routesNoun(r: ReleaseFacts, noun: ListFacts["routes"][number]["noun"]): boolean {
+  return Object.values(r.lists).some((l) => l.routes.some((x) => x.noun === noun));
+}
