@@ -40,15 +40,13 @@ import {
   id_kp_clientAuth,
   id_kp_serverAuth,
 } from "@peculiar/asn1-x509";
+import type { SubjectKeyIdMethod } from "../wire/releases";
 
 /** Ed25519's algorithm identifier (RFC 8410): the key's and the signature's, without parameters. */
 const ID_ED25519 = "1.3.101.112";
 
-/**
- * How Go's `x509.CreateCertificate` derives a CA's missing subject key identifier from the raw
- * public key: SHA-1 up to Go 1.24, the first 160 bits of SHA-256 from Go 1.25 (Boundary 0.20+).
- */
-export type SubjectKeyIdMethod = "sha1" | "sha256-160";
+/** How the subject key id is derived from the raw public key (the release table says which Go each release was built with). */
+export type { SubjectKeyIdMethod };
 
 /** What a session certificate is made from. */
 export interface CertificateRequest {

@@ -84,7 +84,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   let closing = false;
 
   // releases with the rate limiter (the release table: 0.14.3+) limit every /v1/ request by default
-  const limiter = store.release.rateLimiter && options.rateLimits !== "disabled" ? new RateLimiter(options.rateLimits ?? [], options.maxQuotas) : undefined;
+  const limiter = store.release.rateLimiter && options.rateLimits !== "disabled" ? new RateLimiter(store.release, options.rateLimits ?? [], options.maxQuotas) : undefined;
   const handleApi = apiChain({ store, sessions, auth, metrics, logger, closing: () => closing, limiter });
 
   const api = createServer((req, res) => void handleApi(req, res));

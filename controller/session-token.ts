@@ -12,6 +12,7 @@
  */
 import { Root, type Type } from "protobufjs/light";
 import { base58Encode } from "./base58";
+import type { LaterTokenField } from "../wire/releases";
 
 /** protobufjs's JSON form of the messages: name → field → { type, id } (and `rule` for a list). */
 const MESSAGES = {
@@ -53,8 +54,8 @@ const MESSAGES = {
 
 const SessionAuthorizationData: Type = Root.fromJSON(MESSAGES).lookupType("SessionAuthorizationData");
 
-/** The fields of `SessionAuthorizationData` that later releases added to v0.4's. */
-export type LaterTokenField = "endpoint_port" | "expiration" | "default_client_port";
+/** The fields of `SessionAuthorizationData` that later releases added to v0.4's (the release table's `tokenFields`). */
+export type { LaterTokenField };
 
 /** What the token carries, in the message's own (snake_case) names; proto3: zero values are not sent. */
 export interface SessionAuthorizationData {

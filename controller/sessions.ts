@@ -2,17 +2,17 @@
  * authorize-session: picks a worker (the target's worker filter), a host (one of the target's host
  * sets, or the one asked for), gathers credentials from the attached libraries, makes the session's
  * certificate and issues the authorization token Boundary's client decodes. Sessions are
- * remembered with their expiry and connection limit. What differs per release is in
- * `session-releases.ts`.
+ * remembered with their expiry and connection limit. What differs per release is the release
+ * table's (`authorizeSession` of the emulated release).
  */
 import { Prefix, type AuthorizeSessionRequest, type Credential, type SessionAuthorization } from "../wire/target";
 import { sessionCertificate } from "./certificate";
 import { BoundaryError, invalidField, invalidFields, notFound } from "./errors";
+import type { SessionFacts } from "../wire/releases";
 import { DEV_USER_ID } from "./fixtures";
 import { matches, parseFilter } from "../common/filter";
 import { ExpiryHeap } from "./expiry-heap";
 import type { TargetRecord } from "./record";
-import { sessionRelease, type SessionRelease } from "./session-releases";
 import { authorizationToken } from "./session-token";
 import { newId, type Store } from "./store";
 import { scopeSummary } from "./view";
@@ -49,7 +49,7 @@ export class Sessions {
 
   /** `pathId` is the `{id}` segment: a target id, or a target name when the body names a scope. */
   authorize(pathId: string, req: AuthorizeSessionRequest): SessionAuthorization {
-    const release = sessionRelease(this.store.release);
+    const release = this.store.release.authorizeSession;
     const target = this.resolveTarget(pathId, req);
     // up to 0.11 the workers are checked before the hosts; later releases after
     let workers = release.workersFirst ? this.pickWorkers(target, release) : undefined;
@@ -75,6 +75,7 @@ export class Sessions {
     this.expiries.push(session.expiresAt.getTime(), session.id);
 
     const scope = scopeSummary(this.store, target.scope_id);
+    const answers = (field: string) => release.fields.includes(field);
     const certificate = sessionCertificate({
       sessionId: session.id,
       expiresAt: session.expiresAt,
@@ -113,13 +114,11 @@ export class Sessions {
       authorization_token,
       endpoint,
       // zero values are left out on the wire, as protojson leaves them out
-      ...(release.answersLimits && {
-        ...(session.connectionLimit !== 0 && { connection_limit: session.connectionLimit }),
-        ...(port && { endpoint_port: port }),
-        expiration: session.expiresAt.toISOString(),
-      }),
+      ...(session.connectionLimit !== 0 && answers("connection_limit") && { connection_limit: session.connectionLimit }),
+      ...(port && answers("endpoint_port") && { endpoint_port: port }),
+      ...(answers("expiration") && { expiration: session.expiresAt.toISOString() }),
     };
-    const credentials = this.credentials(target);
+    const credentials = this.credentials(target, release);
     if (credentials.length > 0) out.credentials = credentials;
     return out;
   }
@@ -164,17 +163,20 @@ export class Sessions {
   }
 
   /** The addresses of the workers the Target's filter leaves (one per worker); none left is the release's answer. */
-  private pickWorkers(target: TargetRecord, release: SessionRelease): string[] {
+  private pickWorkers(target: TargetRecord, release: SessionFacts): string[] {
     // current releases: the egress filter, or a legacy filter a Target kept
     const expression = target.egress_worker_filter ?? target.worker_filter;
     const filter = expression ? parseFilter(expression) : undefined;
     const available = this.store.workers.filter((w) => !filter || matches(filter, { name: w.name, tags: w.tags }));
-    if (available.length === 0) throw release.noWorkers(this.store.workers.length > 0);
+    if (available.length === 0) {
+      const { kind, none, filtered } = release.noWorkers;
+      throw new BoundaryError(kind, this.store.workers.length > 0 ? filtered : none);
+    }
     return available.map(() => DEV_WORKER_ADDRESS);
   }
 
   /** The host a session connects to: one of the host sets' hosts, or the Target's own address (current releases). */
-  private pickHost(target: TargetRecord, hostId: string | undefined, release: SessionRelease): { hostSetId?: string; host: { id?: string; address: string } } {
+  private pickHost(target: TargetRecord, hostId: string | undefined, release: SessionFacts): { hostSetId?: string; host: { id?: string; address: string } } {
     if (target.address) {
       if (hostId !== undefined) throw invalidField("host_id", "The target has an address and no host sources: leave host_id out.");
       return { host: { address: target.address } };
@@ -183,9 +185,11 @@ export class Sessions {
       (this.store.hostSets.get(hostSetId)?.hosts ?? []).map((host) => ({ hostSetId, host })),
     );
     if (hostId !== undefined) {
-      // static hosts, and plugin hosts (hplg_) on current releases
-      const prefixes = this.store.profile.generation === "current" ? [Prefix.host, "hplg_"] : [Prefix.host];
-      if (!prefixes.some((p) => hostId.startsWith(p))) throw invalidField("host_id", `Incorrectly formatted identifier: it must start with ${prefixes.join(" or ")}.`);
+      // static hosts, and plugin hosts where the release takes them
+      if (!release.hostIds.some((p) => hostId.startsWith(p))) {
+        const why = this.store.release.errors === "ours" ? `Incorrectly formatted identifier: it must start with ${release.hostIds.join(" or ")}.` : "Incorrectly formatted identifier.";
+        throw invalidField("host_id", why);
+      }
       const chosen = candidates.find((c) => c.host.id === hostId);
       if (!chosen) throw invalidField("host_id", "The requested host id is not available.");
       return chosen;
@@ -194,14 +198,14 @@ export class Sessions {
     return candidates[Math.floor(Math.random() * candidates.length)]!;
   }
 
-  private credentials(target: TargetRecord): Credential[] {
+  private credentials(target: TargetRecord, release: SessionFacts): Credential[] {
     return target.application_credential_library_ids.flatMap((id) => {
       const lib = this.store.credentialLibraries.get(id);
       if (!lib) return [];
       const raw = Buffer.from(JSON.stringify(lib.secret)).toString("base64");
       const source = { id: lib.id, name: lib.name, description: lib.description, credential_store_id: lib.credential_store_id, type: lib.type };
-      // current releases (≥ 0.9) name the credential's origin credential_source
-      const origin = this.store.profile.generation === "current" ? { credential_source: source } : { credential_library: source };
+      // under each name the release answers it (0.6–0.8 both)
+      const origin = Object.fromEntries(release.credentialOrigin.map((name) => [name, source]));
       return [{ ...origin, secret: { raw, decoded: lib.secret } } as Credential];
     });
   }

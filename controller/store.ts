@@ -100,14 +100,6 @@ export class Store {
     this.now = options.now ?? (() => new Date());
   }
 
-  /**
-   * The release emulated, under the name earlier modules read it by (`profile.generation`).
-   * @deprecated read `release`, and the release table's facts on it.
-   */
-  get profile(): Release {
-    return this.release;
-  }
-
   /** How many Targets the store holds. */
   get size(): number {
     return this.targets.size;

@@ -28,11 +28,50 @@ export interface ListFacts {
 /** What a release's handler answers when an action's repository call fails: its words over the error, or fixed words. */
 export type HandlerWords = { wrap: string } | { fixed: string };
 
-/** The API rate limiter's default quotas per kind of action (requests per period, per auth token, per client address and in total). */
+/**
+ * The API rate limiter's defaults (internal/ratelimit/config.go): the quotas of each action of
+ * each resource (requests per period, per auth token, per client address and in total; `list`
+ * has its own, every other action `other`), and what the quota store's default size is computed from.
+ */
 export interface RateLimiterDefaults {
   periodSeconds: number;
   list: { authToken: number; ipAddress: number; total: number };
   other: { authToken: number; ipAddress: number; total: number };
+  /**
+   * How many actions the release registers for each resource (`action.ActionSetForResource`: the
+   * union of its handler's IdActions and CollectionActions, over `resource.Map` less unknown, "*"
+   * and controller): DefaultLimiterMaxQuotas is their sum × (1 + 1,000 + 1,000). Absent where the
+   * table has not counted them.
+   */
+  actionsPerResource?: Readonly<Record<string, number>>;
+}
+
+/** `SessionAuthorizationData` fields later releases added to v0.4's token. */
+export type LaterTokenField = "endpoint_port" | "expiration" | "default_client_port";
+
+/** How Go's `x509.CreateCertificate` derived a CA's missing subject key id: SHA-1 up to Go 1.24, the first 160 bits of SHA-256 from Go 1.25. */
+export type SubjectKeyIdMethod = "sha1" | "sha256-160";
+
+/** What authorize-session answers and checks (TS AuthorizeSession, `internal/session`, `internal/server`). */
+export interface SessionFacts {
+  /** The answer's fields (TP `SessionAuthorization`). */
+  fields: readonly string[];
+  /** The name(s) each credential's origin is answered under. */
+  credentialOrigin: readonly ("credential_library" | "credential_source")[];
+  /** The token's fields beyond v0.4's `SessionAuthorizationData`. */
+  tokenFields: readonly LaterTokenField[];
+  /** The session certificate names the workers' addresses in its alternative names. */
+  certificateNamesWorkers: boolean;
+  /** How the session certificate's subject key id is made (the release's Go toolchain). */
+  subjectKeyId: SubjectKeyIdMethod;
+  /** The id prefixes `host_id` may have (static hosts; plugin hosts where the handler takes them). */
+  hostIds: readonly string[];
+  /** The workers are checked before the host (a Target with neither answers the worker error). */
+  workersFirst: boolean;
+  /** The 404's words when the Target has no host and no address. */
+  noHosts: string;
+  /** The answer when no worker is left: its kind, and its words with no worker at all and with a filter that left none. */
+  noWorkers: { kind: "FailedPrecondition" | "Internal"; none: string; filtered: string };
 }
 
 /** Every fact of one release. */
@@ -75,8 +114,8 @@ export interface ReleaseFacts {
   rateLimiter?: RateLimiterDefaults;
   /** Aliases: `with_aliases` on create, `aliases` in views, alias values as ids in paths (0.16+). */
   aliases: boolean;
-  /** What authorize-session answers: its fields, and the name(s) of each credential's origin. */
-  authorizeSession: { fields: readonly string[]; credentialOrigin: readonly ("credential_library" | "credential_source")[] };
+  /** What authorize-session answers and checks. */
+  authorizeSession: SessionFacts;
   /**
    * How a request no route takes is answered: `gateway` (grpc-gateway: 405 JSON Unimplemented, 404
    * JSON NotFound), `rate-limiter` (0.14.3+: refused before the API with an empty body: 405 for
@@ -104,11 +143,13 @@ export interface ReleaseFacts {
 }
 
 /** A row after the first: the facts that changed (`adds`, `requires`, `replaces` accumulate; the rest replace). */
-export type ReleaseRow = Partial<Omit<ReleaseFacts, "fields" | "values" | "lists" | "actionErrors">> & {
+export type ReleaseRow = Partial<Omit<ReleaseFacts, "fields" | "values" | "lists" | "actionErrors" | "authorizeSession">> & {
   release: string;
   patch: string;
   changes: string;
   lists?: ReleaseFacts["lists"];
   adds?: { fields?: readonly InputField[]; values?: readonly { field: InputField; value: string }[] };
   actionErrors?: Partial<Omit<ReleaseFacts["actionErrors"], "handler">> & { handler?: Partial<ReleaseFacts["actionErrors"]["handler"]> };
+  /** authorize-session's facts that changed (the rest are the previous release's). */
+  authorizeSession?: Partial<SessionFacts>;
 };

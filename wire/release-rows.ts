@@ -16,6 +16,9 @@ import type { ListFacts, ReleaseFacts, ReleaseRow } from "./release-facts";
 /** authorize-session's answer up to 0.14 (TP `SessionAuthorization`). */
 const SESSION_FIELDS_04 = ["session_id", "target_id", "scope", "created_time", "user_id", "host_set_id", "host_id", "type", "authorization_token", "endpoint", "credentials"] as const;
 
+/** authorize-session's 400 when no worker is left, in the handler's words (0.4–0.18; from 0.13 only when a filter left none). */
+const FILTERED = "No workers are available to handle this session, or all have been filtered.";
+
 /** Boundary v0.4.0, every fact (its TS, TP, SP, handlers/verifiers.go and internal/target at that tag). */
 export const V04: ReleaseFacts = {
   release: "0.4",
@@ -44,7 +47,18 @@ export const V04: ReleaseFacts = {
   emptyList: {},
   listItemsCarryLists: false,
   aliases: false,
-  authorizeSession: { fields: SESSION_FIELDS_04, credentialOrigin: ["credential_library"] },
+  // TS AuthorizeSession and validateAuthorizeSessionRequest; internal/session/session.go newCert (Go 1.16)
+  authorizeSession: {
+    fields: SESSION_FIELDS_04,
+    credentialOrigin: ["credential_library"],
+    tokenFields: [],
+    certificateNamesWorkers: false,
+    subjectKeyId: "sha1",
+    hostIds: ["hst_"],
+    workersFirst: true,
+    noHosts: "No hosts found from available target host sets.",
+    noWorkers: { kind: "FailedPrecondition", none: FILTERED, filtered: FILTERED },
+  },
   // handlers/errors.go backendErrorToApiError: the gateway's codes.Unimplemented → 405
   routing: "gateway",
   errors: "boundary",
@@ -89,6 +103,9 @@ const INJECTED = (prefixes: readonly string[]): ListFacts => ({
 /** The credential sources 0.10 took (`credup_`, its earlier prefix `cred_`, `credspk_`), before JSON credentials (0.11). */
 const STATIC_010 = ["credup_", "cred_", "credspk_"] as const;
 
+/** The rate limiter's default quotas, the same from 0.14.3 to 0.21.3 (internal/ratelimit/config.go). */
+const RATE_LIMITS = { periodSeconds: 30, list: { authToken: 150, ipAddress: 1500, total: 1500 }, other: { authToken: 3000, ipAddress: 30000, total: 30000 } } as const;
+
 /** The actions of 0.11 and later (TS IdActions). */
 const CURRENT_ACTIONS = ["no-op", "read", "update", "delete", "add-host-sources", "set-host-sources", "remove-host-sources", "add-credential-sources", "set-credential-sources", "remove-credential-sources", "authorize-session"] as const;
 /** The rows after 0.4, each what changed in that release. */
@@ -96,7 +113,7 @@ export const ROWS = [
   {
     release: "0.5",
     patch: "0.5.1",
-    changes: "host sources and credential sources beside v0.4's host sets and credential libraries; views carry both names",
+    changes: "host sources and credential sources beside v0.4's host sets and credential libraries; views carry both names; authorize-session's no-host 404 names host sources",
     // TS IdActions; toProto fills both names; target_service.proto routes both generations
     actions: ["no-op", "read", "update", "delete", "add-host-sets", "set-host-sets", "remove-host-sets", "add-credential-libraries", "set-credential-libraries", "remove-credential-libraries", "add-credential-sources", "set-credential-sources", "remove-credential-sources", "authorize-session"],
     lists: {
@@ -107,7 +124,7 @@ export const ROWS = [
         prefixes: ["clvlt_"],
       },
     },
-    authorizeSession: { fields: SESSION_FIELDS_04, credentialOrigin: ["credential_source", "credential_library"] },
+    authorizeSession: { noHosts: "No hosts found from available target host sources." },
     actionErrors: {
       ops: {
         host: { add: "AddTargetHostSources", set: "SetTargetHostSources", remove: "DeleteTargetHostSources" },
@@ -121,21 +138,34 @@ export const ROWS = [
       removedMismatch: { host: "target host sources", credential: "credential libraries" },
     },
   },
-  { release: "0.6", patch: "0.6.2", changes: "nothing the Target API shows" },
+  {
+    release: "0.6",
+    patch: "0.6.2",
+    changes: "authorize-session's credentials name their origin credential_source too",
+    // TS AuthorizeSession fills both CredentialSource and the deprecated CredentialLibrary
+    authorizeSession: { credentialOrigin: ["credential_source", "credential_library"] },
+  },
   {
     release: "0.7",
     patch: "0.7.6",
-    changes: "plugin host sets (hs_); authorized_actions name the host-sources actions; an empty credential-sources add names the egress list too",
+    changes: "plugin host sets (hs_); authorized_actions name the host-sources actions; an empty credential-sources add names the egress list too; authorize-session's no-host 404 says no endpoint",
     withinMinor: "0.7.0–0.7.2 do not name the host-sources actions in authorized_actions (the routes exist)",
     actions: ["no-op", "read", "update", "delete", "add-host-sets", "set-host-sets", "remove-host-sets", "add-host-sources", "set-host-sources", "remove-host-sources", "add-credential-libraries", "set-credential-libraries", "remove-credential-libraries", "add-credential-sources", "set-credential-sources", "remove-credential-sources", "authorize-session"],
     lists: { hostSetIds: { ...HOSTS_05, prefixes: ["hsst_", "hs_"] } },
     emptyCredentialSources: { message: "Application or Egress Credential Source IDs must be provided.", fields: ["application_credential_source_ids", "egress_credential_source_ids"] },
+    authorizeSession: { noHosts: "No endpoint found from available target host sources." },
   },
-  { release: "0.8", patch: "0.8.1", changes: "nothing the Target API shows" },
+  {
+    release: "0.8",
+    patch: "0.8.1",
+    changes: "authorize-session: the session certificate names the workers' addresses; host_id may name a plugin host (h_)",
+    // internal/session/session.go newCert(addresses); TS validateAuthorizeSessionRequest takes plugin.Subtype
+    authorizeSession: { certificateNamesWorkers: true, hostIds: ["hst_", "h_"] },
+  },
   {
     release: "0.9",
     patch: "0.9.1",
-    changes: "credential libraries' names and actions removed; static credentials (cred_); attributes.default_port required; session_connection_limit defaults to -1",
+    changes: "credential libraries' names and actions removed; static credentials (cred_); attributes.default_port required; session_connection_limit defaults to -1; authorize-session's credentials name credential_source only",
     withinMinor: "0.9.0 still defaults session_connection_limit to 1 (internal/target/options.go)",
     actions: ["no-op", "read", "update", "delete", "add-host-sets", "set-host-sets", "remove-host-sets", "add-host-sources", "set-host-sources", "remove-host-sources", "add-credential-sources", "set-credential-sources", "remove-credential-sources", "authorize-session"],
     lists: {
@@ -144,12 +174,13 @@ export const ROWS = [
     // handlers/targets/tcp/tcp.go Vet
     requires: ["defaultPort"],
     defaults: { sessionConnectionLimit: -1 },
-    authorizeSession: { fields: SESSION_FIELDS_04, credentialOrigin: ["credential_source"] },
+    // handlers/targets/credentials.go: CredentialSource only (credential_library reserved in TP)
+    authorizeSession: { credentialOrigin: ["credential_source"] },
   },
   {
     release: "0.10",
     patch: "0.10.5",
-    changes: "brokered and injected credential sources (the 0.5 name still read and answered); plugin host sets hsplg_; ssh targets (HCP)",
+    changes: "brokered and injected credential sources (the 0.5 name still read and answered); plugin host sets hsplg_ and hosts hplg_; ssh targets (HCP)",
     lists: {
       hostSetIds: HOSTS_010,
       applicationCredentialLibraryIds: CREDS_010(["clvlt_", ...STATIC_010]),
@@ -157,6 +188,8 @@ export const ROWS = [
     },
     adds: { fields: ["injectedApplicationCredentialSourceIds"], values: [{ field: "type", value: "ssh" }] },
     emptyCredentialSources: { message: "Brokered or Injected Application Credential Source IDs must be provided.", fields: ["brokered_credential_source_ids", "injected_application_credential_source_ids"] },
+    // internal/host/plugin/ids.go: HostPrefix hplg, PreviousHostPrefix h
+    authorizeSession: { hostIds: ["hst_", "hplg_", "h_"] },
   },
   {
     release: "0.11",
@@ -171,7 +204,7 @@ export const ROWS = [
   {
     release: "0.12",
     patch: "0.12.2",
-    changes: "address, egress and ingress worker filters (worker_filter deprecated); views always carry address; SSH certificate libraries injected; add/set host sources answer a fixed 500",
+    changes: "address, egress and ingress worker filters (worker_filter deprecated); views always carry address; SSH certificate libraries injected; add/set host sources answer a fixed 500; authorize-session picks the host before the workers",
     lists: { injectedApplicationCredentialSourceIds: INJECTED(["clvlt_", "clvsclt_", ...STATIC_010]) },
     adds: { fields: ["egressWorkerFilter", "ingressWorkerFilter", "address"] },
     // TS validateCreateRequest; the database trigger of migration 59/01
@@ -181,8 +214,17 @@ export const ROWS = [
     actionErrors: {
       handler: { host: { add: { fixed: "Failed to add target host sources" }, set: { fixed: "Failed to set target host sources" }, remove: { wrap: "Unable to remove host sources from target" } } },
     },
+    // TS AuthorizeSession: the host (or address) first, then ListWorkers and AuthorizeSessionWorkerFilterFn
+    authorizeSession: { workersFirst: false, noHosts: "No host sources or address found for given target." },
   },
-  { release: "0.13", patch: "0.13.1", changes: "attributes.default_client_port", adds: { fields: ["defaultClientPort"] } },
+  {
+    release: "0.13",
+    patch: "0.13.1",
+    changes: "attributes.default_client_port (in the session token too); no worker at all is its own 400",
+    adds: { fields: ["defaultClientPort"] },
+    // TP SessionAuthorizationData default_client_port = 160; TS checks ListWorkers' answer before the filter
+    authorizeSession: { tokenFields: ["default_client_port"], noWorkers: { kind: "FailedPrecondition", none: "No workers are available to handle this session.", filtered: FILTERED } },
+  },
   {
     release: "0.14",
     patch: "0.14.5",
@@ -192,28 +234,45 @@ export const ROWS = [
       applicationCredentialLibraryIds: CREDS_014(["clvlt_", ...STATIC_010, "credjson_"]),
     },
     // ratelimit/config.go defaults; ratelimit/handler.go answers before the API
-    rateLimiter: { periodSeconds: 30, list: { authToken: 150, ipAddress: 1500, total: 1500 }, other: { authToken: 3000, ipAddress: 30000, total: 30000 } },
+    rateLimiter: RATE_LIMITS,
     routing: "rate-limiter",
   },
   {
     release: "0.15",
     patch: "0.15.5",
-    changes: "paginated lists; authorize-session answers connection_limit, endpoint_port, expiration",
+    changes: "paginated lists; authorize-session answers connection_limit, endpoint_port, expiration (and its token carries endpoint_port, expiration)",
     pagination: true,
     emptyList: { response_type: "complete", sort_by: "created_time", sort_dir: "desc" },
-    authorizeSession: { fields: [...SESSION_FIELDS_04, "connection_limit", "endpoint_port", "expiration"], credentialOrigin: ["credential_source"] },
+    // TP SessionAuthorization; SessionAuthorizationData endpoint_port = 102, expiration = 105
+    authorizeSession: { fields: [...SESSION_FIELDS_04, "connection_limit", "endpoint_port", "expiration"], tokenFields: ["default_client_port", "endpoint_port", "expiration"] },
   },
   {
     release: "0.16",
     patch: "0.16.3",
     changes: "aliases (with_aliases on create, aliases in views, alias values as ids); authorize-session's session_recording_id",
     aliases: true,
-    authorizeSession: { fields: [...SESSION_FIELDS_04, "connection_limit", "endpoint_port", "expiration", "session_recording_id"], credentialOrigin: ["credential_source"] },
+    authorizeSession: { fields: [...SESSION_FIELDS_04, "connection_limit", "endpoint_port", "expiration", "session_recording_id"] },
   },
   // handlers/verifiers.go ValidDescription
   { release: "0.17", patch: "0.17.2", changes: "descriptions may hold new lines and tabs (unicode.IsSpace)", descriptions: "print-or-space" },
   { release: "0.18", patch: "0.18.2", changes: "nothing the Target API shows" },
-  { release: "0.19", patch: "0.19.5", changes: "an IPv6 address in brackets is refused", withinMinor: "0.19.0–0.19.2 take a bracketed IPv6 address", addressBrackets: "refused" },
+  {
+    release: "0.19",
+    patch: "0.19.5",
+    changes: "an IPv6 address in brackets is refused; the server repository picks a session's workers (none left is a 500); Go 1.25 makes the session certificate's subject key id from SHA-256",
+    withinMinor: "0.19.0–0.19.2 take a bracketed IPv6 address; 0.19.0–0.19.3 (Go 1.23–1.24) make the subject key id from SHA-1",
+    addressBrackets: "refused",
+    // internal/server/repository_worker.go SelectSessionWorkers, filterWorkers: WorkerNotFoundForRequest (#133), a 500 (handlers/errors.go);
+    // .go-version 1.25.7: crypto/x509 makes a CA's subject key id from truncated SHA-256
+    authorizeSession: {
+      subjectKeyId: "sha256-160",
+      noWorkers: {
+        kind: "Internal",
+        none: "server.(Repository).SelectSessionWorkers: No workers are available to handle this session.: state violation: error #133",
+        filtered: "server.(Repository).SelectSessionWorkers: server.filterWorkers: No workers are available to handle this session, or all have been filtered.: state violation: error #133",
+      },
+    },
+  },
   {
     release: "0.20",
     patch: "0.20.3",
@@ -228,6 +287,15 @@ export const ROWS = [
     release: "0.21",
     patch: "0.21.3",
     changes: "Vault LDAP libraries (clvllt_) and password credentials (credp_)",
+    // each handler's action.RegisterResource(IdActions ∪ CollectionActions); ratelimit/config.go DefaultLimiterMaxQuotas
+    rateLimiter: {
+      ...RATE_LIMITS,
+      actionsPerResource: {
+        account: 8, alias: 6, "auth-method": 8, "auth-token": 6, billing: 1, credential: 6, "credential-library": 6,
+        "credential-store": 6, group: 9, "host-catalog": 6, host: 6, "host-set": 9, "managed-group": 6, policy: 6,
+        role: 15, scope: 12, session: 6, "session-recording": 6, "storage-bucket": 6, target: 13, user: 10, worker: 12,
+      },
+    },
     lists: {
       applicationCredentialLibraryIds: CREDS_014(["clvlt_", "clvllt_", ...STATIC_010, "credupd_", "credp_", "credjson_"]),
       injectedApplicationCredentialSourceIds: INJECTED(["clvlt_", "clvsclt_", "clvllt_", ...STATIC_010, "credupd_"]),

@@ -12,7 +12,7 @@ export type * from "./release-facts";
 
 /** A later row over the previous release: the facts it states replace, the ones it adds accumulate. */
 function fold(previous: ReleaseFacts, row: ReleaseRow): ReleaseFacts {
-  const { adds, requires, replaces, lists, actionErrors, ...facts } = row;
+  const { adds, requires, replaces, lists, actionErrors, authorizeSession, ...facts } = row;
   return {
     ...previous,
     withinMinor: undefined,
@@ -22,6 +22,7 @@ function fold(previous: ReleaseFacts, row: ReleaseRow): ReleaseFacts {
     values: [...previous.values, ...(adds?.values ?? [])],
     requires: [...previous.requires, ...(requires ?? [])],
     replaces: [...previous.replaces, ...(replaces ?? [])],
+    authorizeSession: { ...previous.authorizeSession, ...authorizeSession },
     actionErrors: {
       ...previous.actionErrors,
       ...actionErrors,
@@ -150,6 +151,18 @@ export function describeReleases(keys: readonly ReleaseKey[]): string {
   const [first, last] = [real[0]!, real[real.length - 1]!];
   if (last === NEWEST.release && first !== last) return `Boundary ${first} or later`;
   return first === last ? `Boundary ${first}` : `Boundary ${first}–${last}`;
+}
+
+/**
+ * The rate limiter's default quota store size (DefaultLimiterMaxQuotas): per resource and action,
+ * one quota in total and 1,000 each per IP and per token. The table has counted v0.21.3's actions
+ * only; a release whose count it lacks (0.14.3–0.20) takes the newest count it has [not read at
+ * that release's tag]. Undefined for a release without the limiter.
+ */
+export function defaultMaxQuotas(r: ReleaseFacts): number | undefined {
+  if (!r.rateLimiter) return undefined;
+  const counted = r.rateLimiter.actionsPerResource ?? [...RELEASES].reverse().find((x) => x.rateLimiter?.actionsPerResource)!.rateLimiter!.actionsPerResource!;
+  return Object.values(counted).reduce((a, b) => a + b, 0) * (1 + 1000 + 1000);
 }
 
 // ---- what answers tell of the release that gave them ----

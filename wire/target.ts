@@ -198,7 +198,7 @@ export const AuthorizeSessionRequest = z
   .strict();
 export type AuthorizeSessionRequest = z.infer<typeof AuthorizeSessionRequest>;
 
-/** A brokered credential: `credential_library` up to Boundary 0.8, `credential_source` from 0.9. */
+/** A brokered credential: `credential_library` up to Boundary 0.8, `credential_source` from 0.6 (both in 0.6–0.8). */
 export const Credential = z.looseObject({
   credential_library: CredentialLibrarySummary.optional(),
   credential_source: CredentialLibrarySummary.optional(),

@@ -5,7 +5,8 @@
  * DefaultLimiterMaxQuotas.
  */
 import { loadDevConfig } from "../../controller";
-import { DEFAULT_MAX_QUOTAS, RateLimiter, policiesFor, type RatePolicy } from "../../controller/rate-limit";
+import { RateLimiter, defaultPolicies, policiesFor, type RatePolicy } from "../../controller/rate-limit";
+import { defaultMaxQuotas, release } from "../../wire/releases";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
 
 const policy = (res: { headers: Headers }) => res.headers.get("ratelimit-policy");
@@ -46,7 +47,7 @@ describe("over HTTP", () => {
 describe("the limiter", () => {
   test("quotas are kept per resource and action, and per token, IP and in total", () => {
     let now = 0;
-    const limiter = new RateLimiter([{ action: "*", per: "auth-token", limit: 1, periodMs: 1000 }], DEFAULT_MAX_QUOTAS, () => now);
+    const limiter = new RateLimiter(release("0.21"), [{ action: "*", per: "auth-token", limit: 1, periodMs: 1000 }], undefined, () => now);
     expect(limiter.take("target", "read", "10.0.0.1", "at_a").refuse).toBeUndefined();
     expect(limiter.take("target", "read", "10.0.0.1", "at_a").refuse?.status).toBe(429);
     // another action, another token, another resource: each its own quota
@@ -65,13 +66,27 @@ describe("the limiter", () => {
       { action: "read", per: "total", limit: 9, periodMs: 1000 },
       { action: "read", per: "total", limit: 11, periodMs: 1000 },
     ];
-    const limits = (action: string) => policiesFor(configured, action).map((p) => `${p.per}=${p.limit}`);
+    const limits = (action: string) => policiesFor(defaultPolicies(release("0.21").rateLimiter!), configured, action).map((p) => `${p.per}=${p.limit}`);
     expect(limits("read")).toEqual(["total=11", "ip-address=30000", "auth-token=6"]);
     expect(limits("delete")).toEqual(["total=30000", "ip-address=30000", "auth-token=7"]);
     expect(limits("list")).toEqual(["total=1500", "ip-address=1500", "auth-token=7"]);
   });
 
   test("the quota store's default size is v0.21.3's: 169 endpoints × (1 + 1,000 + 1,000)", () => {
-    expect(DEFAULT_MAX_QUOTAS).toBe(338_169);
+    expect(defaultMaxQuotas(release("0.21"))).toBe(338_169);
+    // the releases before 0.21 with the limiter take the newest count the table has; none without it
+    expect(defaultMaxQuotas(release("0.14"))).toBe(338_169);
+    expect(defaultMaxQuotas(release("0.13"))).toBeUndefined();
+  });
+
+  test("a full quota store refuses with 503 at the release's default size, and at a configured one", () => {
+    const fill = (limiter: RateLimiter, n: number) => {
+      for (let i = 0; i < n; i++) expect(limiter.take("target", "read", `10.0.${i >> 8}.${i & 255}`, `at_${i}`).refuse).toBeUndefined();
+    };
+    // each new token and IP takes two quotas (the total is shared): 3 + 2 × 2 = 7 of 7
+    const small = new RateLimiter(release("0.21"), [], 7);
+    fill(small, 3);
+    expect(small.take("target", "read", "10.9.9.9", "at_new").refuse?.status).toBe(503);
+    expect(() => new RateLimiter(release("0.13"))).toThrow(/0\.13 has no rate limiter/);
   });
 });

@@ -17,6 +17,7 @@ import {
   requires,
   takesValue,
   valueSince,
+  type SessionFacts,
 } from "../../wire/releases";
 
 test("a row per minor release 0.4 … 0.21, and the spec first", () => {
@@ -66,7 +67,47 @@ test("defaults, rules, pagination, the rate limiter, aliases and authorize-sessi
   expect(release("0.15").authorizeSession.fields).toContain("endpoint_port");
   expect(release("0.14").authorizeSession.fields).not.toContain("endpoint_port");
   expect(release("0.8").authorizeSession.credentialOrigin).toEqual(["credential_source", "credential_library"]);
+  expect(release("0.5").authorizeSession.credentialOrigin).toEqual(["credential_library"]);
   expect([release("0.11").addressAlways, release("0.12").addressAlways]).toEqual([false, true]);
+});
+
+/** Where a fact of authorize-session changes along the releases 0.4 … 0.21: each release whose value differs from the one before, with its value. */
+function changesOf<K extends keyof SessionFacts>(fact: K): [string, SessionFacts[K]][] {
+  const real = RELEASES.filter((r) => r.release !== "spec");
+  return real.filter((r, i) => i === 0 || JSON.stringify(r.authorizeSession[fact]) !== JSON.stringify(real[i - 1]!.authorizeSession[fact])).map((r) => [r.release, r.authorizeSession[fact]]);
+}
+
+test("authorize-session's facts change where each release's source changed them (read at every tag)", () => {
+  const filtered = "No workers are available to handle this session, or all have been filtered.";
+  expect(changesOf("noHosts")).toEqual([
+    ["0.4", "No hosts found from available target host sets."],
+    ["0.5", "No hosts found from available target host sources."],
+    ["0.7", "No endpoint found from available target host sources."],
+    ["0.12", "No host sources or address found for given target."],
+  ]);
+  expect(changesOf("workersFirst")).toEqual([["0.4", true], ["0.12", false]]);
+  expect(changesOf("noWorkers")).toEqual([
+    ["0.4", { kind: "FailedPrecondition", none: filtered, filtered }],
+    ["0.13", { kind: "FailedPrecondition", none: "No workers are available to handle this session.", filtered }],
+    [
+      "0.19",
+      {
+        kind: "Internal",
+        none: "server.(Repository).SelectSessionWorkers: No workers are available to handle this session.: state violation: error #133",
+        filtered: `server.(Repository).SelectSessionWorkers: server.filterWorkers: ${filtered}: state violation: error #133`,
+      },
+    ],
+  ]);
+  expect(changesOf("tokenFields")).toEqual([["0.4", []], ["0.13", ["default_client_port"]], ["0.15", ["default_client_port", "endpoint_port", "expiration"]]]);
+  expect(changesOf("certificateNamesWorkers")).toEqual([["0.4", false], ["0.8", true]]);
+  // v0.19.5 is built with Go 1.25.7 (.go-version); 0.19.0–0.19.3 with Go 1.23–1.24
+  expect(changesOf("subjectKeyId")).toEqual([["0.4", "sha1"], ["0.19", "sha256-160"]]);
+  expect(release("0.19").withinMinor).toMatch(/0\.19\.0–0\.19\.3 \(Go 1\.23–1\.24\) make the subject key id from SHA-1/);
+  expect(changesOf("hostIds")).toEqual([["0.4", ["hst_"]], ["0.8", ["hst_", "h_"]], ["0.10", ["hst_", "hplg_", "h_"]]]);
+  expect(changesOf("credentialOrigin")).toEqual([["0.4", ["credential_library"]], ["0.6", ["credential_source", "credential_library"]], ["0.9", ["credential_source"]]]);
+  expect(changesOf("fields").map(([r]) => r)).toEqual(["0.4", "0.15", "0.16"]);
+  // the spec's controller answers as v0.4
+  expect(release("spec").authorizeSession).toEqual(release("0.4").authorizeSession);
 });
 
 test("the actions' 500s as each release words them", () => {
@@ -85,12 +126,11 @@ test("a set of releases is named for messages", () => {
   expect(describeReleases(RELEASE_KEYS.filter((k) => k !== "spec" && Number(k.split(".")[1]) >= 12))).toBe("Boundary 0.12 or later");
 });
 
-test("the rate limiter's module keeps the table's default quotas (until it reads them from the table)", async () => {
-  const { DEFAULT_RATE_POLICIES } = await import("../../controller/rate-limit");
-  const d = NEWEST.rateLimiter!;
-  const per = { "auth-token": "authToken", "ip-address": "ipAddress", total: "total" } as const;
-  for (const p of DEFAULT_RATE_POLICIES) {
-    const kind = p.action === "list" ? d.list : d.other;
-    expect([p.action, p.per, p.limit, p.periodMs]).toEqual([p.action, p.per, kind[per[p.per]], d.periodSeconds * 1000]);
-  }
+test("the rate limiter's defaults are the table's: list and every other action, per token, IP and in total", async () => {
+  const { defaultPolicies } = await import("../../controller/rate-limit");
+  const policies = (key: Parameters<typeof release>[0]) => defaultPolicies(release(key).rateLimiter!).map((p) => `${p.action}:${p.per}=${p.limit}/${p.periodMs}`);
+  const v0213 = ["list:auth-token=150/30000", "list:ip-address=1500/30000", "list:total=1500/30000", "other:auth-token=3000/30000", "other:ip-address=30000/30000", "other:total=30000/30000"];
+  // internal/ratelimit/config.go, the same constants at 0.14.3 and 0.21.3
+  expect(policies("0.14")).toEqual(v0213);
+  expect(policies("0.21")).toEqual(v0213);
 });
