@@ -204,6 +204,11 @@ export class BoundaryClient {
     return (this.generation ??= "current");
   }
 
+  /** What `hostSetActionsGone` learned, without asking (undefined until asked, or when the answer told nothing). */
+  get knownHostSetActionsGone(): boolean | undefined {
+    return this.learned.hostSetActionsGone;
+  }
+
   /**
    * Whether v0.4's host-set actions are gone from this controller (Boundary 0.11 removed them),
    * asked once with a call that changes nothing: an add of host sets to a Target id that cannot

@@ -133,12 +133,12 @@ export class Operation {
 
   /**
    * The budget for finding out what a cancelled or timed-out step did (a lookup that changes
-   * nothing): what is left of this operation, or `graceMs` once it is cancelled or out of time;
-   * never itself cancelled, so the outcome can still be recorded.
+   * nothing): what is left of this operation, or `graceMs` once it is cancelled or out of time, at
+   * most `capMs`; never itself cancelled, so the outcome can still be recorded.
    */
-  afterwards(graceMs: number): Operation {
+  afterwards(graceMs: number, capMs = Infinity): Operation {
     const left = this.cancelled ? 0 : this.remaining();
-    return new Operation({ source: this.source, timeoutMs: Math.max(left, graceMs) });
+    return new Operation({ source: this.source, timeoutMs: Math.min(Math.max(left, graceMs), capMs) });
   }
 }
 
