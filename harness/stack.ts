@@ -117,12 +117,16 @@ export class Stack {
     return v ? parseDuration(`customTimeouts.${op}`, v) / 1000 : undefined;
   }
 
-  /** Check as the engine runs it: old values copied into the ignored paths first. Failures throw, naming them. */
+  /**
+   * Check as the engine runs it: for a resource that exists, its old inputs' values first copied
+   * into the ignored paths (or the path removed, where the old inputs had none); a create uses the
+   * program's values. Failures throw, naming them.
+   */
   private async check(args: Obj, olds: Obj): Promise<Obj> {
     const news = this.route.register(this.name, args, this.options);
-    for (const path of this.options.ignoreChanges ?? []) {
+    for (const path of this.id ? (this.options.ignoreChanges ?? []) : []) {
       const key = path.split(/[.[]/)[0]!;
-      if (key in olds) news[key] = olds[key];
+      if (key in this.inputs!) news[key] = this.inputs![key];
       else delete news[key];
     }
     const r = await this.e.check(news, olds, { name: this.name });
