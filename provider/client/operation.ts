@@ -132,19 +132,22 @@ export class Operation {
   }
 
   /**
-   * The budget for finding out what a cancelled or timed-out step did (a lookup that changes
-   * nothing): what is left of this operation, or `graceMs` once it is cancelled or out of time, at
-   * most `capMs`; never itself cancelled, so the outcome can still be recorded.
+   * The budget for finding out what a step did when its answer proved nothing (a lookup that
+   * changes nothing): what is left of this operation (a step run `reserving` left some), or
+   * `graceMs` once the engine cancelled it, at most `capMs`; never itself cancelled, so the outcome
+   * can still be recorded.
    */
   afterwards(graceMs: number, capMs = Infinity): Operation {
-    const left = this.cancelled ? 0 : this.remaining();
-    return new Operation({ source: this.source, timeoutMs: Math.min(Math.max(left, graceMs), capMs) });
+    const left = this.cancelled ? graceMs : this.remaining();
+    return new Operation({ source: this.source, timeoutMs: Math.max(1, Math.min(left, capMs)) });
   }
 }
 
-/** `1500` → "1.5 s", `3_600_000` → "60 min": for messages. */
+/** `1500` → "1.5 s", `3_600_000` → "60 min", `4e9` → "46 days": for messages. */
 export function formatMs(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 120_000) return `${Math.round(ms / 100) / 10} s`;
-  return `${Math.round(ms / 60_000)} min`;
+  if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
+  if (ms < 172_800_000) return `${Math.round(ms / 3_600_000)} h`;
+  return `${Math.round(ms / 86_400_000)} days`;
 }

@@ -26,7 +26,9 @@ export type Behaviour =
   /** Pass the request on and never answer (the controller applies it; the client times out). */
   | { hold: true }
   /** Neither pass it on nor answer. */
-  | { hang: true };
+  | { hang: true }
+  /** Pass it on with its body rewritten, and rewrite the answer's body (a controller of another kind, played). */
+  | { rewrite: { request?: (body: string) => string; answer?: (body: string) => string } };
 
 /** A request as the gateway saw it. */
 export interface Seen {
@@ -68,10 +70,12 @@ export async function startGateway(target: string): Promise<Gateway> {
       const b = decide?.(s);
       if (b && "hang" in b) return;
       if (b && "page" in b && !b.forward) return void answer(res, b.page);
-      forward(req, body, (status, headers, text) => {
+      const rewrite = b && "rewrite" in b ? b.rewrite : {};
+      forward(req, rewrite.request ? rewrite.request(body) : body, (status, headers, text) => {
         if (b && "hold" in b) return;
         if (b && "page" in b) return void answer(res, b.page);
-        const shifted = shift === 0 ? text : shiftTimes(text, shift);
+        const rewritten = rewrite.answer ? rewrite.answer(text) : text;
+        const shifted = shift === 0 ? rewritten : shiftTimes(rewritten, shift);
         const { "content-length": _l, "transfer-encoding": _t, date, ...rest } = headers;
         const out: Record<string, string | string[]> = { ...(rest as Record<string, string | string[]>), "content-length": String(Buffer.byteLength(shifted)) };
         if (typeof date === "string") out.date = new Date(Date.parse(date) + shift).toUTCString();

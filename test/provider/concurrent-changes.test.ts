@@ -44,7 +44,7 @@ describe.each(ROUTES)("through the %s route", (kind) => {
     await stack.destroy();
   });
 
-  test.each([
+  test.each<[string, { description: string; hostSetIds?: string[] }]>([
     ["the description and the host sets", { description: "from A", hostSetIds: [A, B] }],
     ["the description", { description: "from A" }],
   ])("two stacks planned from the same version: A changes %s, B the session length; neither change is lost", async (_what, changeA) => {
