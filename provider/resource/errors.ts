@@ -122,15 +122,18 @@ export class NameTakenError extends PulumiBoundaryError {
   }
 }
 
-/** A call of an update found the Target gone: it was deleted outside Pulumi. */
+/**
+ * A call of an update found the Target gone: it was deleted outside Pulumi. (Its id is `targetId`:
+ * Pulumi's dynamic-provider host takes any error with an `id` for a partial failure.)
+ */
 export class TargetDeletedError extends PulumiBoundaryError {
   static override readonly code = "BOUNDARY_TARGET_DELETED";
   constructor(
-    readonly id: string,
+    readonly targetId: string,
     cause: Error,
   ) {
     super(
-      `target ${id} was deleted outside Pulumi (${cause.message}). \`pulumi refresh\` drops it from the stack; the next \`pulumi up\` then creates it again.`,
+      `target ${targetId} was deleted outside Pulumi (${cause.message}). \`pulumi refresh\` drops it from the stack; the next \`pulumi up\` then creates it again.`,
       { cause },
     );
   }
