@@ -7,7 +7,15 @@
 // first: an unsupported Node.js fails here with one line, before any dependency loads
 import "./node-version";
 export { Target, type TargetArgs } from "./resource/resource";
-export { ResourceInitError, InvalidResourceDataError, CreateOutcomeUnknownError } from "./resource/errors";
+export {
+  ResourceInitError,
+  InvalidResourceDataError,
+  CreateOutcomeUnknownError,
+  CreateNotAppliedError,
+  TargetNotAdoptedError,
+  NameTakenError,
+  TargetDeletedError,
+} from "./resource/errors";
 export { PlanError } from "./resource/apply";
 export {
   authorizeSession,

@@ -119,7 +119,7 @@ export class TargetCore {
     const state = withPrior(parseState(olds), ctx);
     const inputs = parseInputs(news);
     refuseUnsupported(inputs, this.knownGeneration() ?? generationOf(state), state);
-    return diffTarget(state, inputs, await this.planContext(this.clientFor(ctx).client, state, inputs, ctx));
+    return diffTarget(state, inputs, await this.planContext(() => this.clientFor(ctx).client, state, inputs, ctx));
   }
 
   /** A preview of create: the projected state, with no API call (refused when the generation is known and cannot take the inputs). */
@@ -152,9 +152,10 @@ export class TargetCore {
    * What decides the plan beyond state and inputs: the release span (asked once, with a probe that
    * changes nothing, only when a removed field's default depends on it), `ignoreChanges`, autonaming.
    */
-  private async planContext(client: BoundaryClient, state: TargetState, inputs: Partial<TargetInputs>, ctx: OperationContext): Promise<PlanContext> {
+  private async planContext(client: () => BoundaryClient, state: TargetState, inputs: Partial<TargetInputs>, ctx: OperationContext): Promise<PlanContext> {
     const plan: PlanContext = { span: this.knownSpan(state), ignoreChanges: ctx.ignoreChanges, autonamed: ctx.autonamed };
-    if (undecidedResets(state, inputs, plan).length > 0) plan.span = spanAfterProbe(plan.span!, await client.hostSetActionsGone());
+    // the client only when it must ask (a diff otherwise makes no call, and needs no valid settings)
+    if (undecidedResets(state, inputs, plan).length > 0) plan.span = spanAfterProbe(plan.span!, await client().hostSetActionsGone());
     return plan;
   }
 
@@ -211,7 +212,7 @@ export class TargetCore {
     const managed = managedFields(inputs);
     const { client } = this.clientFor(ctx);
     await this.refuseUnsupported(client, inputs, state);
-    const planned = changes(state, inputs, await this.planContext(client, state, inputs, ctx));
+    const planned = changes(state, inputs, await this.planContext(() => client, state, inputs, ctx));
     let last: Target | undefined;
     try {
       last = await applyPlan(client, id, state.version, callsFor(state, planned));
