@@ -25,7 +25,7 @@ describe.each(ROUTES)("through the %s route", (kind) => {
     c = await startTestController({ store: new Store(defaultFixtures(), { now: () => new Date(Date.now() + storeClock) }) });
     gw = await startGateway(c.apiUrl);
     // a short client timeout: a held answer times out quickly; no retries to count
-    route = await routeTo(kind, gw.url, { env: { BOUNDARY_CLIENT_TIMEOUT: "400ms", BOUNDARY_MAX_RETRIES: "0" } });
+    route = await routeTo(kind, gw.url, { env: { BOUNDARY_CLIENT_TIMEOUT: "1s", BOUNDARY_MAX_RETRIES: "0" } });
   }, 60_000);
   afterAll(async () => {
     await route?.stop();
@@ -95,7 +95,7 @@ describe.each(ROUTES)("through the %s route", (kind) => {
       // B's POST reaches the controller (which refuses the taken name) but its answer never comes back
       gw.on((s) => (isCreate(s) ? { hold: true } : undefined));
       const err = await b.up({ scopeId: PROJECT, name, description: "stack B" }).catch((e: unknown) => e);
-      expect(String(err)).toContain(`creating target "${name}" in ${PROJECT}: the answer was lost (POST /v1/targets: no answer within 400 ms (BOUNDARY_CLIENT_TIMEOUT)). A target of that name exists, ${a.id}, but it is not the one this create made (its description is "stack A", this create asked for "stack B"`);
+      expect(String(err)).toContain(`creating target "${name}" in ${PROJECT}: the answer was lost (POST /v1/targets: no answer within 1000 ms (BOUNDARY_CLIENT_TIMEOUT)). A target of that name exists, ${a.id}, but it is not the one this create made (its description is "stack A", this create asked for "stack B"`);
       expect(String(err)).toContain(`pulumi import boundary:index:Target <resource name> ${a.id}`);
       expect(String(err)).toContain("give this resource another name (or leave name unset, so Pulumi names it)");
       expect(b.id).toBeUndefined();
