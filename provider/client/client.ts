@@ -198,7 +198,8 @@ export class BoundaryClient {
     try {
       await this.transport.api(this.op(), "POST", `/v1/targets/${PROBE_TARGET_ID}:add-host-sources`, { version: 1, host_source_ids: [PROBE_HOST_SET_ID] });
     } catch (err) {
-      if (!(err instanceof BoundaryApiError)) throw err;
+      // a stranger's answer (a proxy's page, a path the controller does not serve) tells nothing
+      if (!(err instanceof BoundaryApiError) || err instanceof UnexpectedAnswerError) throw err;
       this.generation ??= err.status === 405 ? "v0.4" : "current";
     }
     return (this.generation ??= "current");
