@@ -67,6 +67,20 @@ describe.each(ROUTES)("through the %s route", (kind) => {
     await a.destroy();
   });
 
+  test("two stacks apply at the same moment (A the description, B the session length): one meets the conflict, replays its own change, and neither is lost", async () => {
+    const base = { scopeId: PROJECT, name: `at-once-${kind}`, description: "base", sessionMaxSeconds: 28800 };
+    const a = new Stack(route, "web");
+    await a.up(base);
+    const b = new Stack(second, "web");
+    b.recordSame(a);
+    const steps = await Promise.all([a.up({ ...base, description: "from A" }), b.up({ ...base, sessionMaxSeconds: 60 })]);
+    expect(steps).toEqual(["update", "update"]);
+    expect(c.store.getTarget(a.id!)).toMatchObject({ description: "from A", session_max_seconds: 60, version: 3 });
+    // exactly one of them met the other's change
+    expect([...route.warnings(), ...second.warnings()].filter((w) => w.includes(`target ${a.id} was changed outside Pulumi`))).toHaveLength(1);
+    await a.destroy();
+  });
+
   if (kind === "plugin") {
     test("ignoreChanges reaches Diff and Update: an ignored field is left alone even where the recorded state and the old inputs disagree", async () => {
       const name = `ignored-state-${kind}`;
