@@ -96,7 +96,12 @@ export class Transport {
     const kind = method === "GET" && /\/v1\/targets(\?|$)/.test(path) ? "list" : "other";
     for (let attempt = 0; ; attempt++) {
       await this.pacer.acquire(kind, wait);
-      op.ensureActive(req);
+      try {
+        op.ensureActive(req);
+      } catch (err) {
+        this.pacer.release(kind, undefined);
+        throw err;
+      }
       const signal = op.requestSignal(timeoutMs);
       let rateLimit: string | string[] | undefined;
       let answer: Answer;
