@@ -128,7 +128,7 @@ export class Transport {
       if (attempt < maxRetries && retryableAnswer(method, answer.status, retryAfter, answer.text)) {
         const ms = retryAfterMs(retryAfter) ?? backoff(attempt);
         if (ms <= MAX_RETRY_AFTER_MS) {
-          await wait(ms, () => `the controller answered ${answer.status} and asks to wait ${formatMs(ms)} (Retry-After: ${retryAfter})`);
+          await wait(ms, () => `the controller answered ${answer.status}${retryAfter ? ` and asks to wait ${formatMs(ms)} (Retry-After: ${retryAfter})` : `, to be asked again in ${formatMs(ms)}`}`);
           continue;
         }
       }
