@@ -25,6 +25,14 @@ export interface CheckOptions {
   randomSeed?: Uint8Array;
 }
 
+/** What the engine sends with a step beyond its data: the resource's `customTimeouts` (seconds) and `ignoreChanges`. */
+export interface StepOptions {
+  /** The operation's timeout in seconds, as the engine forwards `customTimeouts` (0 or unset: none). */
+  timeout?: number;
+  /** Property paths the engine was told to ignore (Diff and Update). */
+  ignoreChanges?: string[];
+}
+
 /** Calls in the engine's shapes; `urn` names the resource every request is about. */
 export interface Engine {
   proto: typeof pb;
@@ -35,12 +43,14 @@ export interface Engine {
     id: string,
     olds: Obj,
     news: Obj,
-    options?: { oldInputs?: Obj },
+    options?: { oldInputs?: Obj; ignoreChanges?: string[] },
   ): Promise<{ changes: number; replaces: string[]; deleteBeforeReplace: boolean; hasDetailed: boolean; detailed: Record<string, number> }>;
-  create(inputs: Obj, options?: { preview?: boolean }): Promise<{ id: string; props: Obj }>;
-  read(id: string, props?: Obj): Promise<{ id: string; props: Obj; inputs: Obj }>;
-  update(id: string, olds: Obj, news: Obj, options?: { preview?: boolean; oldInputs?: Obj }): Promise<Obj>;
-  delete(id: string, props: Obj): Promise<void>;
+  create(inputs: Obj, options?: { preview?: boolean } & StepOptions): Promise<{ id: string; props: Obj }>;
+  read(id: string, props?: Obj, options?: StepOptions & { inputs?: Obj }): Promise<{ id: string; props: Obj; inputs: Obj }>;
+  update(id: string, olds: Obj, news: Obj, options?: { preview?: boolean; oldInputs?: Obj } & StepOptions): Promise<Obj>;
+  delete(id: string, props: Obj, options?: StepOptions): Promise<void>;
+  /** Ctrl-C: the engine asks the provider to abort what it is doing. */
+  cancel(): Promise<void>;
   invoke(tok: string, args: Obj): Promise<Obj>;
   /** Handshake as the engine sends it, with the address of its own gRPC server. */
   handshake(engineAddress?: string): Promise<pb.ProviderHandshakeResponse>;
@@ -108,6 +118,7 @@ export function engine(host: Host, urn: string): Engine {
       r.setOlds(toStruct(olds));
       r.setNews(toStruct(news));
       if (options.oldInputs) r.setOldInputs(toStruct(options.oldInputs));
+      if (options.ignoreChanges) r.setIgnorechangesList(options.ignoreChanges);
       const res = await rpc<pb.DiffRequest, pb.DiffResponse>("diff", r);
       const detailed: Record<string, number> = {};
       res.getDetaileddiffMap().forEach((v, k) => (detailed[k] = v.getKind()));
@@ -117,13 +128,16 @@ export function engine(host: Host, urn: string): Engine {
       const r = withUrn(new proto.CreateRequest());
       r.setProperties(toStruct(inputs));
       r.setPreview(options.preview ?? false);
+      if (options.timeout) r.setTimeout(options.timeout);
       const res = await rpc<pb.CreateRequest, pb.CreateResponse>("create", r);
       return { id: res.getId(), props: js(res.getProperties()) };
     },
-    async read(id, props) {
+    async read(id, props, options = {}) {
       const r = withUrn(new proto.ReadRequest());
       r.setId(id);
       if (props) r.setProperties(toStruct(props));
+      if (options.inputs) r.setInputs(toStruct(options.inputs));
+      if (options.timeout) r.setTimeout(options.timeout);
       const res = await rpc<pb.ReadRequest, pb.ReadResponse>("read", r);
       return { id: res.getId(), props: js(res.getProperties()), inputs: js(res.getInputs()) };
     },
@@ -134,13 +148,19 @@ export function engine(host: Host, urn: string): Engine {
       r.setNews(toStruct(news));
       r.setPreview(options.preview ?? false);
       if (options.oldInputs) r.setOldInputs(toStruct(options.oldInputs));
+      if (options.timeout) r.setTimeout(options.timeout);
+      if (options.ignoreChanges) r.setIgnorechangesList(options.ignoreChanges);
       return js((await rpc<pb.UpdateRequest, pb.UpdateResponse>("update", r)).getProperties());
     },
-    async delete(id, props) {
+    async delete(id, props, options = {}) {
       const r = withUrn(new proto.DeleteRequest());
       r.setId(id);
       r.setProperties(toStruct(props));
+      if (options.timeout) r.setTimeout(options.timeout);
       await rpc("delete", r);
+    },
+    async cancel() {
+      await host.call("cancel", new host.empty.Empty());
     },
     async invoke(tok, args) {
       const r = new proto.InvokeRequest();

@@ -47,6 +47,8 @@ export interface Host {
   proto: typeof import("@pulumi/pulumi/proto/provider_pb");
   /** The SDK's gRPC status message (the details of an error). */
   status: typeof import("@pulumi/pulumi/proto/status_pb");
+  /** The SDK's Empty message (Cancel's request). */
+  empty: typeof import("google-protobuf/google/protobuf/empty_pb");
   toStruct(o: object): import("google-protobuf/google/protobuf/struct_pb").Struct;
   stop(): Promise<void>;
 }
@@ -108,12 +110,14 @@ function connect(child: ChildProcess, port: string, sdkFrom: string, output: () 
   const proto = programRequire<typeof import("@pulumi/pulumi/proto/provider_pb")>(sdkFrom, "@pulumi/pulumi/proto/provider_pb");
   const struct = programRequire<typeof import("google-protobuf/google/protobuf/struct_pb")>(sdkFrom, "google-protobuf/google/protobuf/struct_pb");
   const status = programRequire<typeof import("@pulumi/pulumi/proto/status_pb")>(sdkFrom, "@pulumi/pulumi/proto/status_pb");
+  const empty = programRequire<typeof import("google-protobuf/google/protobuf/empty_pb")>(sdkFrom, "google-protobuf/google/protobuf/empty_pb");
   const client = new services.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   // the generated client has one method per RPC; tests name them as strings
   const methods = client as unknown as Record<string, (req: unknown, cb: (err: unknown, res: unknown) => void) => void>;
   return {
     proto,
     status,
+    empty,
     toStruct: (o) => struct.Struct.fromJavaScript(o as Record<string, never>),
     output,
     call: <T>(method: string, request: unknown) =>

@@ -4,8 +4,18 @@
  *   import * as boundary from "pulumi-boundary";
  *   new boundary.Target("web", { scopeId: "p_1234567890", name: "web", hostSetIds: ["hsst_1234567890"] });
  */
+// first: an unsupported Node.js fails here with one line, before any dependency loads
+import "./node-version";
 export { Target, type TargetArgs } from "./resource/resource";
-export { ResourceInitError, InvalidResourceDataError, CreateOutcomeUnknownError } from "./resource/errors";
+export {
+  ResourceInitError,
+  InvalidResourceDataError,
+  CreateOutcomeUnknownError,
+  CreateNotAppliedError,
+  TargetNotAdoptedError,
+  NameTakenError,
+  TargetDeletedError,
+} from "./resource/errors";
 export { PlanError } from "./resource/apply";
 export {
   authorizeSession,

@@ -98,6 +98,11 @@ export interface ReleaseFacts {
   replaces: readonly { field: InputField; by: InputField }[];
   /** Defaults that differ from the field table's (`session_connection_limit` was 1 until 0.9.1). */
   defaults: Partial<Record<InputField, number | string>>;
+  /**
+   * Defaults an earlier patch of the minor gave where they differ from `defaults` (0.9.0's
+   * `session_connection_limit` 1): a client cannot tell the patch, so either may be the controller's.
+   */
+  withinMinorDefaults?: Partial<Record<InputField, number | string>>;
   /** Which characters a description may hold: `unicode.IsPrint`, or `IsPrint || IsSpace` (0.17+). Names are always IsPrint. */
   descriptions: DescriptionRule;
   /** Whether an IPv6 address may come in brackets (refused from 0.19.3). */

@@ -174,6 +174,7 @@ export const ROWS = [
     // handlers/targets/tcp/tcp.go Vet
     requires: ["defaultPort"],
     defaults: { sessionConnectionLimit: -1 },
+    withinMinorDefaults: { sessionConnectionLimit: 1 },
     // handlers/targets/credentials.go: CredentialSource only (credential_library reserved in TP)
     authorizeSession: { credentialOrigin: ["credential_source"] },
   },

@@ -4,7 +4,7 @@
  * Everything that differs between releases is read here, so no other module needs to test which
  * release it is talking to or emulating.
  */
-import { TARGET_FIELDS, type AssociationOp, type InputField } from "./target-fields";
+import { TARGET_FIELDS, spec, type AssociationOp, type InputField } from "./target-fields";
 import type { ListFacts, ReleaseFacts, ReleaseRow } from "./release-facts";
 import { ROWS, SPEC, V04 } from "./release-rows";
 
@@ -16,6 +16,7 @@ function fold(previous: ReleaseFacts, row: ReleaseRow): ReleaseFacts {
   return {
     ...previous,
     withinMinor: undefined,
+    withinMinorDefaults: undefined,
     ...facts,
     lists: { ...previous.lists, ...lists },
     fields: [...previous.fields, ...(adds?.fields ?? [])],
@@ -151,6 +152,28 @@ export function describeReleases(keys: readonly ReleaseKey[]): string {
   const [first, last] = [real[0]!, real[real.length - 1]!];
   if (last === NEWEST.release && first !== last) return `Boundary ${first} or later`;
   return first === last ? `Boundary ${first}` : `Boundary ${first}–${last}`;
+}
+
+/** The values a field left unset takes on a controller of this release: its newest patch's default, and an earlier patch's where it differed. */
+export function defaultsIn(r: ReleaseFacts, field: InputField): unknown[] {
+  const newest = r.defaults[field] ?? spec(field).default;
+  const earlier = r.withinMinorDefaults?.[field];
+  return earlier === undefined || earlier === newest ? [newest] : [newest, earlier];
+}
+
+/** A controller's default for a field: known, or the values the releases it may be disagree on. */
+export type ControllerDefault = { known: true; value: unknown } | { known: false; candidates: readonly unknown[] };
+
+/**
+ * The default of `field` on a controller that is one of `releases` (every release when nothing is
+ * known): known when they all agree, else the values they disagree on, oldest release's first.
+ * What "reset to the controller's default" means when a program stops setting a field; never a
+ * guess between releases.
+ */
+export function controllerDefault(field: InputField, releases: readonly ReleaseFacts[] = RELEASES): ControllerDefault {
+  const values: unknown[] = [];
+  for (const v of releases.flatMap((r) => defaultsIn(r, field))) if (!values.some((x) => JSON.stringify(x) === JSON.stringify(v))) values.push(v);
+  return values.length === 1 ? { known: true, value: values[0] } : { known: false, candidates: values };
 }
 
 /**

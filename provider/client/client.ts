@@ -1,24 +1,24 @@
 /**
  * A typed client for Boundary's Target API and the ops health endpoint: undici keep-alive pools,
  * a zod schema for every response, typed errors, bounded retries. Works against real Boundary
- * controllers as well as the local one.
+ * controllers as well as the local one. Every request goes through one transport
+ * (`transport.ts`); a client made `within` an operation sends all its requests under that
+ * operation's deadline and cancellation.
  */
-import * as undici from "undici";
 import type { z } from "zod";
 import {
-  ErrorBody,
   SessionAuthorization,
   Target,
   TargetList,
   type CreateTargetRequest,
-  type RequestField,
   type UpdateTargetRequest,
 } from "../../wire/target";
 import { RELEASES, listIn, releasesAnswering, routesNoun, type ListField, type ListRoute, type Release } from "../../wire/releases";
 import { INPUT_FIELDS, spec, type Association, type AssociationOp } from "../../wire/target-fields";
-import { BoundaryApiError, BoundaryClientError, SchemaValidationError, TimeoutError, TransportError, apiError } from "./errors";
-import { Pacer } from "./pacer";
+import { BoundaryApiError, BoundaryClientError, SchemaValidationError, UnexpectedAnswerError } from "./errors";
+import { Operation } from "./operation";
 import { resolveSettings, type ApiGeneration, type BoundaryClientOptions, type ClientSettings } from "./settings";
+import { Transport, type Answer } from "./transport";
 
 /** The HTTP methods the Target API uses. */
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
@@ -26,19 +26,20 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 /** A Target named by id, or by name within a scope given by id or name. */
 export type TargetIdentity = { targetId: string } | { name: string; scopeId: string } | { name: string; scopeName: string };
 
-/** An answer read whole: status, headers and body text. */
-interface Answer {
-  statusCode: number;
-  headers: undici.Dispatcher.ResponseData["headers"];
-  text: string;
-}
-
-/** The longest Retry-After the client will honour; longer ones fail instead of hanging a deploy. */
-const MAX_RETRY_AFTER_MS = 30_000;
-
-/** Ids no controller makes (Boundary's ids are random base62): what the generation probe names. */
+/** Ids no controller makes (Boundary's ids are random base62): what the probes name. */
 const PROBE_TARGET_ID = "ttcp_0000000000";
 const PROBE_HOST_SET_ID = "hsst_0000000000";
+
+/** What a client has learned about its controller, shared by every view of it (see `within`). */
+interface Learned {
+  /**
+   * The releases the controller may be, oldest first: the configured ones, narrowed by every
+   * answer received (the release table's `releasesAnswering`), a 405 and the probes.
+   */
+  releases: readonly Release[];
+  /** Whether v0.4's `:add-host-sets` route is gone (Boundary 0.11 and later), once asked. */
+  hostSetActionsGone: boolean | undefined;
+}
 
 /**
  * A client of one controller. Every method makes one API call (plus bounded retries of what is
@@ -47,17 +48,35 @@ const PROBE_HOST_SET_ID = "hsst_0000000000";
  */
 export class BoundaryClient {
   readonly settings: ClientSettings;
-  private apiPool: undici.Pool | undefined;
-  /** Keeps this client inside the server's rate limits (and BOUNDARY_RATE_LIMIT). */
-  private readonly pacer: Pacer;
-  private opsPool: undici.Pool | undefined;
+  private readonly transport: Transport;
+  private readonly learned: Learned;
+  /** What the configuration says the controller is (every release, when it says nothing). */
+  private readonly configured: readonly Release[];
+  /** The operation this view's requests run under; unset, each call is an operation of its own with the default deadline. */
+  private readonly operation: Operation | undefined;
 
   /** Resolves settings now (throws ClientSettingsError); connects at the first call. */
   constructor(options: BoundaryClientOptions = {}, env: NodeJS.ProcessEnv = process.env) {
     this.settings = resolveSettings(options, env);
-    this.pacer = new Pacer(this.settings.rateLimit);
+    this.transport = new Transport(this.settings);
     this.configured = configuredReleases(this.settings.apiGeneration);
-    this.releases = this.configured;
+    this.learned = { releases: this.configured, hostSetActionsGone: undefined };
+    this.operation = undefined;
+  }
+
+  /**
+   * This client with every request and wait under `op` (its deadline and cancellation). The view
+   * shares the connections, the pacing and what was learned of the controller.
+   */
+  within(op: Operation): BoundaryClient {
+    const view = Object.create(BoundaryClient.prototype) as BoundaryClient;
+    Object.assign(view, { settings: this.settings, transport: this.transport, learned: this.learned, configured: this.configured, operation: op });
+    return view;
+  }
+
+  /** The operation this call runs under. */
+  private op(): Operation {
+    return this.operation ?? new Operation();
   }
 
   // ---- Targets ----
@@ -68,6 +87,16 @@ export class BoundaryClient {
    * `list_token`, until `response_type` is "complete": never just the first 1,000.
    */
   async listTargets(q: { scopeId: string; recursive?: boolean; filter?: string }): Promise<Target[]> {
+    return (await this.listTargetsAnswered(q)).targets;
+  }
+
+  /**
+   * `listTargets`, with the controller's clock when it answered (its `Date` header, ms since the
+   * epoch), for judging times the controller wrote (`created_time`) on its own clock.
+   */
+  async listTargetsAnswered(q: { scopeId: string; recursive?: boolean; filter?: string }): Promise<{ targets: Target[]; controllerTime: number | undefined }> {
+    const op = this.op();
+    let controllerTime: number | undefined;
     const items: Target[] = [];
     const seen = new Set<string>();
     for (let token: string | undefined; ; ) {
@@ -75,9 +104,11 @@ export class BoundaryClient {
       if (q.recursive) params.set("recursive", "true");
       if (q.filter) params.set("filter", q.filter);
       if (token) params.set("list_token", token);
-      const page = await this.call("GET", `/v1/targets?${params}`, undefined, TargetList);
+      const answer = await this.transport.api(op, "GET", `/v1/targets?${params}`, undefined);
+      controllerTime ??= answer.date;
+      const page = parse(answer, "GET", "/v1/targets", TargetList);
       for (const item of page.items) items.push(item);
-      if (page.response_type !== "delta" || !page.list_token) return items;
+      if (page.response_type !== "delta" || !page.list_token) return { targets: items, controllerTime };
       if (seen.has(page.list_token)) throw new SchemaValidationError("GET", "/v1/targets", [{ path: ["list_token"], message: "the same list token came back twice" }]);
       seen.add((token = page.list_token));
     }
@@ -101,7 +132,7 @@ export class BoundaryClient {
 
   /** Deletes a Target. Resolves on 204; a NotFoundError means it was already gone. */
   async deleteTarget(id: string): Promise<void> {
-    await this.exchange("DELETE", `/v1/targets/${encodeURIComponent(id)}`, undefined);
+    await this.transport.api(this.op(), "DELETE", `/v1/targets/${encodeURIComponent(id)}`, undefined);
   }
 
   /**
@@ -147,22 +178,18 @@ export class BoundaryClient {
     try {
       return await attempt(noun);
     } catch (err) {
-      if (!(err instanceof BoundaryApiError && err.status === 405)) throw err;
+      if (!(err instanceof BoundaryApiError && err.status === 405) || err instanceof UnexpectedAnswerError) throw err;
       const rest = this.releases.filter((r) => !routesNoun(r, noun));
       if (rest.length === 0) throw err;
-      this.releases = rest;
+      this.learned.releases = rest;
       return attempt(nounFor(rest, lists[0]!.field));
     }
   }
 
-  /** What the configuration says the controller is (every release, when it says nothing). */
-  private readonly configured: readonly Release[];
-
-  /**
-   * The releases the controller may be, oldest first: the configured ones, narrowed by every
-   * answer received (the release table's `releasesAnswering`), a 405 and the probe.
-   */
-  releases: readonly Release[];
+  /** The releases the controller may be, oldest first (see `Learned.releases`). */
+  get releases(): readonly Release[] {
+    return this.learned.releases;
+  }
 
   /** The controller's API generation, when every release it may be shares one (undefined until known). */
   get generation(): ApiGeneration | undefined {
@@ -180,21 +207,50 @@ export class BoundaryClient {
     if (this.generation) return this.generation;
     let routed = true;
     try {
-      await this.exchange("POST", `/v1/targets/${PROBE_TARGET_ID}:add-host-sources`, { version: 1, host_source_ids: [PROBE_HOST_SET_ID] });
+      await this.transport.api(this.op(), "POST", `/v1/targets/${PROBE_TARGET_ID}:add-host-sources`, { version: 1, host_source_ids: [PROBE_HOST_SET_ID] });
     } catch (err) {
-      if (!(err instanceof BoundaryApiError)) throw err;
+      // a stranger's answer (a proxy's page, a path the controller does not serve) tells nothing
+      if (!(err instanceof BoundaryApiError) || err instanceof UnexpectedAnswerError) throw err;
       routed = err.status !== 405;
     }
-    const rest = this.releases.filter((r) => routesNoun(r, "host-sources") === routed);
-    if (rest.length > 0) this.releases = rest;
+    this.narrow((r) => routesNoun(r, "host-sources") === routed);
     return this.generation ?? (routed ? "current" : "v0.4");
+  }
+
+  /** Keeps the releases that agree with what was seen (unless none does: then what was seen tells nothing new). */
+  private narrow(agrees: (r: Release) => boolean): void {
+    const rest = this.releases.filter(agrees);
+    if (rest.length > 0) this.learned.releases = rest;
+  }
+
+  /**
+   * Whether v0.4's host-set actions are gone from this controller (Boundary 0.11 removed them),
+   * asked once with a call that changes nothing: an add of host sets to a Target id that cannot
+   * exist. Only a 405 (the route is gone, answered before anything is looked at) says yes; an answer
+   * from the action itself (404, 400, 403) says no; anything else leaves it unknown (undefined).
+   * The answer narrows the releases the controller may be to those that do (not) route the action.
+   */
+  async hostSetActionsGone(): Promise<boolean | undefined> {
+    if (this.learned.hostSetActionsGone !== undefined) return this.learned.hostSetActionsGone;
+    let gone: boolean | undefined;
+    try {
+      await this.transport.api(this.op(), "POST", `/v1/targets/${PROBE_TARGET_ID}:add-host-sets`, { version: 1, host_set_ids: [PROBE_HOST_SET_ID] });
+    } catch (err) {
+      if (!(err instanceof BoundaryApiError)) return undefined;
+      // a 405 says the route is gone; the action itself answering (Boundary's error body) says it exists
+      gone = err.status === 405 ? true : err instanceof UnexpectedAnswerError || err.kind === "Unknown" ? undefined : false;
+    }
+    if (gone === undefined) return undefined;
+    this.narrow((r) => routesNoun(r, "host-sets") !== gone);
+    return (this.learned.hostSetActionsGone = gone);
   }
 
   /** Learns from a Target the controller returned which releases could have answered it. */
   private learn(t: Target): Target {
     const narrowed = releasesAnswering(t, this.releases);
     // an answer no release it may be gives means it changed (an upgrade): start again from the configured ones
-    this.releases = narrowed.length > 0 ? narrowed : releasesAnswering(t, this.configured).length > 0 ? releasesAnswering(t, this.configured) : this.releases;
+    const again = releasesAnswering(t, this.configured);
+    this.learned.releases = narrowed.length > 0 ? narrowed : again.length > 0 ? again : this.releases;
     return t;
   }
 
@@ -245,105 +301,20 @@ export class BoundaryClient {
 
   /** GET /health on the ops listener: 200 healthy, 503 shutting down. Does not throw on 503. */
   async health(): Promise<{ status: number; healthy: boolean }> {
-    this.opsPool ??= this.pool(this.settings.opsOrigin);
     // 503 is the answer here (shutting down), not a reason to retry; and /health takes no token
-    const res = await this.send(this.opsPool, "GET", "/health", undefined, { auth: false, retry: false });
-    return { status: res.statusCode, healthy: res.statusCode === 200 };
+    const res = await this.transport.health(this.op());
+    return { status: res.status, healthy: res.status === 200 };
   }
 
-  /** Closes the keep-alive connections. */
+  /** Closes the keep-alive connections (of every view of this client). */
   async close(): Promise<void> {
-    await Promise.all([this.apiPool?.close(), this.opsPool?.close()]);
-    this.apiPool = this.opsPool = undefined;
-  }
-
-  // ---- transport ----
-
-  private pool(origin: string): undici.Pool {
-    const { caCert, tlsInsecure } = this.settings;
-    return new undici.Pool(origin, {
-      connections: 8,
-      connect: origin.startsWith("https:") ? { ca: caCert, rejectUnauthorized: !tlsInsecure } : undefined,
-    });
+    await this.transport.close();
   }
 
   /** One API call whose answer is parsed with `schema`. */
   private async call<S extends z.ZodType>(method: HttpMethod, path: string, body: unknown, schema: S): Promise<z.infer<S>> {
-    const text = await this.exchange(method, path, body);
-    const shownPath = path.split("?")[0]!;
-    let json: unknown;
-    try {
-      json = text === "" ? {} : JSON.parse(text);
-    } catch {
-      throw new SchemaValidationError(method, shownPath, [{ path: [], message: "the body is not JSON" }]);
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) throw new SchemaValidationError(method, shownPath, parsed.error.issues);
-    return parsed.data;
+    return parse(await this.transport.api(this.op(), method, path, body), method, path.split("?")[0]!, schema);
   }
-
-  /** One API call: the answer's text, or the typed error of an error status (its text scrubbed of credentials). */
-  private async exchange(method: HttpMethod, path: string, body: unknown): Promise<string> {
-    this.apiPool ??= this.pool(this.settings.origin);
-    const res = await this.send(this.apiPool, method, this.settings.basePath + path, body, { auth: true, retry: true });
-    if (res.statusCode >= 400) throw errorFrom(method, path.split("?")[0]!, res.statusCode, this.scrub(res.text), res.headers);
-    return res.text;
-  }
-
-  /**
-   * Sends with retries and reads the whole answer: 429 and 503 for any method (the server did not
-   * process the request), honouring Retry-After; connection failures, timeouts and bodies that
-   * stall before they end only for idempotent GET and DELETE. The timeout covers the body too.
-   */
-  private async send(pool: undici.Pool, method: HttpMethod, path: string, body: unknown, opts: { auth: boolean; retry: boolean }): Promise<Answer> {
-    const { timeoutMs, token } = this.settings;
-    const maxRetries = opts.retry ? this.settings.maxRetries : 0;
-    const headers: Record<string, string> = { accept: "application/json" };
-    if (body !== undefined) headers["content-type"] = "application/json";
-    if (opts.auth && token) headers.authorization = `Bearer ${token}`;
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const shownPath = path.split("?")[0]!;
-    const idempotent = method === "GET" || method === "DELETE";
-    // lists have their own, smaller quota on the server
-    const kind = method === "GET" && /\/v1\/targets(\?|$)/.test(path) ? "list" : "other";
-    for (let attempt = 0; ; attempt++) {
-      let answer: Answer;
-      await this.pacer.acquire(kind);
-      let rateLimit: string | string[] | undefined;
-      try {
-        const res = await pool.request({ method, path, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) });
-        rateLimit = res.headers["ratelimit"];
-        if ((res.statusCode === 429 || res.statusCode === 503) && attempt < maxRetries) {
-          const wait = retryAfter(res.headers["retry-after"]) ?? backoff(attempt);
-          if (wait <= MAX_RETRY_AFTER_MS) {
-            this.pacer.release(kind, rateLimit);
-            await res.body.dump();
-            await sleep(wait);
-            continue;
-          }
-        }
-        answer = { statusCode: res.statusCode, headers: res.headers, text: await res.body.text() };
-      } catch (err) {
-        this.pacer.release(kind, rateLimit);
-        const e = transportError(method, shownPath, err, timeoutMs, this.scrub);
-        if (idempotent && attempt < maxRetries) {
-          await sleep(backoff(attempt));
-          continue;
-        }
-        throw e;
-      }
-      this.pacer.release(kind, rateLimit);
-      return answer;
-    }
-  }
-
-  /** Removes the token, and any bearer credential, from text that may reach an error message. */
-  private readonly scrub = (text: string): string => {
-    const token = this.settings.token;
-    const masked = token ? text.split(token).join("[redacted]") : text;
-    return masked.replace(/(bearer\s+)[^\s"',;]+/gi, "$1[redacted]").replace(/(authorization["']?\s*[:=]\s*["']?)(?!bearer)[^\s"',;]+/gi, "$1[redacted]");
-  };
-
 }
 
 /** The releases a configured generation means: v0.4's API (the spec's and 0.4), or the current actions' (0.5 and later); all when unset. */
@@ -369,46 +340,16 @@ function readNames(releases: readonly Release[], field: ListField, noun: ListRou
   return [...new Set(releases.flatMap((r) => (listIn(r, field)?.routes ?? []).filter((x) => x.noun === noun).flatMap((x) => x.reads)))];
 }
 
-function errorFrom(method: string, path: string, status: number, text: string, raw: undici.Dispatcher.ResponseData["headers"]): BoundaryClientError {
-  const headers = Object.fromEntries(Object.entries(raw).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(", ") : v]])));
-  let kind = "Unknown";
-  let message = text.slice(0, 200) || `HTTP ${status}`;
-  let fields: RequestField[] = [];
+/** An answer's body parsed with `schema`: a SchemaValidationError (not a transport error) when it breaks the contract. */
+function parse<S extends z.ZodType>(answer: Answer, method: string, shownPath: string, schema: S): z.infer<S> {
+  let json: unknown;
   try {
-    const parsed = ErrorBody.safeParse(JSON.parse(text));
-    if (parsed.success) {
-      kind = parsed.data.kind;
-      message = parsed.data.message;
-      fields = parsed.data.details?.request_fields ?? [];
-    }
+    json = answer.text === "" ? {} : JSON.parse(answer.text);
   } catch {
-    // not JSON (a proxy's page, a 429 without body): keep the text
+    throw new SchemaValidationError(method, shownPath, [{ path: [], message: "the body is not JSON" }]);
   }
-  return apiError(method, path, status, kind, message, fields, headers);
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new SchemaValidationError(method, shownPath, parsed.error.issues);
+  return parsed.data;
 }
 
-function transportError(method: string, path: string, err: unknown, timeoutMs: number, scrub: (text: string) => string): TransportError {
-  const e = err as { name?: string; code?: string; message?: string };
-  if (e?.name === "TimeoutError" || e?.name === "AbortError" || e?.code === "UND_ERR_ABORTED") {
-    return new TimeoutError(method, path, `no answer within ${timeoutMs} ms (BOUNDARY_CLIENT_TIMEOUT)`, { cause: err });
-  }
-  return new TransportError(method, path, scrub(`${e?.code ?? e?.name ?? "error"}: ${e?.message ?? String(err)}`), { cause: err });
-}
-
-/** Retry-After in ms: delta-seconds or an HTTP date. */
-function retryAfter(header: string | string[] | undefined): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
-
-/** Jittered exponential backoff: ~200 ms, ~400 ms, ~800 ms … */
-function backoff(attempt: number): number {
-  return Math.round(200 * 2 ** attempt * (0.5 + Math.random()));
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}

@@ -30,9 +30,11 @@ export class BoundaryApiError extends BoundaryClientError {
     readonly requestFields: RequestField[] = [],
     /** The response's headers, lower-case names (e.g. `retry-after`). */
     readonly headers: Readonly<Record<string, string>> = {},
+    /** What the user can do about it, appended to the message (a full sentence). */
+    note?: string,
   ) {
     const fields = requestFields.map((f) => `${f.name}: ${f.description}`).join("; ");
-    super(`${method} ${path}: ${status} ${kind}: ${apiMessage}${fields ? ` (${fields})` : ""}`);
+    super(`${method} ${path}: ${status} ${kind}: ${apiMessage}${fields ? ` (${fields})` : ""}${note ? ` ${note}` : ""}`);
   }
 }
 
@@ -45,9 +47,51 @@ export class VersionConflictError extends BoundaryApiError {
   static override readonly code = "BOUNDARY_VERSION_CONFLICT";
 }
 
-/** The resource does not exist (404 that is not a version conflict). */
+/**
+ * The resource does not exist: a 404 whose body is Boundary's own error body with kind `NotFound`
+ * (and not a version conflict). Only this answer means "gone"; a 404 from anything else is an
+ * UnexpectedAnswerError.
+ */
 export class NotFoundError extends BoundaryApiError {
   static override readonly code = "BOUNDARY_NOT_FOUND";
+}
+
+/**
+ * A 401: the controller did not take the request's credentials. The message says whether a token
+ * was sent at all (none configured) or was refused (wrong, expired or revoked), and where it is set.
+ */
+export class UnauthenticatedError extends BoundaryApiError {
+  static override readonly code = "BOUNDARY_UNAUTHENTICATED";
+}
+
+/**
+ * An error status whose body is not Boundary's error body: a proxy's or gateway's page (a 502, a
+ * 504, an HTML 404 for a path the controller does not serve). Nothing can be concluded from it about
+ * the Target, so it is never taken as "gone" or "refused"; the message names the full address and
+ * what came back (status, content type, the first bytes), never the token.
+ */
+export class UnexpectedAnswerError extends BoundaryApiError {
+  static override readonly code = "BOUNDARY_UNEXPECTED_ANSWER";
+  constructor(
+    method: string,
+    path: string,
+    /** The full address asked (origin, base path and path; no query). */
+    readonly url: string,
+    status: number,
+    /** The answer's content type, or undefined when it named none. */
+    readonly contentType: string | undefined,
+    /** The first bytes of the body, credentials scrubbed. */
+    readonly bodyStart: string,
+    headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(method, path, status, "Unknown", bodyStart || `HTTP ${status}`, [], headers);
+    const body = bodyStart ? `body starts ${JSON.stringify(bodyStart)}` : "empty body";
+    const hint =
+      status === 404
+        ? " A 404 that is not Boundary's means this address does not reach the controller's API (a wrong host, port or path): check boundary:addr / BOUNDARY_ADDR, which must be the API's address such as https://boundary.example.com:9200."
+        : " A proxy or gateway in front of the controller answered; nothing can be concluded from it about the Target.";
+    this.message = `${method} ${url}: ${status}, and not an answer from Boundary's API (content-type ${contentType ?? "none"}, ${body}).${hint}`;
+  }
 }
 
 /** The response did not have the shape of the API contract: a schema failure, not a transport one. */
@@ -65,22 +109,43 @@ export class SchemaValidationError extends BoundaryClientError {
 /** The request never got an answer: connection refused or reset, or the client timeout passed. */
 export class TransportError extends BoundaryClientError {
   static override readonly code: string = "BOUNDARY_TRANSPORT_ERROR";
+  /**
+   * False only when the request provably never reached the controller, or was refused unprocessed
+   * (a refused connection, a wait abandoned before sending, a rate limiter's refusal): then a create
+   * cannot have made anything. True whenever the controller may have applied it.
+   */
+  readonly maybeApplied: boolean;
   constructor(
     readonly method: string,
     readonly path: string,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; maybeApplied?: boolean },
   ) {
     super(`${method} ${path}: ${message}`, options);
+    this.maybeApplied = options?.maybeApplied ?? true;
   }
 }
 
 /** No answer within the client timeout (`BOUNDARY_CLIENT_TIMEOUT`). */
 export class TimeoutError extends TransportError {
-  static override readonly code = "BOUNDARY_TIMEOUT";
+  static override readonly code: string = "BOUNDARY_TIMEOUT";
 }
 
-/** Picks the error class for an error status and body. */
+/**
+ * The operation's deadline (its `customTimeouts`, or the default) passed while waiting for an
+ * answer, or a wait it needed (rate-limit pacing, Retry-After) would have passed it: the message
+ * names what it waited for and the deadline.
+ */
+export class DeadlineError extends TimeoutError {
+  static override readonly code = "BOUNDARY_DEADLINE";
+}
+
+/** The engine cancelled the operation (Ctrl-C: `Cancel`) while the request was in flight or waiting. */
+export class CancelledError extends TransportError {
+  static override readonly code = "BOUNDARY_CANCELLED";
+}
+
+/** Picks the error class for an error status and Boundary's own error body (kind, message, fields). */
 export function apiError(
   method: string,
   path: string,
@@ -96,6 +161,6 @@ export function apiError(
     (mutation && status === 404 && /incorrect version provided/i.test(message)) ||
     // v0.4's host-set actions say "0 rows updated"; its credential-library actions "invalid target version"
     (mutation && status === 500 && /\b0 rows updated\b|invalid target version/i.test(message));
-  const Kind = conflict ? VersionConflictError : status === 404 ? NotFoundError : BoundaryApiError;
+  const Kind = conflict ? VersionConflictError : status === 404 && kind === "NotFound" ? NotFoundError : status === 401 ? UnauthenticatedError : BoundaryApiError;
   return new Kind(method, path, status, kind, message, fields, headers);
 }

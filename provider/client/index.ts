@@ -10,4 +10,9 @@ export {
   SchemaValidationError,
   TransportError,
   TimeoutError,
+  DeadlineError,
+  CancelledError,
+  UnauthenticatedError,
+  UnexpectedAnswerError,
 } from "./errors";
+export { Operation, DEFAULT_OPERATION_TIMEOUT_MS, type OperationOptions } from "./operation";

@@ -4,12 +4,23 @@
  * request (lists have their own, smaller quota): a request waits while the requests already in
  * flight would use up what remains, until the window resets. `BOUNDARY_RATE_LIMIT` adds a
  * client-side ceiling in requests per second, as Boundary's own clients read it.
+ *
+ * The pacer never sleeps by itself: it asks the caller's `wait` (the operation's, see
+ * `operation.ts`), which refuses at once a wait that would pass the operation's deadline, naming the
+ * server's reset, and ends on Cancel. So a one-hour window fails at once instead of hanging a deploy.
  */
+import { performance } from "node:perf_hooks";
+import { formatMs } from "./operation";
+
+/** Waits `ms`, or rejects (deadline, cancel); `why` says what the wait is for. */
+export type Wait = (ms: number, why: () => string) => Promise<void>;
 
 /** What the server last said about one quota. */
 interface Window {
   remaining: number;
   resetAt: number;
+  /** The header as the server sent it, for messages. */
+  header: string;
 }
 
 /** One pacer per client, shared by all its requests. */
@@ -17,21 +28,22 @@ export class Pacer {
   private readonly windows = new Map<string, Window>();
   private readonly inFlight = new Map<string, number>();
   private tokens: number;
-  private refilledAt = Date.now();
+  private refilledAt = performance.now();
 
   /** `perSecond`: the client-side ceiling, or undefined for none. */
   constructor(private readonly perSecond?: number) {
     this.tokens = perSecond ?? 0;
   }
 
-  /** Waits until a request of this kind may go, and counts it in flight. */
-  async acquire(kind: string): Promise<void> {
-    if (this.perSecond) await this.ceiling();
+  /** Waits (through `wait`) until a request of this kind may go, and counts it in flight. */
+  async acquire(kind: string, wait: Wait): Promise<void> {
+    if (this.perSecond) await this.ceiling(wait);
     for (;;) {
       const w = this.windows.get(kind);
-      const now = Date.now();
+      const now = performance.now();
       if (!w || now >= w.resetAt || w.remaining > (this.inFlight.get(kind) ?? 0)) break;
-      await sleep(w.resetAt - now);
+      const ms = w.resetAt - now;
+      await wait(ms, () => `the controller's rate limit for ${kind === "list" ? "lists" : "this kind of request"} is spent until its window resets in ${formatMs(ms)} (RateLimit: ${w.header})`);
     }
     this.inFlight.set(kind, (this.inFlight.get(kind) ?? 0) + 1);
   }
@@ -39,22 +51,23 @@ export class Pacer {
   /** The request is answered (or failed): what the server said about the quota, if anything, is kept. */
   release(kind: string, rateLimit: string | string[] | undefined): void {
     this.inFlight.set(kind, Math.max(0, (this.inFlight.get(kind) ?? 1) - 1));
-    const parsed = parseRateLimit(Array.isArray(rateLimit) ? rateLimit[0] : rateLimit);
-    if (parsed) this.windows.set(kind, { remaining: parsed.remaining, resetAt: Date.now() + parsed.reset * 1000 });
+    const header = Array.isArray(rateLimit) ? rateLimit[0] : rateLimit;
+    const parsed = parseRateLimit(header);
+    if (parsed) this.windows.set(kind, { remaining: parsed.remaining, resetAt: performance.now() + parsed.reset * 1000, header: header! });
   }
 
   /** A token bucket of `perSecond` tokens, refilled continuously. */
-  private async ceiling(): Promise<void> {
+  private async ceiling(wait: Wait): Promise<void> {
     const rate = this.perSecond!;
     for (;;) {
-      const now = Date.now();
+      const now = performance.now();
       this.tokens = Math.min(rate, this.tokens + ((now - this.refilledAt) / 1000) * rate);
       this.refilledAt = now;
       if (this.tokens >= 1) {
         this.tokens -= 1;
         return;
       }
-      await sleep(((1 - this.tokens) / rate) * 1000);
+      await wait(((1 - this.tokens) / rate) * 1000, () => `BOUNDARY_RATE_LIMIT allows ${rate} requests per second`);
     }
   }
 }
@@ -65,8 +78,4 @@ export function parseRateLimit(header: string | undefined): { limit: number; rem
   const fields = Object.fromEntries(header.split(",").map((p) => p.trim().split("=").map((s) => s.trim()) as [string, string]));
   const [limit, remaining, reset] = [Number(fields.limit), Number(fields.remaining), Number(fields.reset)];
   return [limit, remaining, reset].every(Number.isFinite) ? { limit, remaining, reset } : undefined;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, Math.max(0, ms)));
 }

@@ -37,6 +37,8 @@ export interface ClientSettings {
   basePath: string;
   opsOrigin: string;
   token: string | undefined;
+  /** Where the token came from, for messages: the provider's config or the `token` option, or BOUNDARY_TOKEN. */
+  tokenFrom: "boundary:token" | "BOUNDARY_TOKEN" | undefined;
   timeoutMs: number;
   maxRetries: number;
   caCert: string | undefined;
@@ -119,6 +121,7 @@ export function resolveSettings(options: BoundaryClientOptions = {}, env: NodeJS
     basePath: api.pathname.replace(/\/+$/, ""),
     opsOrigin: ops.origin,
     token: options.token ?? (env[ENV.token] || undefined),
+    tokenFrom: options.token ? "boundary:token" : env[ENV.token] ? "BOUNDARY_TOKEN" : undefined,
     timeoutMs: timeoutMs && timeoutMs > 0 ? timeoutMs : 60_000,
     maxRetries: maxRetries ?? 2,
     caCert,

@@ -6,7 +6,9 @@
  * As the engine drives a provider that answers Handshake: Create and Update come during previews
  * too (`preview = true`) and must make no API call; secret inputs arrive wrapped and must leave
  * wrapped (the engine does not re-mark outputs of a provider that accepts secrets); warnings go
- * to the engine's Log service with the resource's URN.
+ * to the engine's Log service with the resource's URN. The engine's `timeout` (the resource's
+ * `customTimeouts`) is each operation's deadline, `Cancel` aborts every operation in flight, and
+ * `ignoreChanges` reaches Diff and Update.
  */
 import type * as grpc from "@grpc/grpc-js";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
@@ -24,9 +26,14 @@ import type { Sdk } from "./sdk";
 type Obj = Record<string, unknown>;
 type StructLike = { toJavaScript(): Obj } | undefined;
 
+/** A hidden input Check adds when it named the Target (autonaming): the name is not the program's. */
+const AUTONAMED_KEY = "__autonamed";
+
 /** The provider service of one plugin process (the engine starts one per provider instance). */
 export class BoundaryProviderService {
   private core = new TargetCore();
+  /** Aborted by Cancel: every operation in flight ends, and any later one fails at once. */
+  private readonly cancellation = new AbortController();
   /** Where warnings go: the engine's Log service. */
   readonly log: EngineLog;
 
@@ -126,7 +133,7 @@ export class BoundaryProviderService {
     const olds = this.fromStruct(req.getOlds());
     const autonaming = req.getAutonaming();
     const Mode = this.s.proto.CheckRequest.AutonamingOptions.Mode;
-    const { inputs, failures } = this.core.check(unwrapSecrets(wrapped) as Obj, {
+    const { inputs, failures, autonamed } = this.core.check(unwrapSecrets(wrapped) as Obj, {
       logicalName: req.getName() || req.getUrn().split("::").pop(),
       oldName: typeof olds.name === "string" ? olds.name : undefined,
       autonaming: autonaming && {
@@ -136,14 +143,19 @@ export class BoundaryProviderService {
       randomSeed: req.getRandomseed_asU8(),
     });
     const r = new this.s.proto.CheckResponse();
-    r.setInputs(this.toStruct(rewrap(inputs, secretKeys(wrapped))));
+    r.setInputs(this.toStruct(rewrap(autonamed ? { ...inputs, [AUTONAMED_KEY]: true } : inputs, secretKeys(wrapped))));
     r.setFailuresList(failures.map((f) => this.failure(f.property, f.reason)));
     return r;
   }
 
-  /** Per-property detailed diff from the core: update vs replace, add vs delete. */
-  diff(req: pb.DiffRequest): pb.DiffResponse {
-    const d = this.core.diff(this.fromStruct(req.getOlds()), this.fromStruct(req.getNews()), { priorInputs: Object.keys(this.fromStruct(req.getOldInputs())) });
+  /** Per-property detailed diff from the core: update vs replace, add vs delete; `ignoreChanges` honoured. */
+  async diff(req: pb.DiffRequest): Promise<pb.DiffResponse> {
+    const news = this.fromStruct(req.getNews());
+    const d = await this.core.diff(this.fromStruct(req.getOlds()), news, {
+      priorInputs: Object.keys(this.fromStruct(req.getOldInputs())),
+      ignoreChanges: req.getIgnorechangesList(),
+      autonamed: news[AUTONAMED_KEY] === true,
+    });
     const { DiffChanges } = this.s.proto.DiffResponse;
     const r = new this.s.proto.DiffResponse();
     r.setChanges(d.changes ? DiffChanges.DIFF_SOME : DiffChanges.DIFF_NONE);
@@ -177,7 +189,7 @@ export class BoundaryProviderService {
       r.setProperties(this.toStruct(rewrap(this.core.previewCreate(news), secretKeys(wrapped))));
       return r;
     }
-    const { id, state } = await this.withWarnings(req.getUrn(), (warn) => this.core.create(news, { warn }));
+    const { id, state } = await this.withWarnings(req.getUrn(), (warn) => this.core.create(news, { warn, ...this.bounds(req.getTimeout(), "create") }));
     r.setId(id);
     r.setProperties(this.toStruct(rewrap(state, secretKeys(wrapped))));
     return r;
@@ -187,7 +199,7 @@ export class BoundaryProviderService {
   async read(req: pb.ReadRequest): Promise<pb.ReadResponse> {
     const props = req.getProperties()?.toJavaScript() ?? {};
     const secret = secretKeys(props, req.getInputs()?.toJavaScript() ?? {});
-    const found = await this.core.read(req.getId(), unwrapSecrets(props) as Obj);
+    const found = await this.core.read(req.getId(), unwrapSecrets(props) as Obj, this.bounds(req.getTimeout(), "read"));
     const r = new this.s.proto.ReadResponse();
     r.setId(found?.id ?? "");
     if (found) {
@@ -205,16 +217,23 @@ export class BoundaryProviderService {
     const [olds, news] = [unwrapSecrets(wrappedOlds) as Obj, unwrapSecrets(wrappedNews) as Obj];
     const priorInputs = Object.keys(this.fromStruct(req.getOldInputs()));
     const r = new this.s.proto.UpdateResponse();
+    const ignoreChanges = req.getIgnorechangesList();
     const state = req.getPreview()
-      ? this.core.previewUpdate(olds, news, { priorInputs })
-      : await this.withWarnings(req.getUrn(), (warn) => this.core.update(req.getId(), olds, news, { warn, priorInputs }));
+      ? this.core.previewUpdate(olds, news, { priorInputs, ignoreChanges })
+      : await this.withWarnings(req.getUrn(), (warn) => this.core.update(req.getId(), olds, news, { warn, priorInputs, ignoreChanges, ...this.bounds(req.getTimeout(), "update") }));
     r.setProperties(this.toStruct(rewrap(state, secret)));
     return r;
   }
 
   async delete(req: pb.DeleteRequest) {
-    await this.core.delete(req.getId());
+    await this.core.delete(req.getId(), this.bounds(req.getTimeout(), "delete"));
     return new this.s.empty.Empty();
+  }
+
+  /** An operation's deadline (the engine's `timeout`, in seconds: the resource's customTimeouts; 0 when none) and the Cancel signal. */
+  private bounds(timeoutSeconds: number, op: string): { timeoutMs?: number; timeoutSource?: string; signal: AbortSignal } {
+    const signal = this.cancellation.signal;
+    return timeoutSeconds > 0 ? { timeoutMs: timeoutSeconds * 1000, timeoutSource: `customTimeouts ${op} ${timeoutSeconds}s`, signal } : { signal };
   }
 
   /** The two functions, with the same mappers as the TypeScript ones; the secret fields wrapped. */
@@ -244,7 +263,12 @@ export class BoundaryProviderService {
     return r;
   }
 
+  /**
+   * The engine's Ctrl-C: aborts every operation in flight (each then ends as it must: a create whose
+   * POST was sent is looked for and recorded, see `create.ts`), and any later one fails at once.
+   */
   cancel() {
+    this.cancellation.abort();
     return new this.s.empty.Empty();
   }
 

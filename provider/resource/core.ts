@@ -11,19 +11,17 @@
  */
 import { z } from "zod";
 import type { Target } from "../../wire/target";
-import { INPUT_FIELDS, spec, type InputField } from "../../wire/target-fields";
-import { BoundaryApiError, BoundaryClient, NotFoundError, TransportError, VersionConflictError, type BoundaryClientOptions } from "../client";
+import { INPUT_FIELDS, type InputField } from "../../wire/target-fields";
+import { BoundaryApiError, BoundaryClient, NotFoundError, Operation, VersionConflictError, type BoundaryClientOptions } from "../client";
 import { RELEASES, type Release } from "../../wire/releases";
 import { PlanError, applyPlan } from "./apply";
 import { autoname, type NamingContext } from "./autoname";
-import { CreateOutcomeUnknownError, InvalidResourceDataError, ResourceInitError, UnsupportedInputError } from "./errors";
+import { createTarget } from "./create";
+import { InvalidResourceDataError, ResourceInitError, TargetDeletedError, UnsupportedInputError } from "./errors";
 import { droppedFields, generationFailures, needsGeneration, releasesOf } from "./generation";
 import { checkInputs, type CheckFailure, type TargetInputs } from "./inputs";
-import { createRequest, diffTarget, planUpdate, projectCreate, projectUpdate, sameValue, type TargetDiff } from "./plan";
+import { callsFor, changes, diffTarget, projectCreate, projectUpdate, replayChanges, sameValue, undecidedResets, type Change, type PlanContext, type TargetDiff } from "./plan";
 import { TargetState, inputsFromState, managedFields, stateFromTarget } from "./state";
-
-/** A create whose answer was lost is adopted only if the Target was made this recently (clock skew). */
-const ADOPT_SKEW_MS = 5 * 60_000;
 
 const ManagedList = z.array(z.enum(INPUT_FIELDS as [InputField, ...InputField[]]));
 
@@ -33,6 +31,16 @@ export interface OperationContext {
   warn?: (message: string) => void;
   /** The input fields the program set at its previous run (the engine's old inputs), beyond `__managed`. */
   priorInputs?: readonly string[];
+  /** The whole operation's budget in ms (the resource's `customTimeouts`); default DEFAULT_OPERATION_TIMEOUT_MS. */
+  timeoutMs?: number;
+  /** Where `timeoutMs` came from, for messages (`customTimeouts create 3s`). */
+  timeoutSource?: string;
+  /** Aborted when the engine cancels the operation (`Cancel`). */
+  signal?: AbortSignal;
+  /** The engine's `ignoreChanges` property paths (the plugin route receives them): never changed. */
+  ignoreChanges?: readonly string[];
+  /** The name was made by autonaming, not set by the program (decides `deleteBeforeReplace`). */
+  autonamed?: boolean;
 }
 
 /** What `read` found: the Target's state and the inputs to diff the program against. */
@@ -81,28 +89,39 @@ export class TargetCore {
     return (this.clientInstance ??= new BoundaryClient(this.options));
   }
 
+  /** The client for one operation: every request and wait under its deadline and cancellation. */
+  private clientFor(ctx: OperationContext): { client: BoundaryClient; op: Operation } {
+    const op = new Operation({ timeoutMs: ctx.timeoutMs, source: ctx.timeoutSource, signal: ctx.signal });
+    return { client: this.client.within(op), op };
+  }
+
   /**
    * Validates a program's inputs and names the Target when the program does not (autonaming, see
    * `autoname.ts`). Returns the inputs, with the name added if generated, and the failures, each
    * naming its field.
    */
-  check(news: Record<string, unknown>, naming: NamingContext = {}): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
+  check(news: Record<string, unknown>, naming: NamingContext = {}): { inputs: Record<string, unknown>; failures: CheckFailure[]; autonamed: boolean } {
     const named = autoname(typeof news.name === "string" ? news.name : undefined, naming);
-    const inputs = named.name !== undefined && news.name === undefined ? { ...news, name: named.name } : news;
+    const autonamed = named.name !== undefined && news.name === undefined;
+    const inputs = autonamed ? { ...news, name: named.name } : news;
     const checked = checkInputs(inputs);
     const failures = checked.failures;
     if (named.failure) failures.push({ property: "name", reason: named.failure });
     // what no release the controller may be takes, whatever the state holds: say so now
     failures.push(...generationFailures(checked.inputs as Partial<TargetInputs>, this.knownReleases(), undefined, { stateless: true }));
-    return { inputs, failures };
+    return { inputs, failures, autonamed };
   }
 
-  /** What differs between the state and the program, field by field, and what forces a replacement. */
-  diff(olds: unknown, news: Record<string, unknown>, ctx: OperationContext = {}): TargetDiff {
+  /**
+   * What differs between the state and the program, field by field, and what forces a replacement.
+   * Makes no call, except once per process when a removed field's default depends on a release the
+   * Target's recorded actions do not tell (a probe that changes nothing).
+   */
+  async diff(olds: unknown, news: Record<string, unknown>, ctx: OperationContext = {}): Promise<TargetDiff> {
     const state = withPrior(parseState(olds), ctx);
     const inputs = parseInputs(news);
     refuseUnsupported(inputs, this.knownReleases(state), state);
-    return diffTarget(state, inputs);
+    return diffTarget(state, inputs, await this.planContext(() => this.clientFor(ctx).client, state, inputs, ctx));
   }
 
   /** A preview of create: the projected state, with no API call (refused when no release the controller may be can take the inputs). */
@@ -116,8 +135,25 @@ export class TargetCore {
   previewUpdate(olds: unknown, news: Record<string, unknown>, ctx: OperationContext = {}): Record<string, unknown> {
     const state = withPrior(parseState(olds), ctx);
     const inputs = parseInputs(news);
-    refuseUnsupported(inputs, this.knownReleases(state), state);
-    return projectUpdate(state, inputs);
+    const releases = this.knownReleases(state);
+    refuseUnsupported(inputs, releases, state);
+    return projectUpdate(state, inputs, { ...ctx, releases });
+  }
+
+  /**
+   * What decides the plan beyond state and inputs: the releases the controller may be (for a
+   * removed field's default; when they disagree on it and the value is one of theirs, narrowed
+   * once with a probe that changes nothing), `ignoreChanges`, autonaming.
+   */
+  private async planContext(client: () => BoundaryClient, state: TargetState, inputs: Partial<TargetInputs>, ctx: OperationContext): Promise<PlanContext> {
+    const plan: PlanContext = { releases: this.knownReleases(state), ignoreChanges: ctx.ignoreChanges, autonamed: ctx.autonamed };
+    // the client only when it must ask (a diff otherwise makes no call, and needs no valid settings)
+    if (undecidedResets(state, inputs, plan).length > 0) {
+      const asked = client();
+      await asked.hostSetActionsGone();
+      plan.releases = narrowed(asked.releases, state);
+    }
+    return plan;
   }
 
   /**
@@ -126,62 +162,32 @@ export class TargetCore {
    * actions; when an input's fate depends on them and even the API generation is not known, one
    * probe asks (see `BoundaryClient.apiGeneration`).
    */
-  private async refuseUnsupported(inputs: Partial<TargetInputs>, state?: TargetState): Promise<void> {
-    if (needsGeneration(inputs) && new Set(narrowed(this.client.releases, state).map((r) => r.generation)).size > 1) await this.client.apiGeneration();
-    refuseUnsupported(inputs, narrowed(this.client.releases, state), state);
+  private async refuseUnsupported(client: BoundaryClient, inputs: Partial<TargetInputs>, state?: TargetState): Promise<void> {
+    if (needsGeneration(inputs) && new Set(narrowed(client.releases, state).map((r) => r.generation)).size > 1) await client.apiGeneration();
+    refuseUnsupported(inputs, narrowed(client.releases, state), state);
   }
 
-  /** Creates the Target and applies what the POST did not; a later failure is a ResourceInitError. */
+  /**
+   * Creates the Target and applies what the POST did not, within the operation's deadline; a later
+   * failure is a ResourceInitError. A POST whose outcome is unknown is never sent again: see `create.ts`.
+   */
   async create(news: Record<string, unknown>, ctx: OperationContext = {}): Promise<{ id: string; state: TargetState }> {
     const inputs = parseInputs(news) as TargetInputs;
-    const managed = managedFields(inputs);
-    await this.refuseUnsupported(inputs);
-    const started = Date.now();
-    let created: Target;
-    try {
-      // the lists go in the POST only to a controller that may apply them there (the release table's createAppliesLists: the spec's)
-      created = await this.client.createTarget(createRequest(inputs, this.client.releases.some((r) => r.createAppliesLists)));
-    } catch (err) {
-      // The connection failed: the controller may have created the Target before the answer was
-      // lost. Names are unique per project, so look for it rather than leave an orphan behind.
-      if (!(err instanceof TransportError)) throw err;
-      const found = await this.findJustCreated(inputs, started, err);
-      if (!found) throw err;
-      (ctx.warn ?? this.warn)(`creating target ${JSON.stringify(inputs.name)}: ${err.message}; it was created as ${found.id} and is recorded in the stack.`);
-      created = found;
-    }
-    let state = stateFromTarget(created, managed);
-    // Lists the POST did not apply (real Boundary ignores them on create) are set now. A field the
-    // POST silently dropped (a release older than the field) no later call would keep: the answer
-    // check below names it.
-    const dropped = new Set(droppedFields(inputs, state).filter((d) => !spec(d.property as InputField).association).map((d) => d.property));
-    const planned = Object.fromEntries(Object.entries(inputs).filter(([f]) => !dropped.has(f))) as TargetInputs;
-    try {
-      const last = await applyPlan(this.client, created.id, created.version, planUpdate(state, planned));
-      if (last) state = stateFromTarget(last, managed);
-    } catch (err) {
-      if (!(err instanceof PlanError)) throw err;
-      if (err.last) state = stateFromTarget(err.last, managed);
-      throw new ResourceInitError(created.id, state, [
-        `target ${created.id} was created, but ${err.message}. ` + "It is recorded in the stack; the next `pulumi up` finishes it, `pulumi destroy` removes it.",
-      ]);
-    }
-    const notKept = droppedFields(inputs, state);
-    if (notKept.length > 0) {
-      throw new ResourceInitError(created.id, state, [`target ${created.id} was created, but ${notKept.map((d) => d.reason).join("; ")}. It is recorded in the stack as the controller holds it.`]);
-    }
-    return { id: created.id, state };
+    const { client, op } = this.clientFor(ctx);
+    await this.refuseUnsupported(client, inputs);
+    return createTarget(client, op, inputs, ctx.warn ?? this.warn);
   }
 
   /**
    * Reads the Target. With prior state (a refresh) the managed fields carry over; without (an
-   * import) every field the controller shows becomes an input. Undefined when the Target is gone.
+   * import) every field the controller shows becomes an input. Undefined when the Target is gone:
+   * only Boundary's own NotFound says so; any other answer is an error, and nothing is dropped.
    */
-  async read(id: string, prior?: Record<string, unknown>): Promise<ReadResult | undefined> {
+  async read(id: string, prior?: Record<string, unknown>, ctx: OperationContext = {}): Promise<ReadResult | undefined> {
     const known = prior?.__managed === undefined ? undefined : parseWith(ManagedList, prior.__managed, "state", "__managed");
     let target;
     try {
-      target = await this.client.getTarget(id);
+      target = await this.clientFor(ctx).client.getTarget(id);
     } catch (err) {
       if (err instanceof NotFoundError) return undefined;
       throw err;
@@ -192,21 +198,27 @@ export class TargetCore {
   }
 
   /**
-   * Brings the Target from `olds` (state) to `news` (inputs) with the fewest calls. A version
-   * conflict (changed outside Pulumi) is retried once from a fresh read; a failure after some calls
-   * succeeded is a ResourceInitError holding what the controller now has.
+   * Brings the Target from `olds` (state) to `news` (inputs) with the fewest calls: the run's
+   * planned changes, what the preview showed. A version conflict (changed outside Pulumi) replays
+   * those changes, and only those, on a fresh read; a failure after some calls succeeded is a
+   * ResourceInitError holding what the controller now has; a Target found deleted says so.
    */
   async update(id: string, olds: unknown, news: Record<string, unknown>, ctx: OperationContext = {}): Promise<TargetState> {
     const state = withPrior(parseState(olds), ctx);
     const inputs = parseInputs(news) as TargetInputs;
     const managed = managedFields(inputs);
-    await this.refuseUnsupported(inputs, state);
-    let last;
+    const { client } = this.clientFor(ctx);
+    await this.refuseUnsupported(client, inputs, state);
+    const planned = changes(state, inputs, await this.planContext(() => client, state, inputs, ctx));
+    let last: Target | undefined;
     try {
-      last = await applyPlan(this.client, id, state.version, planUpdate(state, inputs));
+      last = await applyPlan(client, id, state.version, callsFor(state, planned));
     } catch (err) {
-      if (!(err instanceof PlanError) || !(await this.isConflict(id, err, err.last?.version ?? state.version))) throw partial(id, err, managed);
-      last = await this.retryFromFresh(id, err.last ? stateFromTarget(err.last, state.__managed) : state, inputs, managed, ctx.warn ?? this.warn);
+      if (!(err instanceof PlanError)) throw err;
+      const seen = await this.afterFailure(client, id, err, err.last?.version ?? state.version);
+      if (seen.kind === "deleted") throw new TargetDeletedError(id, seen.cause);
+      if (seen.kind === "failed") throw partial(id, err, managed);
+      last = await this.replay(client, id, err.last ? stateFromTarget(err.last, state.__managed) : state, seen.current, planned, managed, ctx.warn ?? this.warn);
     }
     const updated = last ? stateFromTarget(last, managed) : { ...state, __managed: managed };
     const dropped = droppedFields(inputs, updated);
@@ -215,58 +227,46 @@ export class TargetCore {
   }
 
   /**
-   * Did the call fail because the Target's version moved? A recognised conflict says so; current
-   * Boundary answers a stale version on the add/set/remove actions with a plain 500 ("Failed to set
-   * target host sources"), so such a 500 counts only once a fresh read shows the version is no
-   * longer the one the call carried.
+   * Why a call of an update failed. A recognised conflict is one. A NotFound, or the plain 500
+   * current Boundary answers a stale version with on its actions ("Failed to set target host
+   * sources"), is judged by a fresh read: gone (deleted outside Pulumi), a moved version (a
+   * conflict), or else a real failure, reported as it is.
    */
-  private async isConflict(id: string, err: PlanError, sent: number): Promise<boolean> {
-    if (err.cause instanceof VersionConflictError) return true;
-    if (!(err.failedCall.op === "set" && err.cause instanceof BoundaryApiError && err.cause.status === 500)) return false;
+  private async afterFailure(client: BoundaryClient, id: string, err: PlanError, sent: number): Promise<{ kind: "conflict"; current?: Target } | { kind: "deleted"; cause: Error } | { kind: "failed" }> {
+    if (err.cause instanceof VersionConflictError) return { kind: "conflict" };
+    const ambiguous = err.cause instanceof NotFoundError || (err.failedCall.op === "set" && err.cause instanceof BoundaryApiError && err.cause.status === 500);
+    if (!ambiguous) return { kind: "failed" };
     try {
-      return (await this.client.getTarget(id)).version !== sent;
-    } catch {
-      return false;
+      const current = await client.getTarget(id);
+      return current.version !== sent && !(err.cause instanceof NotFoundError) ? { kind: "conflict", current } : { kind: "failed" };
+    } catch (e) {
+      return e instanceof NotFoundError ? { kind: "deleted", cause: err.cause as Error } : { kind: "failed" };
     }
   }
 
-  /** Deletes the Target; one already gone counts as deleted. */
-  async delete(id: string): Promise<void> {
+  /** Deletes the Target; one already gone (Boundary's own NotFound) counts as deleted, any other answer is an error. */
+  async delete(id: string, ctx: OperationContext = {}): Promise<void> {
     try {
-      await this.client.deleteTarget(id);
+      await this.clientFor(ctx).client.deleteTarget(id);
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
     }
   }
 
   /**
-   * A Target with this name in this project, created since `since` (minus clock skew), or undefined
-   * when the controller says there is none. A controller that stays away is asked again until the
-   * client timeout (BOUNDARY_CLIENT_TIMEOUT) has passed; then the outcome is unknown, and the error
-   * says how to adopt the Target if it exists, rather than leave it unrecorded and unexplained.
-   */
-  private async findJustCreated(inputs: TargetInputs, since: number, lost: TransportError): Promise<Target | undefined> {
-    const deadline = Date.now() + this.client.settings.timeoutMs;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const [match] = (await this.client.listTargets({ scopeId: inputs.scopeId, filter: `"/item/name" == ${JSON.stringify(inputs.name)}` })).filter(
-          (t) => t.name === inputs.name && t.created_time !== undefined && Date.parse(t.created_time) >= since - ADOPT_SKEW_MS,
-        );
-        return match;
-      } catch (err) {
-        if (!(err instanceof TransportError) || Date.now() >= deadline) throw new CreateOutcomeUnknownError(inputs.scopeId, inputs.name ?? "", lost, err);
-        await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** attempt, Math.max(0, deadline - Date.now()))));
-      }
-    }
-  }
-
-  /**
    * The Target changed outside Pulumi since it was last read (its version moved). Re-read it, say
-   * which fields changed, and retry once from the fresh version. The new plan touches only fields
-   * the program sets, so outside changes to other fields are kept.
+   * which fields changed, and replay this run's planned changes, and only those, once from the
+   * current version: what changed outside (another stack's change, an attach someone made, a field
+   * the engine ignores) stays as the controller holds it.
    */
-  private async retryFromFresh(id: string, known: TargetState, news: TargetInputs, managed: InputField[], warn: (m: string) => void): Promise<Target> {
-    const current = await this.client.getTarget(id);
+  private async replay(client: BoundaryClient, id: string, known: TargetState, read: Target | undefined, planned: readonly Change[], managed: InputField[], warn: (m: string) => void): Promise<Target> {
+    let current = read;
+    try {
+      current ??= await client.getTarget(id);
+    } catch (err) {
+      if (err instanceof NotFoundError) throw new TargetDeletedError(id, err);
+      throw err;
+    }
     const fresh = stateFromTarget(current, known.__managed);
     const outside = INPUT_FIELDS.filter((f) => !sameValue(known[f], fresh[f]));
     warn(
@@ -274,8 +274,9 @@ export class TargetCore {
         `${outside.length ? `; changed: ${outside.join(", ")}` : ""}); retrying once from the current version.`,
     );
     try {
-      return (await applyPlan(this.client, id, fresh.version, planUpdate(fresh, news))) ?? current;
+      return (await applyPlan(client, id, fresh.version, callsFor(fresh, replayChanges(fresh, planned)))) ?? current;
     } catch (err) {
+      if (err instanceof PlanError && err.cause instanceof NotFoundError) throw new TargetDeletedError(id, err.cause);
       throw partial(id, err, managed);
     }
   }

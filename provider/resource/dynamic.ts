@@ -4,24 +4,32 @@
  * `pulumi.dynamic.ResourceProvider` to the core. Only this file knows `__provider`: the host needs
  * it in the properties of a partial failure, or later Read/Delete could not load the provider.
  *
- * The host gives no URN and no old inputs past Check, so two hidden inputs carry what the core
- * needs: `__logicalName` (set by the Target class when the program gives no name, for autonaming)
- * and `__priorInputs` (written here by Check from the old inputs: the fields the program set at its
- * previous run, so a field removed since is reset even if no apply ever recorded it).
+ * The host gives no URN and no old inputs past Check, and drops the engine's timeouts, so hidden
+ * inputs carry what the core needs: `__logicalName` (set by the Target class when the program gives
+ * no name, for autonaming; its presence also says the name is not the program's),
+ * `__priorInputs` (written here by Check from the old inputs: the fields the program set at its
+ * previous run, so a field removed since is reset even if no apply ever recorded it) and
+ * `__timeouts` (the resource's `customTimeouts`, copied by the Target class and kept in the outputs,
+ * so refresh and destroy, which get only the outputs, honour them too).
  *
  * Stacks deployed by any earlier version store a proxy that calls `providerFor(this)` and then one
  * of the methods below: keep both.
  */
+// first: an unsupported Node.js fails here with one line, before any dependency loads
+import "../node-version";
 import type * as pulumi from "@pulumi/pulumi";
+import { parseDuration } from "../../common/duration";
 import type { BoundaryClientOptions } from "../client";
 import { providerOptions } from "../config";
-import { TargetCore } from "./core";
+import { TargetCore, type OperationContext } from "./core";
 import { ResourceInitError } from "./errors";
 import { managedFields } from "./state";
 
 const PROVIDER_KEY = "__provider";
 const LOGICAL_NAME_KEY = "__logicalName";
 const PRIOR_INPUTS_KEY = "__priorInputs";
+/** The resource's `customTimeouts` (`{create?, update?, delete?, read?}`, Go durations), as the Target class copies them. */
+export const TIMEOUTS_KEY = "__timeouts";
 
 /** `pulumi.dynamic.ResourceProvider` over the core; warnings go to stderr, the host's only channel. */
 export class DynamicTargetProvider implements pulumi.dynamic.ResourceProvider {
@@ -50,31 +58,49 @@ export class DynamicTargetProvider implements pulumi.dynamic.ResourceProvider {
 
   /** What changed; `replaces` lists the fields that force a new Target. */
   async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
-    const d = this.core.diff(olds, news, { priorInputs: priorInputs(news) });
+    // the Target class sets __logicalName only when the program gives no name
+    const d = await this.core.diff(olds, news, { priorInputs: priorInputs(news), autonamed: news[LOGICAL_NAME_KEY] !== undefined });
     return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
   }
 
-  /** Creates the Target; a later failure is a partial failure carrying its id. */
+  /** Creates the Target within its create timeout; a later failure is a partial failure carrying its id. */
   async create(inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
-    const { id, state } = await withProvider(inputs, () => this.core.create(inputs));
-    return { id, outs: state };
+    const { id, state } = await withProvider(inputs, () => this.core.create(inputs, timeouts(inputs, "create")));
+    return { id, outs: withTimeouts(state, inputs) };
   }
 
-  /** Refresh: one GET; an empty id when the Target is gone. */
+  /** Refresh: one GET within the read timeout; an empty id when the Target is gone. */
   async read(id: string, props: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult> {
-    const found = await this.core.read(id, props);
-    return found ? { id: found.id, props: found.state, inputs: found.inputs } : { id: "" };
+    const found = await this.core.read(id, props, timeouts(props, "read"));
+    return found ? { id: found.id, props: withTimeouts(found.state, props), inputs: withTimeouts(found.inputs, props) } : { id: "" };
   }
 
-  /** Applies the plan with the fewest calls. */
+  /** Applies the plan with the fewest calls, within the update timeout. */
   async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
-    return { outs: await withProvider(news, () => this.core.update(id, olds, news, { priorInputs: priorInputs(news) })) };
+    const outs = await withProvider(news, () => this.core.update(id, olds, news, { priorInputs: priorInputs(news), ...timeouts(news, "update") }));
+    return { outs: withTimeouts(outs, news) };
   }
 
-  /** Deletes the Target; one already gone counts as deleted. */
-  async delete(id: string): Promise<void> {
-    await this.core.delete(id);
+  /** Deletes the Target within the delete timeout; one already gone (Boundary's own NotFound) counts as deleted. */
+  async delete(id: string, props: Record<string, unknown> = {}): Promise<void> {
+    await this.core.delete(id, timeouts(props, "delete"));
   }
+}
+
+/** The operation's budget from the `customTimeouts` the Target class copied (an unreadable one is left to the default). */
+function timeouts(props: Record<string, unknown>, op: "create" | "read" | "update" | "delete"): OperationContext {
+  const value = (props[TIMEOUTS_KEY] as Record<string, unknown> | undefined)?.[op];
+  if (typeof value !== "string" || value === "") return {};
+  try {
+    return { timeoutMs: parseDuration(`customTimeouts.${op}`, value), timeoutSource: `customTimeouts ${op} ${value}` };
+  } catch {
+    return {};
+  }
+}
+
+/** The outputs with the resource's `customTimeouts` kept, so refresh and destroy see them. */
+function withTimeouts<T extends object>(outs: T, from: Record<string, unknown>): T {
+  return from[TIMEOUTS_KEY] === undefined ? outs : { ...outs, [TIMEOUTS_KEY]: from[TIMEOUTS_KEY] };
 }
 
 /** The fields the program set at its previous run, as Check recorded them. */
@@ -110,7 +136,7 @@ export const diff = (id: string, olds: Record<string, unknown>, news: Record<str
 export const create = (inputs: Record<string, unknown>) => entry().create(inputs);
 export const read = (id: string, props: Record<string, unknown>) => entry().read(id, props);
 export const update = (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) => entry().update(id, olds, news);
-const remove = (id: string) => entry().delete(id);
+const remove = (id: string, props?: Record<string, unknown>) => entry().delete(id, props);
 export { remove as delete };
 
 // ---- the proxies of earlier versions and of uninstalled checkouts ----

@@ -47,6 +47,98 @@ export class CreateOutcomeUnknownError extends PulumiBoundaryError {
   }
 }
 
+/** The ways out when a Target holds the name a create needs, for messages. */
+function waysOut(id: string): string {
+  return (
+    `If ${id} should be managed by this stack, adopt it: \`pulumi import boundary:index:Target <resource name> ${id}\` (plugin route; the dynamic route cannot import). ` +
+    `Otherwise give this resource another name (or leave name unset, so Pulumi names it), or delete ${id} if nobody needs it; then run \`pulumi up\` again.`
+  );
+}
+
+/**
+ * A create whose answer was lost found a Target with its name that is not the one it made (other
+ * fields, changed since, or made before this create was sent on the controller's clock): another
+ * stack's or someone's. It is never adopted; the message names it, why, and the ways out.
+ */
+export class TargetNotAdoptedError extends PulumiBoundaryError {
+  static override readonly code = "BOUNDARY_TARGET_NOT_ADOPTED";
+  constructor(
+    readonly scopeId: string,
+    readonly targetName: string,
+    /** The id of the Target that holds the name. */
+    readonly holder: string,
+    readonly reasons: readonly string[],
+    lost: Error,
+  ) {
+    super(
+      `creating target ${JSON.stringify(targetName)} in ${scopeId}: the answer was lost (${lost.message}). A target of that name exists, ${holder}, ` +
+        `but it is not the one this create made (${reasons.join("; ")}), so it is not adopted. ${waysOut(holder)}`,
+      { cause: lost },
+    );
+  }
+}
+
+/**
+ * A create whose answer was lost, after which the controller showed no Target of its name: the
+ * POST was not applied. Nothing needs cleaning up.
+ */
+export class CreateNotAppliedError extends PulumiBoundaryError {
+  static override readonly code = "BOUNDARY_CREATE_NOT_APPLIED";
+  constructor(
+    readonly scopeId: string,
+    readonly targetName: string,
+    lost: Error,
+  ) {
+    super(
+      `creating target ${JSON.stringify(targetName)} in ${scopeId}: ${lost.message}. The controller, asked afterwards, holds no target of that name: ` +
+        "it was not created, and nothing needs cleaning up. Run `pulumi up` again.",
+      { cause: lost },
+    );
+  }
+}
+
+/**
+ * Boundary refused a create because the name is taken in the project. When it is the Target this
+ * resource replaces (`pulumi up --replace`, `replaceOnChanges`), Pulumi creates the replacement
+ * first and the names clash: the message says how to avoid it.
+ */
+export class NameTakenError extends PulumiBoundaryError {
+  static override readonly code = "BOUNDARY_NAME_TAKEN";
+  constructor(
+    readonly scopeId: string,
+    readonly targetName: string,
+    /** The Target holding the name, when the lookup found it. */
+    readonly holder: string | undefined,
+    refused: Error,
+  ) {
+    const by = holder ? ` (by ${holder})` : "";
+    super(
+      `creating target ${JSON.stringify(targetName)} in ${scopeId}: the name is already used in that project${by}: ${refused.message}. ` +
+        "If it is the Target this resource replaces (`pulumi up --replace`, `replaceOnChanges`), Pulumi creates the replacement before deleting it and the names clash: " +
+        "set the resource option `deleteBeforeReplace: true`, or leave `name` unset so each replacement gets a name of its own (autonaming). " +
+        (holder ? waysOut(holder) : ""),
+      { cause: refused },
+    );
+  }
+}
+
+/**
+ * A call of an update found the Target gone: it was deleted outside Pulumi. (Its id is `targetId`:
+ * Pulumi's dynamic-provider host takes any error with an `id` for a partial failure.)
+ */
+export class TargetDeletedError extends PulumiBoundaryError {
+  static override readonly code = "BOUNDARY_TARGET_DELETED";
+  constructor(
+    readonly targetId: string,
+    cause: Error,
+  ) {
+    super(
+      `target ${targetId} was deleted outside Pulumi (${cause.message}). \`pulumi refresh\` drops it from the stack; the next \`pulumi up\` then creates it again.`,
+      { cause },
+    );
+  }
+}
+
 /**
  * The program sets inputs this controller's API generation cannot take (a field a v0.4 controller
  * would silently drop, a new legacy `workerFilter` a current one refuses). Raised before any call

@@ -2,7 +2,16 @@
 export { Target, type TargetArgs } from "./resource";
 export { TargetCore, type ReadResult } from "./core";
 export { DynamicTargetProvider, providerFor } from "./dynamic";
-export { ResourceInitError, InvalidResourceDataError, CreateOutcomeUnknownError, UnsupportedInputError } from "./errors";
+export {
+  ResourceInitError,
+  InvalidResourceDataError,
+  CreateOutcomeUnknownError,
+  CreateNotAppliedError,
+  TargetNotAdoptedError,
+  NameTakenError,
+  TargetDeletedError,
+  UnsupportedInputError,
+} from "./errors";
 export { PlanError } from "./apply";
 export { TargetInputs, checkInputs, UNKNOWN, type CheckFailure } from "./inputs";
 export { TargetState, TARGET_OUTPUTS, OUTPUT_FIELDS, stateFromTarget } from "./state";

@@ -66,6 +66,33 @@ export function isSet(v: unknown): boolean {
   return v !== undefined && v !== null && v !== "" && !(Array.isArray(v) && v.length === 0);
 }
 
+/**
+ * The input a misspelt key most likely meant, or undefined when none is close: compared without
+ * case and separators (`host_set_ids`, `HostSetIds`), by edit distance, within about a third of the
+ * key's length.
+ */
+export function closestInput(key: string): string | undefined {
+  const plain = (k: string) => k.toLowerCase().replace(/[_\-\s]/g, "");
+  const k = plain(key);
+  let best: { field: string; d: number } | undefined;
+  for (const f of INPUT_FIELDS) {
+    const d = editDistance(k, plain(f));
+    if (!best || d < best.d) best = { field: f, d };
+  }
+  return best && best.d <= Math.max(2, Math.floor(k.length / 3)) ? best.field : undefined;
+}
+
+/** Levenshtein distance. */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
 /** Pulumi's property path syntax: `hostSetIds[1]`. */
 function propertyPath(path: PropertyKey[]): string {
   return path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("");
@@ -90,7 +117,10 @@ export function checkInputs(given: Record<string, unknown>): { inputs: Record<st
   const failures: CheckFailure[] = [];
   for (const issue of parsed.success ? [] : parsed.error.issues) {
     if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) failures.push({ property: key, reason: `${key} is not an input of boundary:Target` });
+      for (const key of issue.keys) {
+        const near = closestInput(key);
+        failures.push({ property: key, reason: `${key} is not an input of boundary:Target${near ? `: did you mean ${near}?` : ""}` });
+      }
       continue;
     }
     const value = issue.path.reduce<unknown>((v, key) => (v as Record<PropertyKey, unknown> | undefined)?.[key], known);

@@ -4,19 +4,28 @@
  * Every per-field fact (mask path, default, replaces, association) comes from the field table.
  *
  * Rules: a field the program sets is compared with what the last read saw; a field the program
- * stopped setting (it is in `__managed`) goes back to the controller's default; a field the program
- * never set is not managed, whatever the server holds. Id lists are sets.
+ * stopped setting (it is in `__managed`) goes back to the controller's default (that controller's:
+ * the release table's `controllerDefault`); a field the program never set is not managed, whatever the server
+ * holds; a field the engine was told to ignore (`ignoreChanges`) is never changed. Id lists are sets.
+ *
+ * An update is the run's planned changes (what the preview showed); after a version conflict the
+ * same changes, and only they, are replayed on the fresh Target (`replayChanges`), so nothing
+ * another stack or a person changed meanwhile is reverted.
  */
 import type { CreateTargetRequest, UpdateTargetRequest } from "../../wire/target";
 import { INPUT_FIELDS, setPath, spec, type Association, type InputField } from "../../wire/target-fields";
 import { UNKNOWN, isUnknown, type TargetInputs } from "./inputs";
+import { controllerDefault, type Release } from "../../wire/releases";
 import { OUTPUT_FIELDS, TARGET_OUTPUTS, managedFields, type TargetState } from "./state";
 
 /** One field whose desired value differs from the state. */
 export interface Change {
   field: InputField;
   from: unknown;
-  /** The desired value; undefined with `kind: "delete"` means "back to the controller's default". */
+  /**
+   * The desired value. With `kind: "delete"` it is the controller's default, undefined for a field
+   * without one (cleared), or UNKNOWN when the controller's release does not tell its default.
+   */
   to: unknown;
   /** add: set where it was unset; update: a new value; delete: removed from the program (reset). */
   kind: "add" | "update" | "delete";
@@ -37,11 +46,28 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(normalize(a)) === JSON.stringify(normalize(b));
 }
 
-/** Every field whose desired value differs from the state. */
-export function changes(state: TargetState, news: Partial<TargetInputs>): Change[] {
+/** What, beyond state and inputs, decides a plan. */
+export interface PlanContext {
+  /** The releases the controller may be (the release table's rows), for the default a removed field goes back to (default: any release). */
+  releases?: readonly Release[];
+  /** The engine's `ignoreChanges` property paths: those fields are never changed. */
+  ignoreChanges?: readonly string[];
+  /** The name was made by autonaming, not set by the program. */
+  autonamed?: boolean;
+}
+
+/**
+ * Every field whose desired value differs from the state, except the ones the engine was told to
+ * ignore. A field removed from the program goes back to the controller's default; when the
+ * controller's release does not tell that default and the value is one it may be, the reset is
+ * still a change (it cannot be ruled out), going to UNKNOWN: the controller applies its own.
+ */
+export function changes(state: TargetState, news: Partial<TargetInputs>, ctx: PlanContext = {}): Change[] {
   const managed = new Set(state.__managed ?? []);
+  const ignored = ignoredFields(ctx.ignoreChanges);
   const out: Change[] = [];
   for (const field of INPUT_FIELDS) {
+    if (ignored(field)) continue;
     const f = spec(field);
     const from = state[field];
     const to = news[field];
@@ -49,11 +75,37 @@ export function changes(state: TargetState, news: Partial<TargetInputs>): Change
     if (to !== undefined) {
       const unknown = isUnknown(to);
       if (unknown || !sameValue(from, to)) out.push({ field, from, to, kind: from === undefined ? "add" : "update", replace, unknown });
-    } else if (managed.has(field) && !sameValue(from, f.default)) {
-      out.push({ field, from, to: f.default, kind: "delete", replace, unknown: false });
+    } else if (managed.has(field)) {
+      const d = controllerDefault(field, ctx.releases);
+      if (d.known && !sameValue(from, d.value)) out.push({ field, from, to: d.value, kind: "delete", replace, unknown: false });
+      if (!d.known) out.push({ field, from, to: UNKNOWN, kind: "delete", replace, unknown: true });
     }
   }
   return out;
+}
+
+/**
+ * The fields a removal would reset to a default the releases do not decide, while the value is one
+ * of the defaults it may be: only then is it worth asking which release the controller is.
+ */
+export function undecidedResets(state: TargetState, news: Partial<TargetInputs>, ctx: PlanContext = {}): InputField[] {
+  return changes(state, news, ctx)
+    .filter((c) => c.kind === "delete" && c.to === UNKNOWN)
+    .filter((c) => {
+      const d = controllerDefault(c.field, ctx.releases);
+      return !d.known && d.candidates.some((v) => sameValue(c.from, v));
+    })
+    .map((c) => c.field);
+}
+
+/**
+ * A test for the fields `ignoreChanges` names. A path names its top-level input (`hostSetIds[0]`,
+ * `hostSetIds[*]` and `["hostSetIds"]` all ignore the list: its elements are a set, with no stable
+ * positions), and `*` names them all.
+ */
+export function ignoredFields(paths: readonly string[] = []): (field: InputField) => boolean {
+  const names = new Set(paths.map((p) => p.trim().replace(/^\["([^"]+)"\].*$/, "$1").split(/[.[]/)[0]!));
+  return (field) => names.has("*") || names.has(field);
 }
 
 /** What `pulumi preview` shows for a Target. */
@@ -62,18 +114,29 @@ export interface TargetDiff {
   /** The fields that force a replacement. */
   replaces: InputField[];
   changed: Change[];
-  /** A replacement lands in another project (or is a new type), so create-before-delete is safe. */
-  deleteBeforeReplace: false;
+  /**
+   * A replacement must delete the old Target first: the program set the name and the replacement
+   * keeps it in the same project, where names are unique (pulumi-kubernetes' convention). Answered
+   * for any change, because the engine may replace for reasons Diff does not see
+   * (`replaceOnChanges`); it uses the answer only when it replaces.
+   */
+  deleteBeforeReplace: boolean;
 }
 
 /**
  * The diff of a Target. A field newly set to the value the server already has is no change: the
  * plan must show only what will really change.
  */
-export function diffTarget(state: TargetState, news: Partial<TargetInputs>): TargetDiff {
-  const changed = changes(state, news);
+export function diffTarget(state: TargetState, news: Partial<TargetInputs>, ctx: PlanContext = {}): TargetDiff {
+  const changed = changes(state, news, ctx);
   const replaces = changed.filter((c) => c.replace).map((c) => c.field);
-  return { changes: changed.length > 0, replaces, changed, deleteBeforeReplace: false };
+  return { changes: changed.length > 0, replaces, changed, deleteBeforeReplace: changed.length > 0 && !ctx.autonamed && keepsName(state, news) };
+}
+
+/** The new Target would have the old one's name in the old one's project (or may: a value not known yet). */
+function keepsName(state: TargetState, news: Partial<TargetInputs>): boolean {
+  const same = (a: unknown, b: unknown) => a === undefined || isUnknown(a) || a === b;
+  return news.name !== undefined && same(news.name, state.name) && same(news.scopeId, state.scopeId);
 }
 
 /** One API call of a plan. */
@@ -97,20 +160,30 @@ export type Call =
  * list that changed, one per action (lists that share a current action travel together). Nothing
  * when nothing changed.
  */
-export function planUpdate(state: TargetState, news: Partial<TargetInputs>): Call[] {
+export function planUpdate(state: TargetState, news: Partial<TargetInputs>, ctx: PlanContext = {}): Call[] {
+  return callsFor(state, changes(state, news, ctx));
+}
+
+/**
+ * The calls that make `planned` on a Target holding `base`, touching nothing else: a list that
+ * shares its current action with another carries the other as `base` holds it, unless it is
+ * planned too.
+ */
+export function callsFor(base: TargetState, planned: readonly Change[]): Call[] {
   const mask: string[] = [];
   const fields: Record<string, unknown> = {};
   const lists: Call[] = [];
-  for (const c of changes(state, news)) {
+  const wanted = (field: InputField): string[] => {
+    const c = planned.find((p) => p.field === field && !p.replace);
+    return normalize(c ? (c.to ?? []) : (base[field] ?? [])) as string[];
+  };
+  for (const c of planned) {
     const f = spec(c.field);
     if (c.replace) continue; // handled by replacement, never by update
     if (f.association) {
-      const ids = normalize(c.to ?? []) as string[];
-      const shared = lists.find((l) => l.op === "set" && l.siblings?.some((s) => s.field === c.field));
-      if (shared?.op === "set") shared.siblings = shared.siblings!.map((s) => (s.field === c.field ? { field: c.field, ids } : s));
-      else lists.push({ op: "set", field: c.field, association: f.association, ids, ...siblingsOf(c.field, f.association, state, news) });
-    }
-    else if (f.mask) {
+      if (lists.some((l) => l.op === "set" && l.siblings?.some((s) => s.field === c.field))) continue; // travels with a list already planned
+      lists.push({ op: "set", field: c.field, association: f.association, ids: wanted(c.field), ...siblingsOf(c.field, f.association, wanted) });
+    } else if (f.mask) {
       // a removed field, or one set to "" (unset), is masked and left out: the controller clears it
       mask.push(f.wire);
       if (c.kind !== "delete" && normalize(c.to) !== undefined) setPath(fields, f.wire, c.to);
@@ -119,11 +192,20 @@ export function planUpdate(state: TargetState, news: Partial<TargetInputs>): Cal
   return mask.length > 0 ? [{ op: "update", mask, fields }, ...lists] : lists;
 }
 
-/** The lists that share `field`'s current action, as the program wants them (or as last seen, when it does not manage one). */
-function siblingsOf(field: InputField, association: Association, state: TargetState, news: Partial<TargetInputs>): { siblings?: { field: InputField; ids: string[] }[] } {
+/**
+ * The planned changes still to make on a fresh read of the Target (after a version conflict): each
+ * one whose value the Target does not already hold, from what it holds now. Nothing else: what
+ * changed outside Pulumi meanwhile stays as it is.
+ */
+export function replayChanges(fresh: TargetState, planned: readonly Change[]): Change[] {
+  return planned.filter((c) => c.unknown || !sameValue(fresh[c.field], c.to)).map((c) => ({ ...c, from: fresh[c.field] }));
+}
+
+/** The lists that share `field`'s current action, each with the ids it must hold after the call. */
+function siblingsOf(field: InputField, association: Association, wanted: (f: InputField) => string[]): { siblings?: { field: InputField; ids: string[] }[] } {
   const others = INPUT_FIELDS.filter((o) => o !== field && spec(o).association?.current.action === association.current.action);
   if (others.length === 0) return {};
-  return { siblings: others.map((o) => ({ field: o, ids: normalize(news[o] ?? state[o] ?? []) as string[] })) };
+  return { siblings: others.map((o) => ({ field: o, ids: wanted(o) })) };
 }
 
 /**
@@ -166,11 +248,11 @@ export function projectCreate(news: Partial<TargetInputs>): Record<string, unkno
  * removed field back at its default, a value not known yet unknown), and the outputs an update
  * changes unknown.
  */
-export function projectUpdate(state: TargetState, news: Partial<TargetInputs>): Record<string, unknown> {
+export function projectUpdate(state: TargetState, news: Partial<TargetInputs>, ctx: PlanContext = {}): Record<string, unknown> {
   const out: Record<string, unknown> = { ...state };
   const changed = new Set<string>();
-  for (const c of changes(state, news)) {
-    out[c.field] = c.to === undefined ? spec(c.field).default : c.to;
+  for (const c of changes(state, news, ctx)) {
+    out[c.field] = c.to;
     changed.add(c.field);
   }
   for (const k of OUTPUT_FIELDS) {

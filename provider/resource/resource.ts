@@ -10,6 +10,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { INPUT_FIELDS } from "../../wire/target-fields";
 import * as entry from "./dynamic";
+import { TIMEOUTS_KEY } from "./dynamic";
 import type { TargetInputs } from "./inputs";
 import { OUTPUT_FIELDS, type TargetState } from "./state";
 
@@ -61,11 +62,14 @@ export interface Target extends TargetOutputs {}
 /** A Boundary Target. The resource id is the Boundary id (`ttcp_…`). */
 export class Target extends pulumi.dynamic.Resource {
   constructor(name: string, args: TargetArgs, opts?: pulumi.CustomResourceOptions) {
-    // every field is registered, so each output exists whether or not the program set it
+    // every field is registered, so each output exists whether or not the program set it; a key
+    // that is no field goes too, so that check names it (plain JavaScript has no type check)
     const props: Record<string, unknown> = {};
-    for (const key of [...INPUT_FIELDS, ...OUTPUT_FIELDS]) props[key] = (args as Record<string, unknown>)[key];
+    for (const key of [...INPUT_FIELDS, ...OUTPUT_FIELDS, ...Object.keys(args ?? {})]) props[key] = (args as Record<string, unknown>)[key];
     // with no name, the provider names the Target after this resource (autonaming)
     if (args.name === undefined) props.__logicalName = name;
+    // the dynamic-provider host drops the engine's timeouts: the provider reads them from here
+    if (opts?.customTimeouts) props[TIMEOUTS_KEY] = { ...opts.customTimeouts };
     super(provider, name, props, opts, "boundary", "Target");
   }
 }

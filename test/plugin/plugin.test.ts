@@ -88,7 +88,8 @@ test("a whole lifecycle: Configure, Check, Create, Diff (detailed), Update, impo
   expect(d).toEqual({
     changes: e.proto.DiffResponse.DiffChanges.DIFF_SOME,
     replaces: [],
-    deleteBeforeReplace: false,
+    // the name is the program's: were the engine to replace it (replaceOnChanges), the old one must go first
+    deleteBeforeReplace: true,
     hasDetailed: true,
     detailed: { description: Kind.DELETE, hostSetIds: Kind.UPDATE, workerFilter: Kind.ADD },
   });

@@ -190,7 +190,7 @@ test('"address": "" is no address: a Target with host sources imports, checks an
     expect(imported.state.address).toBeUndefined();
     expect(imported.inputs).not.toHaveProperty("address");
     expect(provider.core.check(imported.inputs as Record<string, unknown>).failures).toEqual([]);
-    expect(provider.core.diff(imported.state, imported.inputs as Record<string, unknown>).changes).toBe(false);
+    expect((await provider.core.diff(imported.state, imported.inputs as Record<string, unknown>)).changes).toBe(false);
     const refreshed = await provider.read(made.id, made.outs);
     expect((await provider.diff(made.id, refreshed.props, program("empty-address"))).changes).toBe(false);
     await provider.delete(made.id);

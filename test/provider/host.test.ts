@@ -78,7 +78,8 @@ test("a whole lifecycle over gRPC, with the fewest API calls", async () => {
   const program2 = { ...program1, description: "v2", hostSetIds: ["hsst_1234567891"] };
   const checked2 = await check(checked.inputs, program2);
   const d = await diff(created.id, refreshed.props, checked2.inputs);
-  expect(d).toEqual({ changes: e.proto.DiffResponse.DiffChanges.DIFF_SOME, replaces: [], deleteBeforeReplace: false });
+  // the name is the program's: were the engine to replace it (replaceOnChanges), the old one must go first
+  expect(d).toEqual({ changes: e.proto.DiffResponse.DiffChanges.DIFF_SOME, replaces: [], deleteBeforeReplace: true });
   const { result: updated, calls: updateCalls } = await countCalls(c.opsUrl, () => update(created.id, refreshed.props, checked2.inputs));
   expect(updateCalls).toEqual({ "PATCH /v1/targets/{id}": 1, "POST /v1/targets/{id}:set-host-sets": 1 });
   expect(updated).toMatchObject({ description: "v2", hostSetIds: ["hsst_1234567891"], version: 5, __provider: providerText });

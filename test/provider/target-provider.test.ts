@@ -159,7 +159,8 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     await raw.updateTarget(created.id, created.outs.version, ["description"], { description: "edited in the UI" });
     const refreshed = await provider.read(created.id, created.outs);
     expect(refreshed.inputs.description).toBe("edited in the UI");
-    expect(await provider.diff(created.id, refreshed.props, inputs)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    // the name is the program's: were the engine to replace it (replaceOnChanges), the old one must go first
+    expect(await provider.diff(created.id, refreshed.props, inputs)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: true });
   });
 
   test("a version conflict mid-update: re-read, warn naming what changed outside, retry once, keep unmanaged fields", async () => {

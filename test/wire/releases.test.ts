@@ -59,6 +59,8 @@ test("defaults, rules, pagination, the rate limiter, aliases and authorize-sessi
   expect(RELEASES.map((r) => r.defaults.sessionConnectionLimit)).toEqual([1, 1, 1, 1, 1, 1, -1, ...Array(12).fill(-1)]);
   expect(release("0.9").withinMinor).toMatch(/0\.9\.0 still defaults session_connection_limit to 1/);
   expect(release("0.10").withinMinor).toBeUndefined();
+  // the same fact, as data: only the 0.9 row has an earlier patch whose default differs
+  expect(RELEASES.filter((r) => r.withinMinorDefaults).map((r) => [r.release, r.withinMinorDefaults])).toEqual([["0.9", { sessionConnectionLimit: 1 }]]);
   expect([release("0.16").descriptions, release("0.17").descriptions]).toEqual(["print", "print-or-space"]);
   expect([release("0.14").pagination, release("0.15").pagination]).toEqual([false, true]);
   expect([release("0.13").rateLimiter, release("0.14").rateLimiter?.list]).toEqual([undefined, { authToken: 150, ipAddress: 1500, total: 1500 }]);

@@ -1,0 +1,44 @@
+/**
+ * Both routes Pulumi runs the provider by (the dynamic-provider host, the plugin over gRPC), started
+ * from the packed tarball for a test: one provider process per stack, its warnings where a user
+ * sees them (the host's output; the plugin's Engine/Log, through a fake engine).
+ */
+import { packedProgram, serializedProvider } from "../../harness/provider-host";
+import { startRoute, type Route, type RouteKind } from "../../harness/stack";
+import { ADMIN_TOKEN } from "./controller";
+import { startFakeEngine, type FakeEngine } from "./fake-engine";
+
+/** Every route, for `describe.each`. */
+export const ROUTES: RouteKind[] = ["dynamic", "plugin"];
+
+let providerText: string | undefined;
+
+/** A started route with the warnings it gave so far. */
+export interface TestRoute extends Route {
+  /** Every warning the user would have seen from this provider process. */
+  warnings(): string[];
+}
+
+/** Starts a provider process of `kind` configured for `addr`; `env` reaches the provider's client (BOUNDARY_CLIENT_TIMEOUT, …). */
+export async function routeTo(kind: RouteKind, addr: string, options: { env?: Record<string, string>; token?: string } = {}): Promise<TestRoute> {
+  const program = packedProgram();
+  let fake: FakeEngine | undefined;
+  if (kind === "plugin") fake = await startFakeEngine(program);
+  if (kind === "dynamic") providerText ??= serializedProvider(program);
+  const route = await startRoute(kind, { program, addr, token: options.token ?? ADMIN_TOKEN, providerText, engineAddress: fake?.address, env: options.env });
+  return {
+    ...route,
+    warnings: () =>
+      fake
+        ? fake.logs.filter((l) => l.severity === fake!.severity.WARNING).map((l) => l.message)
+        : route.host
+            .output()
+            .split("\n")
+            .filter((l) => l.startsWith("warning: "))
+            .map((l) => l.slice("warning: ".length)),
+    stop: async () => {
+      await route.stop();
+      await fake?.stop();
+    },
+  };
+}

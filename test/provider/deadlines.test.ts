@@ -1,0 +1,197 @@
+/**
+ * Every wait has a deadline and a reason, through the real engine path on both routes: a refused
+ * connection fails at once naming the address; a rate-limit window that would outlast the
+ * operation fails at once naming the server's reset (no TimeoutOverflowWarning storm);
+ * `customTimeouts` are each operation's deadline (the plugin gets them as `timeout`, the dynamic
+ * route from the Target class); Cancel (plugin route) aborts what is in flight, and a create whose
+ * POST was sent ends recorded or says it made nothing. Times are measured with short budgets.
+ */
+import { createServer } from "node:net";
+import { registeredInputs } from "../../harness/program";
+import { packedProgram } from "../../harness/provider-host";
+import { Stack, StepFailed } from "../../harness/stack";
+import { PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { startGateway, type Gateway } from "../helpers/gateway";
+import { startQuotaProxy } from "../helpers/quota-proxy";
+import { ROUTES, routeTo, type TestRoute } from "../helpers/routes";
+import { until } from "../helpers/wait";
+
+/** The error's text, as the engine shows it. */
+const shown = (err: unknown) => String(err instanceof StepFailed ? err.message : ((err as { details?: string }).details ?? err));
+
+/** Runs `fn`, resolving with its error (or undefined) and how long it took. */
+async function timed(fn: () => Promise<unknown>): Promise<{ err: unknown; ms: number }> {
+  const started = Date.now();
+  const err = await fn().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  return { err, ms: Date.now() - started };
+}
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+let c: TestController;
+beforeAll(async () => {
+  c = await startTestController();
+});
+afterAll(() => c?.shutdown());
+
+describe.each(ROUTES)("through the %s route", (kind) => {
+  let n = 0;
+  const name = (what: string) => `${what}-${kind}-${++n}`;
+
+  test("a refused connection fails at once, naming the address and how to set it: create, refresh and destroy each in under 2 s", async () => {
+    const addr = `http://127.0.0.1:${await closedPort()}`;
+    const good = await routeTo(kind, c.apiUrl);
+    const away = await routeTo(kind, addr);
+    try {
+      const made = new Stack(good, "web");
+      await made.up({ scopeId: PROJECT, name: name("refused") });
+      const stack = new Stack(away, "web");
+      const create = await timed(() => stack.up({ scopeId: PROJECT, name: name("refused") }));
+      expect(create.ms).toBeLessThan(2000);
+      const where = `nothing was sent: no controller answers at ${addr}, the address boundary:addr (or BOUNDARY_ADDR) gives. Is the controller running, and is that its API address? Set it with \`pulumi config set boundary:addr <address>\``;
+      expect(shown(create.err)).toContain(`POST /v1/targets: ECONNREFUSED`);
+      expect(shown(create.err)).toContain(where);
+      expect(shown(create.err)).not.toMatch(/may exist|pulumi import/);
+      stack.recordSame(made);
+      const refresh = await timed(() => stack.refresh());
+      expect(refresh.ms).toBeLessThan(2000);
+      expect(shown(refresh.err)).toContain(where);
+      const destroy = await timed(() => stack.destroy());
+      expect(destroy.ms).toBeLessThan(2000);
+      expect(shown(destroy.err)).toContain(where);
+      expect(stack.id).toBe(made.id);
+      console.log(`refused connection (${kind}): create ${create.ms} ms, refresh ${refresh.ms} ms, destroy ${destroy.ms} ms`);
+      await made.destroy();
+    } finally {
+      await good.stop();
+      await away.stop();
+    }
+  }, 20_000);
+
+  test.each([
+    ["one hour", 3_600_000, "60 min"],
+    ["longer than a timer can wait (2^31 ms)", 4_000_000_000, "46 days"],
+  ])("a rate-limit window of %s: the next request fails at once naming the server's reset, with no TimeoutOverflowWarning", async (_what, windowMs, shownReset) => {
+    const quota = await startQuotaProxy(c.apiUrl, 1, windowMs);
+    const route = await routeTo(kind, quota.url);
+    try {
+      const stack = new Stack(route, "web");
+      await stack.up({ scopeId: PROJECT, name: name("window") });
+      const refresh = await timed(() => stack.refresh());
+      expect(refresh.ms).toBeLessThan(2000);
+      expect(shown(refresh.err)).toContain(`GET /v1/targets/${stack.id}: not sent: the controller's rate limit for this kind of request is spent until its window resets in ${shownReset} (RateLimit: limit=1, remaining=0, reset=`);
+      expect(shown(refresh.err)).toContain("which is after this operation's deadline (the provider's default of 20 min (set customTimeouts to change it))");
+      expect(route.host.output()).not.toContain("TimeoutOverflowWarning");
+      expect(stack.id).toBeDefined();
+      c.store.deleteTarget(stack.id!);
+    } finally {
+      await route.stop();
+      await quota.close();
+    }
+  });
+
+  describe("customTimeouts of 3 s against a controller that never answers", () => {
+    let gw: Gateway;
+    let route: TestRoute;
+    beforeAll(async () => {
+      gw = await startGateway(c.apiUrl);
+      route = await routeTo(kind, gw.url);
+    }, 60_000);
+    afterAll(async () => {
+      await route?.stop();
+      await gw?.close();
+    });
+    const timeouts = { create: "3s", update: "3s", delete: "3s", read: "3s" };
+
+    test("create, read, update and delete each end within 5 s, naming the deadline; the Targets made stay in the stack", async () => {
+      // three Targets made while the controller answers; then it falls silent and all four run at once
+      const programs = ["read", "update", "delete"].map((op) => ({ scopeId: PROJECT, name: name(`silent-${op}`) }));
+      const stacks = programs.map(() => new Stack(route, "web", { customTimeouts: timeouts }));
+      await Promise.all(stacks.map((s, i) => s.up(programs[i]!)));
+      const [reading, updating, deleting] = stacks as [Stack, Stack, Stack];
+      const creating = new Stack(route, "web", { customTimeouts: timeouts });
+      gw.on(() => ({ hang: true }));
+      const [create, read, update, remove] = await Promise.all([
+        timed(() => creating.up({ scopeId: PROJECT, name: name("silent-create") })),
+        timed(() => reading.refresh()),
+        timed(() => updating.up({ ...programs[1]!, description: "changed" })),
+        timed(() => deleting.destroy()),
+      ]);
+      console.log(`customTimeouts 3s, silent controller (${kind}): create ${create.ms} ms, read ${read.ms} ms, update ${update.ms} ms, delete ${remove.ms} ms`);
+      for (const r of [create, read, update, remove]) {
+        expect(r.ms).toBeLessThan(5000);
+        expect(r.ms).toBeGreaterThanOrEqual(2900);
+      }
+      expect(shown(create.err)).toContain("the answer was lost (POST /v1/targets: no answer before this operation's deadline (customTimeouts create 3");
+      expect(shown(create.err)).toContain("and the controller could not be asked afterwards whether it was created");
+      expect(shown(read.err)).toContain("no answer before this operation's deadline (customTimeouts read 3");
+      expect(shown(update.err)).toContain("no answer before this operation's deadline (customTimeouts update 3");
+      expect(shown(remove.err)).toContain("no answer before this operation's deadline (customTimeouts delete 3");
+      for (const s of stacks) expect(s.id).toBeDefined();
+      gw.on(undefined);
+      for (const s of stacks) await s.destroy();
+    });
+  });
+});
+
+test("the dynamic route gets customTimeouts from the Target class, which copies them into its inputs (the host drops the engine's)", () => {
+  const [registered] = registeredInputs(packedProgram(), [{ name: "web", args: { scopeId: PROJECT, name: "web" }, opts: { customTimeouts: { create: "3s", delete: "1m" } } }]);
+  expect(registered).toMatchObject({ scopeId: PROJECT, name: "web", __timeouts: { create: "3s", delete: "1m" } });
+});
+
+describe("Cancel (Ctrl-C) on the plugin route", () => {
+  let gw: Gateway;
+  beforeAll(async () => {
+    gw = await startGateway(c.apiUrl);
+  });
+  afterAll(() => gw?.close());
+  afterEach(() => gw.on(undefined));
+
+  test.each([
+    ["the controller made it", { hold: true } as const, true],
+    ["the controller never got it", { hang: true } as const, false],
+  ])("during a hung create (%s): the create returns within 2 s, the Target recorded or never made", async (_what, behaviour, made) => {
+    // Cancel ends the provider's work: one plugin process per case
+    const route = await routeTo("plugin", gw.url);
+    try {
+      const name = `cancelled-${made}`;
+      const stack = new Stack(route, "web");
+      gw.on((s) => (s.method === "POST" && s.path === "/v1/targets" ? behaviour : undefined));
+      const up = timed(() => stack.up({ scopeId: PROJECT, name }));
+      await until(() => gw.seen.some((s) => s.method === "POST" && s.body.includes(name)), "the POST");
+      const cancelledAt = Date.now();
+      await route.engine.cancel();
+      const { err } = await up;
+      const ms = Date.now() - cancelledAt;
+      console.log(`Cancel during a hung create (${_what}): returned ${ms} ms after Cancel`);
+      expect(ms).toBeLessThan(2000);
+      const held = c.store.listTargets(PROJECT, false).filter((t) => t.name === name);
+      if (made) {
+        // a partial failure: recorded with its id; the next up finishes it
+        expect((err as StepFailed).reasons?.[0]).toContain(`creating target "${name}" was cancelled after the controller made it: it was created as ${held[0]!.id} and is recorded in the stack.`);
+        expect(stack.id).toBe(held[0]!.id);
+        c.store.deleteTarget(stack.id!);
+      } else {
+        expect(shown(err)).toContain("it was not created, and nothing needs cleaning up");
+        expect(stack.id).toBeUndefined();
+        expect(held).toHaveLength(0);
+      }
+      // whatever the engine asks after Cancel fails at once, sending nothing
+      const before = gw.seen.length;
+      await expect(new Stack(route, "web").up({ scopeId: PROJECT, name: `${name}-after` })).rejects.toThrow("cancelled before it was sent");
+      expect(gw.seen.length).toBe(before);
+    } finally {
+      await route.stop();
+    }
+  });
+});

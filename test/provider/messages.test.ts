@@ -1,0 +1,106 @@
+/**
+ * Errors that point to the fix, through the real engine path on both routes: a misspelt input key
+ * (plain JavaScript has no type check) names the closest input; an update of a Target deleted
+ * outside Pulumi says so and that `pulumi refresh` drops it; a 401 says whether the token was
+ * missing or refused and where it is set; and the package on a Node.js older than it needs fails at
+ * load with one line naming both versions.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { registeredInputs } from "../../harness/program";
+import { packedProgram } from "../../harness/provider-host";
+import { Stack, StepFailed } from "../../harness/stack";
+import { NODE_MAJOR_NEEDED } from "../../provider/node-version";
+import { PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { ROUTES, routeTo, type TestRoute } from "../helpers/routes";
+
+/** The error's text, as the engine shows it. */
+const shown = (err: unknown) => String(err instanceof Error ? err.message : err);
+
+describe.each(ROUTES)("through the %s route", (kind) => {
+  let c: TestController;
+  let route: TestRoute;
+  let n = 0;
+  beforeAll(async () => {
+    c = await startTestController();
+    route = await routeTo(kind, c.apiUrl);
+  }, 60_000);
+  afterAll(async () => {
+    await route?.stop();
+    await c?.shutdown();
+  });
+
+  test("a misspelt input key fails check, naming it and the closest input", async () => {
+    // what the program registers: on the dynamic route, through the Target class itself
+    const program = { scopeId: PROJECT, name: "misspelt", hostSetId: ["hsst_1234567890"] };
+    const news = kind === "dynamic" ? registeredInputs(packedProgram(), [{ name: "web", args: program }])[0]! : program;
+    const checked = await route.engine.check(news, {}, { name: "web" });
+    expect(checked.failures).toEqual([{ property: "hostSetId", reason: "hostSetId is not an input of boundary:Target: did you mean hostSetIds?" }]);
+    const before = c.store.size;
+    await expect(new Stack(route, "web").up(program)).rejects.toThrow("hostSetId: hostSetId is not an input of boundary:Target: did you mean hostSetIds?");
+    expect(c.store.size).toBe(before);
+  });
+
+  test("updating a Target deleted outside Pulumi says so, and that pulumi refresh drops it; refresh then up makes it again", async () => {
+    const stack = new Stack(route, "web");
+    const program = { scopeId: PROJECT, name: `deleted-${kind}-${++n}`, applicationCredentialLibraryIds: ["clvlt_1234567890"] };
+    await stack.up(program);
+    const id = stack.id!;
+    c.store.deleteTarget(id);
+    const err = await stack.up({ ...program, applicationCredentialLibraryIds: ["clvlt_1234567891"] }).catch((e: unknown) => e);
+    expect(shown(err)).toContain(`target ${id} was deleted outside Pulumi (POST /v1/targets/${id}:set-credential-libraries: 404 NotFound: Resource not found.). \`pulumi refresh\` drops it from the stack; the next \`pulumi up\` then creates it again.`);
+    expect(await stack.refresh()).toBe("gone");
+    expect(await stack.up(program)).toBe("create");
+    await stack.destroy();
+  });
+
+  test.each([
+    ["missing", "", "No token was given: set one with `pulumi config set --secret boundary:token <token>` or BOUNDARY_TOKEN."],
+    [
+      "refused",
+      "at_0000000000_s1ThisTokenIsNotKnownHere",
+      "The controller refused the token (wrong, expired or revoked, or made by another controller) given by boundary:token: set a valid one with `pulumi config set --secret boundary:token <token>` or BOUNDARY_TOKEN.",
+    ],
+  ])("a 401 with the token %s says so, naming boundary:token and BOUNDARY_TOKEN", async (_what, token, says) => {
+    const own = await routeTo(kind, c.apiUrl, { token, env: { BOUNDARY_TOKEN: "" } });
+    try {
+      const err = await new Stack(own, "web").up({ scopeId: PROJECT, name: "unauthenticated" }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StepFailed);
+      expect(shown(err)).toContain("POST /v1/targets: 401 Unauthenticated: Unauthenticated, or invalid token. " + says);
+      if (token) {
+        expect(shown(err)).not.toContain(token);
+        expect(own.host.output()).not.toContain(token);
+      }
+    } finally {
+      await own.stop();
+    }
+  });
+});
+
+/** A Node.js on this machine older than the package needs (the system's), if there is one. */
+const OLD_NODE = ["/usr/bin/node", "/bin/node", "/usr/local/bin/node", ...spawnSync("which", ["-a", "node"], { encoding: "utf8" }).stdout.split("\n")]
+  .filter((p) => p)
+  .find((p) => {
+    try {
+      return Number(execFileSync(p, ["-p", "process.versions.node.split('.')[0]"], { encoding: "utf8" }).trim()) < NODE_MAJOR_NEEDED;
+    } catch {
+      return false;
+    }
+  });
+
+(OLD_NODE ? describe : describe.skip)(`the package on an older Node.js (${OLD_NODE ?? "none on this machine"})`, () => {
+  test.each(["pulumi-boundary", "pulumi-boundary/dynamic"])("loading %s fails at load with one line naming the Node.js needed and the one found", (entry) => {
+    const version = execFileSync(OLD_NODE!, ["-p", "process.versions.node"], { encoding: "utf8" }).trim();
+    const r = spawnSync(OLD_NODE!, ["-e", `require(${JSON.stringify(entry)})`], { cwd: packedProgram(), encoding: "utf8" });
+    expect(r.status).not.toBe(0);
+    const line = `pulumi-boundary needs Node.js ${NODE_MAJOR_NEEDED} or later; this is Node.js ${version}.`;
+    expect(r.stderr).toContain(line);
+    expect(r.stderr).not.toContain("Cannot read properties");
+    // caught by a program, it is that one line
+    const caught = spawnSync(OLD_NODE!, ["-e", `try { require(${JSON.stringify(entry)}) } catch (e) { process.stdout.write(e.message) }`], { cwd: packedProgram(), encoding: "utf8" });
+    expect(caught.stdout).toBe(line);
+  });
+
+  test("the Node.js needed is package.json's engines", () => {
+    expect(require("../../package.json").engines.node).toBe(`>=${NODE_MAJOR_NEEDED}`);
+  });
+});

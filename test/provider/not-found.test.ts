@@ -1,0 +1,101 @@
+/**
+ * Only Boundary's own answer that a Target does not exist (its error body, kind NotFound) means
+ * "gone", through the real engine path on both routes. A proxy's HTML 404, or a `boundary:addr`
+ * with a path the controller does not serve, is an error naming the address and what came back:
+ * `pulumi refresh` keeps the Target in the stack and `pulumi destroy` does not report success.
+ */
+import { Stack } from "../../harness/stack";
+import { PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { pages, startGateway, type Gateway } from "../helpers/gateway";
+import { ROUTES, routeTo, type TestRoute } from "../helpers/routes";
+
+/** What Go's HTTP server (Boundary without its UI, or behind a router) answers for a path it does not serve. */
+const GO_NOT_FOUND = { status: 404, headers: { "content-type": "text/plain; charset=utf-8" }, body: "404 page not found\n" };
+
+/** The gRPC error's text, as the engine shows it. */
+const shown = (err: unknown) => String((err as { details?: string }).details ?? err);
+
+describe.each(ROUTES)("through the %s route", (kind) => {
+  let c: TestController;
+  let gw: Gateway;
+  let route: TestRoute;
+  let n = 0;
+  beforeAll(async () => {
+    c = await startTestController();
+    gw = await startGateway(c.apiUrl);
+    route = await routeTo(kind, gw.url, { env: { BOUNDARY_MAX_RETRIES: "0" } });
+  }, 60_000);
+  afterAll(async () => {
+    await route?.stop();
+    await gw?.close();
+    await c?.shutdown();
+  });
+  afterEach(() => gw.on(undefined));
+
+  const made = async () => {
+    const stack = new Stack(route, "web");
+    await stack.up({ scopeId: PROJECT, name: `kept-${kind}-${++n}` });
+    return stack;
+  };
+
+  test("a proxy's HTML 404 on refresh: the Target stays in the stack; the error names the address, status, content type and first bytes", async () => {
+    const stack = await made();
+    const id = stack.id!;
+    gw.on((s) => (s.method === "GET" ? { page: pages.notFound } : undefined));
+    const err = await stack.refresh().catch((e: unknown) => e);
+    expect(shown(err)).toContain(`GET ${gw.url}/v1/targets/${id}: 404, and not an answer from Boundary's API (content-type text/html; charset=utf-8, body starts "<!DOCTYPE html><html><head><title>404 Not Found</title>`);
+    expect(shown(err)).toContain("check boundary:addr / BOUNDARY_ADDR");
+    expect(stack.id).toBe(id);
+    gw.on(undefined);
+    expect(await stack.refresh()).toBe("same");
+    await stack.destroy();
+  });
+
+  test("a proxy's HTML 404 on destroy: not reported as deleted; the Target is still there and still in the stack", async () => {
+    const stack = await made();
+    const id = stack.id!;
+    gw.on((s) => (s.method === "DELETE" ? { page: pages.notFound } : undefined));
+    const err = await stack.destroy().catch((e: unknown) => e);
+    expect(shown(err)).toContain(`DELETE ${gw.url}/v1/targets/${id}: 404, and not an answer from Boundary's API (content-type text/html`);
+    expect(stack.id).toBe(id);
+    expect(c.store.getTarget(id).id).toBe(id);
+    gw.on(undefined);
+    await stack.destroy();
+    expect(() => c.store.getTarget(id)).toThrow();
+  });
+
+  test("boundary:addr with a path the controller does not serve (…/boundary): refresh keeps the Target, destroy fails, both naming the address", async () => {
+    const stack = await made();
+    const id = stack.id!;
+    // the same stack, its boundary:addr now ending in /boundary
+    const wrong = await routeTo(kind, `${gw.url}/boundary`, { env: { BOUNDARY_MAX_RETRIES: "0" } });
+    try {
+      gw.on((s) => (s.path.startsWith("/v1/") ? undefined : { page: GO_NOT_FOUND }));
+      const there = new Stack(wrong, "web");
+      there.recordSame(stack);
+      const refreshed = await there.refresh().catch((e: unknown) => e);
+      expect(shown(refreshed)).toContain(`GET ${gw.url}/boundary/v1/targets/${id}: 404, and not an answer from Boundary's API (content-type text/plain; charset=utf-8, body starts "404 page not found\\n")`);
+      expect(shown(refreshed)).toContain("this address does not reach the controller's API (a wrong host, port or path)");
+      expect(there.id).toBe(id);
+      const destroyed = await there.destroy().catch((e: unknown) => e);
+      expect(shown(destroyed)).toContain(`DELETE ${gw.url}/boundary/v1/targets/${id}: 404, and not an answer from Boundary's API`);
+      expect(there.id).toBe(id);
+      expect(c.store.getTarget(id).id).toBe(id);
+    } finally {
+      await wrong.stop();
+    }
+    await stack.destroy();
+  });
+
+  test("Boundary's own NotFound still means gone: a Target deleted outside Pulumi leaves the stack on refresh, and destroying it succeeds", async () => {
+    const stack = await made();
+    const id = stack.id!;
+    c.store.deleteTarget(id);
+    const other = new Stack(route, "web");
+    other.recordSame(stack);
+    expect(await stack.refresh()).toBe("gone");
+    expect(stack.id).toBeUndefined();
+    await other.destroy();
+    expect(other.id).toBeUndefined();
+  });
+});
