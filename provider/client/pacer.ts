@@ -1,8 +1,9 @@
 /**
  * Keeps a client inside the controller's rate limits instead of collecting 429s. Boundary (≥ 0.14.3)
- * sends `RateLimit: limit=N, remaining=M, reset=S` on every answer, for the quota of that kind of
- * request (lists have their own, smaller quota): a request waits while the requests already in
- * flight would use up what remains, until the window resets. `BOUNDARY_RATE_LIMIT` adds a
+ * keeps quotas per resource and action (internal/ratelimit: a create does not use up reads, and a
+ * configured quota may name one action) and sends `RateLimit: limit=N, remaining=M, reset=S` on
+ * every answer, for the tightest quota of that request's action: a request waits while the
+ * requests of its action already in flight would use up what remains, until that window resets. `BOUNDARY_RATE_LIMIT` adds a
  * client-side ceiling in requests per second, as Boundary's own clients read it.
  *
  * The pacer never sleeps by itself: it asks the caller's `wait` (the operation's, see
@@ -23,7 +24,23 @@ interface Window {
   header: string;
 }
 
-/** One pacer per client, shared by all its requests. */
+/**
+ * The resource and action Boundary's rate limiter counts a Target API request against
+ * (`target:read`, `target:list`, `target:set-host-sources`, …): what the pacer keys its windows by.
+ */
+export function quotaOf(method: string, path: string): string {
+  const [route] = path.split("?") as [string];
+  const m = /\/v1\/targets(?:\/([^/]+))?$/.exec(route);
+  if (!m) return `${method} ${route}`;
+  // the id is percent-encoded (a ":" in it too): the first literal ":" starts the action
+  const segment = m[1];
+  if (segment === undefined) return method === "GET" ? "target:list" : "target:create";
+  const colon = segment.indexOf(":");
+  if (colon >= 0) return `target:${segment.slice(colon + 1)}`;
+  return `target:${{ GET: "read", PATCH: "update", DELETE: "delete" }[method] ?? method}`;
+}
+
+/** One pacer per client, shared by all its requests; `kind` is a request's quota (`quotaOf`). */
 export class Pacer {
   private readonly windows = new Map<string, Window>();
   private readonly inFlight = new Map<string, number>();
@@ -43,7 +60,7 @@ export class Pacer {
       const now = performance.now();
       if (!w || now >= w.resetAt || w.remaining > (this.inFlight.get(kind) ?? 0)) break;
       const ms = w.resetAt - now;
-      await wait(ms, () => `the controller's rate limit for ${kind === "list" ? "lists" : "this kind of request"} is spent until its window resets in ${formatMs(ms)} (RateLimit: ${w.header})`);
+      await wait(ms, () => `the controller's rate limit for ${kind} is spent until its window resets in ${formatMs(ms)} (RateLimit: ${w.header})`);
     }
     this.inFlight.set(kind, (this.inFlight.get(kind) ?? 0) + 1);
   }

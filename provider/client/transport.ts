@@ -20,7 +20,7 @@ import {
   type BoundaryClientError,
 } from "./errors";
 import { formatMs, type Operation, type RequestName } from "./operation";
-import { Pacer } from "./pacer";
+import { Pacer, quotaOf } from "./pacer";
 import { backoff, isIdempotent, retryAfterMs, retryableAnswer } from "./retry";
 import type { ClientSettings } from "./settings";
 
@@ -92,8 +92,8 @@ export class Transport {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req: RequestName = { method, path: path.split("?")[0]! };
     const wait = (ms: number, why: () => string) => op.wait(ms, req, why);
-    // lists have their own, smaller quota on the server
-    const kind = method === "GET" && /\/v1\/targets(\?|$)/.test(path) ? "list" : "other";
+    // the server keeps a quota per resource and action (lists have a smaller one; a configured quota may name one action)
+    const kind = quotaOf(method, path);
     for (let attempt = 0; ; attempt++) {
       await this.pacer.acquire(kind, wait);
       try {
