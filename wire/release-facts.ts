@@ -122,11 +122,23 @@ export interface ReleaseFacts {
   /** What authorize-session answers and checks. */
   authorizeSession: SessionFacts;
   /**
-   * How a request no route takes is answered: `gateway` (grpc-gateway: 405 JSON Unimplemented, 404
-   * JSON NotFound), `rate-limiter` (0.14.3+: refused before the API with an empty body: 405 for
-   * another generation's action, 400 for an unknown one, 404 for an unknown collection), `ours`.
+   * How a request under `/v1/` that no route takes is answered: `gateway` (the grpc-gateway: a
+   * wrong method or another generation's action 405 `{"kind":"Unimplemented","message":"Method Not
+   * Allowed"}`; a path it does not match reaches Boundary's error handler as a gRPC NotFound status it
+   * maps to nothing, so 500 `{"kind":"Internal","message":"rpc error: code = NotFound desc = Not
+   * Found"}`), `rate-limiter` (0.14.3+: refused before the API with an empty body: 405 for another
+   * generation's action, 400 for an unknown one, 404 for an unknown collection; a path under a known
+   * collection still reaches the gateway), `ours` (a 404 in plain text naming the path: never
+   * Boundary's NotFound body, which a client takes for "gone").
    */
   routing: "gateway" | "rate-limiter" | "ours";
+  /**
+   * How a path outside `/v1/` is answered (a client whose address has a wrong base path asks one):
+   * `ui` (Boundary's admin UI, built into every release binary, serves "/": a GET of a path without
+   * a file extension is its index page, 200 text/html; a GET of a file it lacks Go's plain-text 404;
+   * any other method 405 with an empty body), or `ours` (a 404 in plain text naming the path).
+   */
+  outsideApi: "ui" | "ours";
   /** Boundary's answers (`boundary`: stale versions 404/500, mistakes as repository 500s) or our clearer ones (`ours`: 409, 400s naming the field). */
   errors: "boundary" | "ours";
   /** Create applies the lists (real Boundary ignores them: only the actions change them). */

@@ -59,8 +59,11 @@ export const V04: ReleaseFacts = {
     noHosts: "No hosts found from available target host sets.",
     noWorkers: { kind: "FailedPrecondition", none: FILTERED, filtered: FILTERED },
   },
-  // handlers/errors.go backendErrorToApiError: the gateway's codes.Unimplemented → 405
+  // handlers/errors.go backendErrorToApiError: the gateway's codes.Unimplemented → 405; its routing
+  // NotFound (grpc-gateway v2 DefaultRoutingErrorHandler: a status, never runtime.ErrNotMatch) → 500
   routing: "gateway",
+  // handler.go: mux "/v1/" → the API, "/" → handleUi (handler_ui.go; the Makefile builds with the ui tag)
+  outsideApi: "ui",
   errors: "boundary",
   createAppliesLists: false,
   // handlers/marshler.go: protojson with DiscardUnknown
@@ -316,6 +319,7 @@ export const SPEC: ReleaseFacts = {
   changes: "the spec's Target API, with Boundary v0.4's facts where it is silent and our clearer answers",
   errors: "ours",
   routing: "ours",
+  outsideApi: "ours",
   createAppliesLists: true,
   unknownKeys: "named",
   listItemsCarryLists: true,

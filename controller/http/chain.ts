@@ -15,6 +15,7 @@ import { actionsOf, authorize, type Authenticator } from "./auth";
 import { decodeBody, readJson } from "./body";
 import { errorReply, send, toBoundaryError } from "./errors";
 import type { Metrics } from "./ops";
+import { NoRouteAnswer } from "./no-route";
 import { match, type Context, type Reply, type Route } from "./routes";
 
 /** What the chain needs from the running controller. */
@@ -120,6 +121,7 @@ async function decode(req: IncomingMessage, route: Route, ctx: Context): Promise
 
 /** The error path: Boundary's error body; anything not a rule error is our bug, logged, and a 500. */
 function failure(err: unknown, logger: Logger, method: string, path: string): Reply {
+  if (err instanceof NoRouteAnswer) return err.reply;
   const e = toBoundaryError(err);
   if (e.kind === "Internal") logger.error("request failed", { method, path, error: String(err) });
   return errorReply(e);

@@ -44,12 +44,18 @@ const STREAM_HELD_BYTES = 1 << 20;
 
 /**
  * Writes a reply: `json` bytes already rendered, `body` as JSON, a `stream` of JSON chunks (see
- * STREAM_HELD_BYTES), or none for an empty body. Resolves once it is all handed to the socket.
+ * STREAM_HELD_BYTES), a `page` that is not JSON, or none for an empty body. Resolves once it is all handed to the socket.
  */
 export async function send(
   res: ServerResponse,
-  reply: { status: number; body?: unknown; json?: Buffer; stream?: Iterable<Buffer>; headers?: Readonly<Record<string, string>> },
+  reply: { status: number; body?: unknown; json?: Buffer; stream?: Iterable<Buffer>; page?: { contentType: string; text: string }; headers?: Readonly<Record<string, string>> },
 ): Promise<void> {
+  if (reply.page) {
+    const bytes = Buffer.from(reply.page.text);
+    res.writeHead(reply.status, { ...reply.headers, "content-type": reply.page.contentType, "content-length": bytes.length, "cache-control": "no-store" });
+    res.end(bytes);
+    return;
+  }
   if (reply.stream) {
     const headers = { ...reply.headers, "content-type": "application/json", "cache-control": "no-store" };
     const chunks = reply.stream[Symbol.iterator]();

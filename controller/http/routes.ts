@@ -4,7 +4,7 @@
  * Every rule lives in the store (`../store.ts`) and in authorize-session (`../sessions.ts`).
  */
 import type { z } from "zod";
-import { RELEASES, listIn, type ListField, type ListRoute, type Release } from "../../wire/releases";
+import { listIn, type ListField, type ListRoute, type Release } from "../../wire/releases";
 import { AuthorizeSessionRequest, CreateTargetRequest, UpdateTargetRequest, actionRequest, type RequestField } from "../../wire/target";
 import type { AssociationOp } from "../../wire/target-fields";
 import type { SentIds } from "../action-rules";
@@ -16,6 +16,7 @@ import type { Store } from "../store";
 import { page } from "../pagination";
 import { listBody, listItemView, renderChanged, renderPage, renderTarget } from "../view";
 import type { Principal } from "./auth";
+import { NO_ROUTE, outsideApi } from "./no-route";
 
 /** What a handler answers: a JSON value, JSON already rendered or streamed, or none (an empty body); and headers. */
 export interface Reply {
@@ -24,6 +25,8 @@ export interface Reply {
   json?: Buffer;
   /** A large JSON body, written chunk by chunk as the socket takes it (lists). */
   stream?: Iterable<Buffer>;
+  /** A body that is not JSON (what a release answers outside its API: a page, plain text). */
+  page?: { contentType: string; text: string };
   headers?: Readonly<Record<string, string>>;
 }
 
@@ -167,31 +170,6 @@ function byTemplate(r: Release): Map<string, Route[]> {
   return table;
 }
 
-/** Every action name any release has (Boundary's action map keeps the removed ones: it knows them, and refuses them as not the Target's). */
-const KNOWN_ACTIONS = new Set(RELEASES.flatMap((r) => r.actions));
-const bare = (kind: "MethodNotAllowed" | "InvalidArgument" | "NotFound", message: string) => new BoundaryError(kind, message, [], {}, true);
-
-/** How a release answers a path no route takes: the gateway's JSON, its rate limiter's empty bodies (0.14.3+), or ours. */
-const NO_ROUTE: Record<Release["routing"], { noPath(pathname: string): BoundaryError; noAction(action: string): BoundaryError; notAllowed(method: string, template: string, allow: string): BoundaryError }> = {
-  ours: {
-    noPath: (pathname) => new BoundaryError("NotFound", `No route for ${pathname}.`),
-    noAction: () => undefined as never,
-    notAllowed: (method, template, allow) => new BoundaryError("MethodNotAllowed", `Method ${method} is not allowed on ${template}.`, [], { allow }),
-  },
-  // handlers/errors.go: the gateway's NotMatch is 404 "Not Found", its codes.Unimplemented 405 with its message
-  gateway: {
-    noPath: () => new BoundaryError("NotFound", "Not Found"),
-    noAction: () => new BoundaryError("Unimplemented", "Method Not Allowed"),
-    notAllowed: () => new BoundaryError("Unimplemented", "Method Not Allowed"),
-  },
-  // ratelimit/handler.go: a request it cannot map to a resource and an action, before authentication
-  "rate-limiter": {
-    noPath: (pathname) => bare("NotFound", `No route for ${pathname}.`),
-    noAction: (action) => (KNOWN_ACTIONS.has(action) ? bare("MethodNotAllowed", `${action} is not an action of this release.`) : bare("InvalidArgument", `Unknown action ${action}.`)),
-    notAllowed: (method, template, allow) => new BoundaryError("MethodNotAllowed", `Method ${method} is not allowed on ${template}.`, [], { allow }),
-  },
-};
-
 /**
  * Finds the route for a request and its `{id}` segment, or throws what the release answers when
  * none takes it (see NO_ROUTE): no such path, an action it does not route, a wrong method.
@@ -215,7 +193,7 @@ export function match(method: string, pathname: string, r: Release): { route: Ro
     if (action && !BY_TEMPLATE.has(withAction) && r.routing !== "ours") throw answers.noAction(action);
     template = BY_TEMPLATE.has(withAction) ? withAction : ITEM;
     id = template === ITEM ? segment : segment.slice(0, colon);
-  } else throw answers.noPath(pathname);
+  } else throw pathname.startsWith("/v1/") ? answers.noPath(method, pathname) : outsideApi(r, method, pathname);
   const routes = BY_TEMPLATE.get(template)!;
   const found = routes.find((x) => x.method === method);
   if (!found) throw answers.notAllowed(method, template, routes.map((x) => x.method).join(", "));

@@ -65,8 +65,9 @@ export class UnauthenticatedError extends BoundaryApiError {
 }
 
 /**
- * An error status whose body is not Boundary's error body: a proxy's or gateway's page (a 502, a
- * 504, an HTML 404 for a path the controller does not serve). Nothing can be concluded from it about
+ * An answer that is not the API's: an error status whose body is not Boundary's error body (a
+ * proxy's or gateway's page: a 502, a 504, an HTML 404 for a path the controller does not serve),
+ * or a page that is not JSON whatever its status (Boundary's admin UI at a wrong base path). Nothing can be concluded from it about
  * the Target, so it is never taken as "gone" or "refused"; the message names the full address and
  * what came back (status, content type, the first bytes), never the token.
  */
@@ -86,10 +87,13 @@ export class UnexpectedAnswerError extends BoundaryApiError {
   ) {
     super(method, path, status, "Unknown", bodyStart || `HTTP ${status}`, [], headers);
     const body = bodyStart ? `body starts ${JSON.stringify(bodyStart)}` : "empty body";
+    const wrongAddress = "this address does not reach the controller's API (a wrong host, port or path): check boundary:addr / BOUNDARY_ADDR, which must be the API's address such as https://boundary.example.com:9200.";
     const hint =
       status === 404
-        ? " A 404 that is not Boundary's means this address does not reach the controller's API (a wrong host, port or path): check boundary:addr / BOUNDARY_ADDR, which must be the API's address such as https://boundary.example.com:9200."
-        : " A proxy or gateway in front of the controller answered; nothing can be concluded from it about the Target.";
+        ? ` A 404 that is not Boundary's means ${wrongAddress}`
+        : status < 300
+          ? ` A page that is not the API answered (Boundary's admin UI answers any path outside /v1/ so): ${wrongAddress}`
+          : " A proxy or gateway in front of the controller answered; nothing can be concluded from it about the Target.";
     this.message = `${method} ${url}: ${status}, and not an answer from Boundary's API (content-type ${contentType ?? "none"}, ${body}).${hint}`;
   }
 }

@@ -56,6 +56,9 @@ export class Transport {
     const fullPath = this.settings.basePath + path;
     const answer = await this.send(op, this.apiPool, method, fullPath, body, { auth: true, retry: true });
     if (answer.status >= 400) throw this.errorFrom(method, path.split("?")[0]!, fullPath.split("?")[0]!, answer);
+    // a page that is not JSON is no answer of the API, whatever its status (Boundary's admin UI answers a GET of any path outside /v1/ with its index page)
+    const type = first(answer.headers["content-type"]);
+    if (answer.text !== "" && type !== undefined && !/json/i.test(type)) throw this.unexpected(method, path.split("?")[0]!, fullPath.split("?")[0]!, answer);
     return answer;
   }
 
@@ -169,8 +172,15 @@ export class Transport {
       // Boundary answers some statuses with an empty body (405 for a route it does not have, 429 and
       // 503 from its rate limiter): kept as they are. Any other body, and a 404 of any kind, is not
       // Boundary's answer about a Target.
-      if (text.trim() === "" && answer.status !== 404) return new BoundaryApiError(method, path, answer.status, "Unknown", `HTTP ${answer.status}`, [], headers);
-      return new UnexpectedAnswerError(method, path, this.settings.origin + fullPath, answer.status, headers["content-type"], text.slice(0, 120), headers);
+      if (text.trim() === "" && answer.status !== 404) {
+        // an empty 405: Boundary's answer to an action its release lacks, and its admin UI's to any method but GET outside /v1/ (a wrong base path)
+        const note =
+          answer.status === 405
+            ? `Nothing at ${this.settings.origin}${fullPath} takes ${method}: Boundary answers so for an action its release does not have, and for any path outside /v1/ (a wrong path in boundary:addr / BOUNDARY_ADDR?).`
+            : undefined;
+        return new BoundaryApiError(method, path, answer.status, "Unknown", `HTTP ${answer.status}`, [], headers, note);
+      }
+      return this.unexpected(method, path, fullPath, answer);
     }
     const err = apiError(method, path, answer.status, boundary.kind, boundary.message, boundary.fields, headers);
     if (err instanceof UnauthenticatedError) {
@@ -180,6 +190,12 @@ export class Transport {
       return new UnauthenticatedError(method, path, answer.status, boundary.kind, boundary.message, boundary.fields, headers, note);
     }
     return err;
+  }
+
+  /** An answer that is not the API's: named by its full address, status, content type and first bytes (scrubbed). */
+  private unexpected(method: string, path: string, fullPath: string, answer: Answer): UnexpectedAnswerError {
+    const headers = Object.fromEntries(Object.entries(answer.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(", ") : v]])));
+    return new UnexpectedAnswerError(method, path, this.settings.origin + fullPath, answer.status, headers["content-type"], this.scrub(answer.text).slice(0, 120), headers);
   }
 
   /** Removes the token, and any bearer credential, from text that may reach an error message. */

@@ -80,12 +80,12 @@ describe("v0.4.0 as its own client meets it", () => {
     expect(read.body).toEqual({ kind: "InvalidArgument", message: "Error in provided request.", details: { request_fields: [{ name: "id", description: "Invalid formatted identifier." }] } });
   });
 
-  test("a current action is the gateway's 405 JSON; an unknown path its 404 JSON", async () => {
+  test("a current action is the gateway's 405 JSON; an unknown path its routing NotFound, which Boundary's error handler makes a 500", async () => {
     const t = await c.create({ name: "gateway" });
     const current = await act(t.id, "set-host-sources", { version: 1, host_source_ids: [] });
     expect([current.status, current.body]).toEqual([405, { kind: "Unimplemented", message: "Method Not Allowed" }]);
     const unknown = await c.call("GET", "/v1/frobs");
-    expect([unknown.status, unknown.body]).toEqual([404, { kind: "NotFound", message: "Not Found" }]);
+    expect([unknown.status, unknown.body]).toEqual([500, { kind: "Internal", message: "rpc error: code = NotFound desc = Not Found" }]);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * Only Boundary's own answer that a Target does not exist (its error body, kind NotFound) means
  * "gone", through the real engine path on both routes. A proxy's HTML 404, or a `boundary:addr`
- * with a path the controller does not serve, is an error naming the address and what came back:
+ * with a path the controller does not serve (through a proxy answering as Go does, and against the
+ * real controller as each release answers), is an error naming the address and what came back:
  * `pulumi refresh` keeps the Target in the stack and `pulumi destroy` does not report success.
  */
 import { Stack } from "../../harness/stack";
@@ -86,6 +87,44 @@ describe.each(ROUTES)("through the %s route", (kind) => {
     }
     await stack.destroy();
   });
+
+  test.each(["spec", "0.4", "0.21"] as const)(
+    "boundary:addr with a wrong base path against the real controller (--emulate %s, no proxy): refresh keeps the Target, destroy fails, both naming the address",
+    async (release) => {
+      const ctl = await startTestController({ emulation: release, rateLimits: "disabled" });
+      const good = await routeTo(kind, ctl.apiUrl, { env: { BOUNDARY_MAX_RETRIES: "0" } });
+      const wrong = await routeTo(kind, `${ctl.apiUrl}/boundary`, { env: { BOUNDARY_MAX_RETRIES: "0" } });
+      try {
+        const stack = new Stack(good, "web");
+        await stack.up({ scopeId: PROJECT, name: `kept-${kind}-${release}`, ...(release === "spec" || release === "0.4" ? {} : { defaultPort: 22 }) });
+        const id = stack.id!;
+        const there = new Stack(wrong, "web");
+        there.recordSame(stack);
+        const url = `${ctl.apiUrl}/boundary/v1/targets/${id}`;
+        const refreshed = await there.refresh().catch((e: unknown) => e);
+        const destroyed = await there.destroy().catch((e: unknown) => e);
+        if (release === "spec") {
+          // the spec's controller: a plain-text 404 naming the path
+          expect(shown(refreshed)).toContain(`GET ${url}: 404, and not an answer from Boundary's API (content-type text/plain; charset=utf-8, body starts "No route for GET /boundary/v1/targets/${id}`);
+          expect(shown(destroyed)).toContain(`DELETE ${url}: 404, and not an answer from Boundary's API (content-type text/plain`);
+        } else {
+          // a release: its admin UI answers outside /v1/, a GET with its index page, a DELETE with an empty 405
+          expect(shown(refreshed)).toContain(`GET ${url}: 200, and not an answer from Boundary's API (content-type text/html; charset=utf-8, body starts "<!DOCTYPE html>`);
+          expect(shown(refreshed)).toContain("this address does not reach the controller's API (a wrong host, port or path)");
+          expect(shown(destroyed)).toContain(`DELETE /v1/targets/${id}: 405 Unknown: HTTP 405 Nothing at ${url} takes DELETE`);
+        }
+        expect(there.id).toBe(id);
+        expect(ctl.store.getTarget(id).id).toBe(id);
+        await stack.destroy();
+        expect(() => ctl.store.getTarget(id)).toThrow();
+      } finally {
+        await wrong.stop();
+        await good.stop();
+        await ctl.shutdown();
+      }
+    },
+    60_000,
+  );
 
   test("Boundary's own NotFound still means gone: a Target deleted outside Pulumi leaves the stack on refresh, and destroying it succeeds", async () => {
     const stack = await made();

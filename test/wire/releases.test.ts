@@ -65,6 +65,8 @@ test("defaults, rules, pagination, the rate limiter, aliases and authorize-sessi
   expect([release("0.14").pagination, release("0.15").pagination]).toEqual([false, true]);
   expect([release("0.13").rateLimiter, release("0.14").rateLimiter?.list]).toEqual([undefined, { authToken: 150, ipAddress: 1500, total: 1500 }]);
   expect([release("0.13").routing, release("0.14").routing, release("spec").routing]).toEqual(["gateway", "rate-limiter", "ours"]);
+  // the admin UI answers outside /v1/ in every release binary; the spec's controller answers in plain text
+  expect(RELEASES.map((r) => r.outsideApi)).toEqual(["ours", ...Array(18).fill("ui")]);
   expect([release("0.15").aliases, release("0.16").aliases]).toEqual([false, true]);
   expect(release("0.15").authorizeSession.fields).toContain("endpoint_port");
   expect(release("0.14").authorizeSession.fields).not.toContain("endpoint_port");
