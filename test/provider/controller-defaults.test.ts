@@ -8,6 +8,7 @@
  */
 import type { Emulation } from "../../controller";
 import { Stack } from "../../harness/stack";
+import { release, requires } from "../../wire/releases";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { countCalls } from "../helpers/metrics";
 import { ROUTES, routeTo, type TestRoute } from "../helpers/routes";
@@ -32,7 +33,7 @@ describe.each(MODES)("--emulate %s (its session_connection_limit default: %d)", 
       route = await routeTo(kind, c.apiUrl);
     }, 60_000);
     afterAll(() => route?.stop());
-    const port = mode === "0.21" ? { defaultPort: 22 } : {};
+    const port = requires(release(mode), "defaultPort") ? { defaultPort: 22 } : {};
 
     if (kind === "plugin") {
       test("a Target imported under a program that sets only scopeId and name previews no change", async () => {

@@ -206,7 +206,6 @@ describe.each(["spec", "0.4", "0.21"] as const)("through the host against --emul
     await mc?.shutdown();
   });
 
-  // the lifecycle through the current actions, with the fewest calls
   // the lifecycle through the current actions, where the release has them
   if (f.r.generation === "current") {
     test("create, refresh, update and delete use the current actions; state keeps the program's names", async () => {

@@ -9,6 +9,7 @@ import { Stack } from "../../harness/stack";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { pages, startGateway, type Gateway } from "../helpers/gateway";
 import { ROUTES, routeTo, type TestRoute } from "../helpers/routes";
+import { release as releaseOf, requires } from "../../wire/releases";
 
 /** What Go's HTTP server (Boundary without its UI, or behind a router) answers for a path it does not serve. */
 const GO_NOT_FOUND = { status: 404, headers: { "content-type": "text/plain; charset=utf-8" }, body: "404 page not found\n" };
@@ -96,14 +97,15 @@ describe.each(ROUTES)("through the %s route", (kind) => {
       const wrong = await routeTo(kind, `${ctl.apiUrl}/boundary`, { env: { BOUNDARY_MAX_RETRIES: "0" } });
       try {
         const stack = new Stack(good, "web");
-        await stack.up({ scopeId: PROJECT, name: `kept-${kind}-${release}`, ...(release === "spec" || release === "0.4" ? {} : { defaultPort: 22 }) });
+        const r = releaseOf(release);
+        await stack.up({ scopeId: PROJECT, name: `kept-${kind}-${release}`, ...(requires(r, "defaultPort") ? { defaultPort: 22 } : {}) });
         const id = stack.id!;
         const there = new Stack(wrong, "web");
         there.recordSame(stack);
         const url = `${ctl.apiUrl}/boundary/v1/targets/${id}`;
         const refreshed = await there.refresh().catch((e: unknown) => e);
         const destroyed = await there.destroy().catch((e: unknown) => e);
-        if (release === "spec") {
+        if (r.outsideApi === "ours") {
           // the spec's controller: a plain-text 404 naming the path
           expect(shown(refreshed)).toContain(`GET ${url}: 404, and not an answer from Boundary's API (content-type text/plain; charset=utf-8, body starts "No route for GET /boundary/v1/targets/${id}`);
           expect(shown(destroyed)).toContain(`DELETE ${url}: 404, and not an answer from Boundary's API (content-type text/plain`);
