@@ -99,7 +99,8 @@ export function targetView(store: Store, t: TargetRecord, actions: readonly Targ
 }
 
 const ITEMS_OPEN = Buffer.from('{"items":[');
-const ITEMS_CLOSE = Buffer.from("]}");
+const ITEMS_END = Buffer.from("]");
+const OBJECT_CLOSE = Buffer.from("}");
 const COMMA = Buffer.from(",");
 
 /** How much of a list is gathered before it is written: memory per list stays near this. */
@@ -108,9 +109,10 @@ const LIST_CHUNK_BYTES = 64 * 1024;
 /**
  * `{"items":[…]}` from cached per-item bytes, in chunks of about LIST_CHUNK_BYTES, rendered as they
  * are pulled (the writer pulls the next only once the socket took the last); an empty list as the
- * emulated release sends it.
+ * emulated release sends it. `close` ends the object after the items' `]` (a page's fields go there):
+ * only the last chunk carries it, so no chunk boundary is ever mistaken for the end.
  */
-export function* renderList(store: Store, targets: readonly TargetRecord[], actions: readonly TargetAction[]): Generator<Buffer> {
+export function* renderList(store: Store, targets: readonly TargetRecord[], actions: readonly TargetAction[], close: Buffer = OBJECT_CLOSE): Generator<Buffer> {
   if (targets.length === 0) return yield Buffer.from(JSON.stringify(store.profile.emptyList));
   let parts: Buffer[] = [ITEMS_OPEN];
   let size = ITEMS_OPEN.length;
@@ -128,7 +130,7 @@ export function* renderList(store: Store, targets: readonly TargetRecord[], acti
       size = 0;
     }
   }
-  parts.push(ITEMS_CLOSE);
+  parts.push(ITEMS_END, close);
   yield Buffer.concat(parts);
 }
 
@@ -176,11 +178,8 @@ function sameRecords(a: readonly TargetRecord[], b: readonly TargetRecord[]): bo
 }
 
 /** One page of a paginated list: `{"items":[…], …fields}`, or only the fields when it has no items. */
-export function* renderPage(store: Store, p: Page, actions: readonly TargetAction[]): Generator<Buffer> {
-  const fields = JSON.stringify(p.fields).slice(1);
-  if (p.items.length === 0) return yield Buffer.from(`{${fields}`);
-  for (const chunk of renderList(store, p.items, actions)) {
-    // renderList closes with "]}": continue the object with the page's fields instead
-    yield chunk.subarray(chunk.length - 2).equals(ITEMS_CLOSE) ? Buffer.concat([chunk.subarray(0, chunk.length - 1), Buffer.from(`,${fields}`)]) : chunk;
-  }
+export function renderPage(store: Store, p: Page, actions: readonly TargetAction[]): Iterable<Buffer> {
+  const fields = JSON.stringify(p.fields).slice(1); // `"response_type":…}`
+  if (p.items.length === 0) return [Buffer.from(`{${fields}`)];
+  return renderList(store, p.items, actions, Buffer.from(`,${fields}`));
 }
