@@ -106,6 +106,9 @@ describe.each(Object.keys(MODES) as Emulation[])("--emulate %s", (mode) => {
     ['("/item/name" == "x"', 21],
     ['"/item/name" matches "("', 22],
     ['"/item/name == "x"', 18],
+    // go-bexpr refuses a JSON pointer without its quotes: a typo must not silently match nothing
+    ['/item/name == "web"', 1],
+    ['"/item/address" == 10.0.0.1', 20],
   ])("an unparsable filter %s is 400 naming filter and the position", async (f, position) => {
     const res = await filtered(f);
     expect(res.status).toBe(400);
