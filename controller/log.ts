@@ -47,5 +47,10 @@ export function createLogger(format: LogFormat, write: (line: string) => void = 
   return { info: (m, f) => emit("info", m, f), error: (m, f) => emit("error", m, f) };
 }
 
+/** `text` with control characters (C0, DEL, C1) escaped as \xNN, so data cannot drive a terminal. */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+}
+
 /** A logger that drops everything (tests and benchmarks). */
 export const silentLogger: Logger = { info: () => {}, error: () => {} };
