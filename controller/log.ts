@@ -5,6 +5,8 @@ export type Fields = Record<string, string | number | boolean | undefined>;
 export interface Logger {
   info(msg: string, fields?: Fields): void;
   error(msg: string, fields?: Fields): void;
+  /** True when nothing is written: callers may skip building the fields. */
+  readonly quiet?: boolean;
 }
 
 /** The most log output held in memory while stdout is not being read. */
@@ -53,4 +55,4 @@ export function printable(text: string): string {
 }
 
 /** A logger that drops everything (tests and benchmarks). */
-export const silentLogger: Logger = { info: () => {}, error: () => {} };
+export const silentLogger: Logger = { info: () => {}, error: () => {}, quiet: true };

@@ -172,6 +172,7 @@ export function listBody(store: Store, query: string, targets: readonly TargetRe
 }
 
 function sameRecords(a: readonly TargetRecord[], b: readonly TargetRecord[]): boolean {
+  if (a === b) return true; // the store's own list of an unchanged project
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

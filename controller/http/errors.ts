@@ -43,14 +43,21 @@ export function errorReply(e: BoundaryError): { status: number; body?: unknown; 
  */
 const STREAM_HELD_BYTES = 1 << 20;
 
+/** A reply to write (see Reply in routes.ts). */
+export interface OutgoingReply {
+  status: number;
+  body?: unknown;
+  json?: Buffer;
+  stream?: Iterable<Buffer>;
+  headers?: Readonly<Record<string, string>>;
+}
+
 /**
  * Writes a reply: `json` bytes already rendered, `body` as JSON, a `stream` of JSON chunks (see
- * STREAM_HELD_BYTES), or none for an empty body. Resolves once it is all handed to the socket.
+ * STREAM_HELD_BYTES), or none for an empty body. Writes at once and returns nothing, except for a
+ * stream larger than STREAM_HELD_BYTES: then a promise that resolves once it is all handed to the socket.
  */
-export async function send(
-  res: ServerResponse,
-  reply: { status: number; body?: unknown; json?: Buffer; stream?: Iterable<Buffer>; headers?: Readonly<Record<string, string>> },
-): Promise<void> {
+export function send(res: ServerResponse, reply: OutgoingReply): Promise<void> | undefined {
   if (reply.stream) {
     const headers = { ...reply.headers, "content-type": "application/json", "cache-control": "no-store" };
     const chunks = reply.stream[Symbol.iterator]();
@@ -68,38 +75,43 @@ export async function send(
       for (const chunk of held) res.write(chunk);
       res.end();
       res.uncork();
-      return;
+      return undefined;
     }
     res.writeHead(reply.status, headers);
     for (const chunk of held) res.write(chunk);
-    held.length = 0;
-    // A client that reads as fast as we write never makes us wait for the socket: give the event
-    // loop a turn every SLICE_MS all the same, or a list of 100,000 would hold it for a second.
-    let sliceStart = performance.now();
-    for (; !next.done; next = chunks.next()) {
-      if (res.destroyed) return;
-      res.write(next.value);
-      if (res.writableLength > STREAM_HELD_BYTES) await drained(res);
-      else if (performance.now() - sliceStart < SLICE_MS) continue;
-      else await turn();
-      sliceStart = performance.now();
-    }
-    res.end();
-    return;
+    return streamRest(res, chunks, next);
   }
   const bytes = reply.json ?? (reply.body === undefined ? undefined : Buffer.from(JSON.stringify(reply.body)));
   if (bytes === undefined) {
-    res.writeHead(reply.status, { ...reply.headers, "cache-control": "no-store" });
+    res.writeHead(reply.status, reply.headers ? { ...reply.headers, "cache-control": "no-store" } : NO_STORE);
     res.end();
-    return;
+    return undefined;
   }
-  res.writeHead(reply.status, {
-    ...reply.headers,
-    "content-type": "application/json",
-    "content-length": bytes.length,
-    "cache-control": "no-store",
-  });
+  res.writeHead(reply.status, reply.headers ? { ...reply.headers, ...jsonHeaders(bytes.length) } : jsonHeaders(bytes.length));
   res.end(bytes);
+  return undefined;
+}
+
+const NO_STORE = { "cache-control": "no-store" } as const;
+
+function jsonHeaders(length: number): Record<string, string | number> {
+  return { "content-type": "application/json", "content-length": length, "cache-control": "no-store" };
+}
+
+/** The rest of a large streamed reply, a chunk at a time (see send). */
+async function streamRest(res: ServerResponse, chunks: Iterator<Buffer>, next: IteratorResult<Buffer>): Promise<void> {
+  // A client that reads as fast as we write never makes us wait for the socket: give the event
+  // loop a turn every SLICE_MS all the same, or a list of 100,000 would hold it for a second.
+  let sliceStart = performance.now();
+  for (; !next.done; next = chunks.next()) {
+    if (res.destroyed) return;
+    res.write(next.value);
+    if (res.writableLength > STREAM_HELD_BYTES) await drained(res);
+    else if (performance.now() - sliceStart < SLICE_MS) continue;
+    else await turn();
+    sliceStart = performance.now();
+  }
+  res.end();
 }
 
 /** Resolves when the socket takes more output, or closes; leaves no listener behind. */

@@ -181,9 +181,9 @@ export function match(method: string, pathname: string, generation: Profile["gen
   let id = "";
   if (pathname === COLLECTION) template = COLLECTION;
   else if (pathname.startsWith(COLLECTION + "/") && pathname.indexOf("/", COLLECTION.length + 1) === -1) {
-    let segment: string;
+    let segment = pathname.slice(COLLECTION.length + 1);
     try {
-      segment = decodeURIComponent(pathname.slice(COLLECTION.length + 1));
+      if (segment.includes("%")) segment = decodeURIComponent(segment);
     } catch {
       throw invalidField("id", "The path segment is not valid percent-encoding.");
     }

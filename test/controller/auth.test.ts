@@ -1,4 +1,6 @@
 /** Bearer tokens, in every mode: 401 without one, the read-only token may list and read only. */
+import fc from "fast-check";
+import { bearerToken } from "../../controller/http/auth";
 import type { Emulation } from "../../controller";
 import { PROJECT, READ_ONLY_TOKEN, startTestController, type TestController } from "../helpers/controller";
 
@@ -57,4 +59,12 @@ describe.each(Object.keys(ACTIONS) as Emulation[])("--emulate %s", (mode) => {
     expect(res.body).toEqual({ kind: "PermissionDenied", message: "Forbidden." });
     expect((await c.call("GET", `/v1/targets/${t.id}`)).body.version).toBe(t.version);
   });
+});
+
+test("the Bearer header is read as /^bearer\\s+(\\S+)\\s*$/i reads it (without the regex on every request)", () => {
+  const byRegex = (h: string) => /^bearer\s+(\S+)\s*$/i.exec(h)?.[1];
+  const scheme = fc.constantFrom("Bearer", "bearer", "BEARER", "BeArEr", "Bear", "bearerx", "Basic", "");
+  const space = fc.constantFrom("", " ", "  ", "\t", "\n", "\u00a0", " \t");
+  const header = fc.oneof(fc.string(), fc.tuple(scheme, space, fc.string(), space, fc.string({ maxLength: 3 })).map((parts) => parts.join("")));
+  fc.assert(fc.property(header, (h) => expect(bearerToken(h)).toBe(byRegex(h))), { numRuns: 5000 });
 });
