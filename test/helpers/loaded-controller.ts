@@ -1,8 +1,8 @@
 /**
- * A controller holding many Targets, in a process of its own (the built package, as the CLI runs
- * it), with a loop monitor inside that process (controller/loop-monitor.ts): the test asks it for
- * the longest time the controller's thread held its event loop. Measured in that process, the
- * figure is the controller's alone: neither the test runner's heap nor the test's own work counts.
+ * A controller holding many Targets, in a process of its own (the built harness/loaded-controller.js),
+ * with a loop monitor inside that process: the test asks it for the longest time the controller's
+ * thread held its event loop. Measured in that process, the figure is the controller's alone:
+ * neither the test runner's heap nor the test's own work counts.
  */
 import { spawn } from "node:child_process";
 import * as path from "node:path";
@@ -10,7 +10,7 @@ import { createInterface } from "node:readline";
 import type { Emulation } from "../../controller";
 import { ADMIN_TOKEN } from "./controller";
 
-const DIST = path.join(__dirname, "..", "..", "dist", "controller");
+const SUBJECT = path.join(__dirname, "..", "..", "dist", "harness", "loaded-controller.js");
 
 export interface LoadedController {
   apiUrl: string;
@@ -22,28 +22,9 @@ export interface LoadedController {
   stop(): Promise<void>;
 }
 
-/** The child: starts a controller, seeds `targets` Targets over two projects, collects the seeding's garbage, then answers commands on stdin. */
-const SCRIPT = `
-const { startController, defaultFixtures } = require(${JSON.stringify(DIST)});
-const { monitorLoop } = require(${JSON.stringify(path.join(DIST, "loop-monitor"))});
-const [emulation, targets] = [process.argv[1], Number(process.argv[2])];
-(async () => {
-  const c = await startController({ api: { host: "127.0.0.1", port: 0 }, ops: { host: "127.0.0.1", port: 0 }, token: ${JSON.stringify(ADMIN_TOKEN)}, gracefulShutdownWaitMs: 0, fixtures: defaultFixtures(), emulation, rateLimits: "disabled" });
-  for (let i = 0; i < targets; i++) c.store.createTarget({ scope_id: i % 2 ? "p_1234567890" : "p_0987654321", name: "t-" + i, type: "tcp", description: "d", attributes: { default_port: 22 } });
-  global.gc();
-  const loop = monitorLoop();
-  process.stdin.setEncoding("utf8");
-  require("node:readline").createInterface({ input: process.stdin }).on("line", (cmd) => {
-    if (cmd === "reset") loop.reset();
-    process.stdout.write(JSON.stringify({ longestBlockMs: loop.longestBlockMs() }) + "\\n");
-  });
-  process.stdout.write(JSON.stringify({ apiUrl: c.apiUrl, opsUrl: c.opsUrl }) + "\\n");
-})();
-`;
-
 /** Starts the controller process and resolves once it holds `targets` Targets and listens. */
 export async function startLoadedController(emulation: Emulation, targets: number): Promise<LoadedController> {
-  const child = spawn(process.execPath, ["--expose-gc", "-e", SCRIPT, emulation, String(targets)], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--expose-gc", SUBJECT, emulation, String(targets), ADMIN_TOKEN], { stdio: ["pipe", "pipe", "inherit"] });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const next = async () => {
     const line = await lines.next();
@@ -52,8 +33,8 @@ export async function startLoadedController(emulation: Emulation, targets: numbe
   };
   const exited = new Promise((r) => child.once("exit", r));
   const { apiUrl, opsUrl } = await next();
-  const ask = async (cmd: string) => {
-    child.stdin!.write(cmd + "\n");
+  const ask = async (command: string) => {
+    child.stdin!.write(command + "\n");
     return (await next()).longestBlockMs as number;
   };
   return {
