@@ -37,9 +37,8 @@ export function errorReply(e: BoundaryError): { status: number; body?: unknown; 
 }
 
 /**
- * How much of a streamed reply is held: a reply that ends within it goes out in one piece with its
- * length (most lists: one write, as a plain server sends it); a larger one goes out in chunks, and
- * waits for the socket whenever this much is queued, so a list of any size holds about this much.
+ * How much of a list is handed to the socket before the writer waits for it to take it: a list of
+ * any size holds about this much beyond the render cache's own bytes.
  */
 const STREAM_HELD_BYTES = 1 << 20;
 
@@ -48,38 +47,26 @@ export interface OutgoingReply {
   status: number;
   body?: unknown;
   json?: Buffer;
-  stream?: Iterable<Buffer>;
+  list?: { readonly pieces: readonly Buffer[]; readonly length: number };
   headers?: Readonly<Record<string, string>>;
 }
 
 /**
- * Writes a reply: `json` bytes already rendered, `body` as JSON, a `stream` of JSON chunks (see
- * STREAM_HELD_BYTES), or none for an empty body. Writes at once and returns nothing, except for a
- * stream larger than STREAM_HELD_BYTES: then a promise that resolves once it is all handed to the socket.
+ * Writes a reply: `json` bytes already rendered, `body` as JSON, a `list` (its pieces, with their
+ * length), or none for an empty body. Writes at once and returns nothing, except for a list over
+ * STREAM_HELD_BYTES: then a promise that resolves once it is all handed to the socket.
  */
 export function send(res: ServerResponse, reply: OutgoingReply): Promise<void> | undefined {
-  if (reply.stream) {
-    const headers = { ...reply.headers, "content-type": "application/json", "cache-control": "no-store" };
-    const chunks = reply.stream[Symbol.iterator]();
-    const held: Buffer[] = [];
-    let size = 0;
-    let next = chunks.next();
-    for (; !next.done && size <= STREAM_HELD_BYTES; next = chunks.next()) {
-      held.push(next.value);
-      size += next.value.length;
-    }
-    if (next.done) {
-      // the whole reply is here: its length is known, and the chunks go out in one corked write
-      res.writeHead(reply.status, { ...headers, "content-length": size });
-      res.cork();
-      for (const chunk of held) res.write(chunk);
-      res.end();
-      res.uncork();
-      return undefined;
-    }
-    res.writeHead(reply.status, headers);
-    for (const chunk of held) res.write(chunk);
-    return streamRest(res, chunks, next);
+  if (reply.list) {
+    const { pieces, length } = reply.list;
+    res.writeHead(reply.status, { ...reply.headers, ...jsonHeaders(length) });
+    if (length > STREAM_HELD_BYTES) return writePieces(res, pieces);
+    // the whole reply at once: one corked write of every piece
+    res.cork();
+    for (const piece of pieces) res.write(piece);
+    res.end();
+    res.uncork();
+    return undefined;
   }
   const bytes = reply.json ?? (reply.body === undefined ? undefined : Buffer.from(JSON.stringify(reply.body)));
   if (bytes === undefined) {
@@ -98,18 +85,22 @@ function jsonHeaders(length: number): Record<string, string | number> {
   return { "content-type": "application/json", "content-length": length, "cache-control": "no-store" };
 }
 
-/** The rest of a large streamed reply, a chunk at a time (see send). */
-async function streamRest(res: ServerResponse, chunks: Iterator<Buffer>, next: IteratorResult<Buffer>): Promise<void> {
-  // A client that reads as fast as we write never makes us wait for the socket: give the event
-  // loop a turn every SLICE_MS all the same, or a list of 100,000 would hold it for a second.
-  let sliceStart = performance.now();
-  for (; !next.done; next = chunks.next()) {
+/**
+ * A large list's pieces, corked in batches: each batch ends when the socket holds
+ * STREAM_HELD_BYTES (then it waits for the socket) or SLICE_MS has passed (then the event loop
+ * gets a turn, even when the client reads as fast as we write: a list of 100,000 would otherwise
+ * hold it for a second).
+ */
+async function writePieces(res: ServerResponse, pieces: readonly Buffer[]): Promise<void> {
+  let i = 0;
+  while (i < pieces.length) {
     if (res.destroyed) return;
-    res.write(next.value);
+    const sliceStart = performance.now();
+    res.cork();
+    while (i < pieces.length && res.writableLength <= STREAM_HELD_BYTES && (i % 256 !== 255 || performance.now() - sliceStart < SLICE_MS)) res.write(pieces[i++]!);
+    res.uncork();
     if (res.writableLength > STREAM_HELD_BYTES) await drained(res);
-    else if (performance.now() - sliceStart < SLICE_MS) continue;
-    else await turn();
-    sliceStart = performance.now();
+    else if (i < pieces.length) await turn();
   }
   res.end();
 }

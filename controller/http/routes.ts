@@ -22,7 +22,7 @@ import type { TargetRecord } from "../record";
 import type { AssociationField, Store } from "../store";
 import { pageSteps } from "../pagination";
 import { inSlices } from "../slices";
-import { listBody, listItemView, renderChanged, renderPage, renderTarget } from "../view";
+import { listBody, listItemView, renderChanged, renderPage, renderTarget, type ListBytes } from "../view";
 import type { Principal } from "./auth";
 
 /** What a handler answers: a JSON value, JSON already rendered or streamed, or none (an empty body); and headers. */
@@ -30,8 +30,8 @@ export interface Reply {
   status: number;
   body?: unknown;
   json?: Buffer;
-  /** A large JSON body, written chunk by chunk as the socket takes it (lists). */
-  stream?: Iterable<Buffer>;
+  /** A list's JSON in pieces, written without copying (see ListBytes in view.ts). */
+  list?: ListBytes;
   headers?: Readonly<Record<string, string>>;
 }
 
@@ -107,11 +107,11 @@ export function routesFor(generation: Profile["generation"]): Route[] {
       // a filter sees each item as the list returns it
       const records = await inSlices(store.queryTargetsSteps({ scopeId: q.get("scope_id") ?? undefined, recursive: q.get("recursive"), filter: q.get("filter") }, (t) => listItemView(store, t, principal.actions)));
       const query = JSON.stringify([q.get("scope_id"), q.get("recursive"), q.get("filter")]);
-      if (store.profile.generation !== "current") return { status: 200, stream: listBody(store, query, records, principal.actions) };
+      if (store.profile.generation !== "current") return { status: 200, list: await inSlices(listBody(store, query, records, principal.actions)) };
       // current releases paginate (a token belongs to one query: scope, recursive, filter)
       const projects = store.projectsOf(q.get("scope_id")!);
       const p = await inSlices(pageSteps(records, { query, token: q.get("list_token"), pageSize: q.get("page_size"), maxPageSize: store.maxPageSize }, Date.now(), (since) => store.deletedSince(since, projects)));
-      return { status: 200, stream: renderPage(store, p, principal.actions) };
+      return { status: 200, list: await inSlices(renderPage(store, p, principal.actions)) };
     },
   }),
   route({

@@ -21,20 +21,23 @@ describe.each([
     try {
       const query = new URLSearchParams({ scope_id: "global", recursive: "true", ...(filter ? { filter } : {}) });
       await c.reset();
-      let listing = true;
-      const list = fetch(`${c.apiUrl}/v1/targets?${query}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
-        .then(async (res) => ({ status: res.status, bytes: (await res.arrayBuffer()).byteLength }))
-        .finally(() => (listing = false));
-      const health: number[] = [];
-      while (listing) {
-        health.push((await fetch(`${c.opsUrl}/health`)).status);
-        await new Promise((r) => setTimeout(r, 10));
+      // the first list renders every item, the second is answered from the render cache
+      for (let round = 0; round < 2; round++) {
+        let listing = true;
+        const list = fetch(`${c.apiUrl}/v1/targets?${query}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+          .then(async (res) => ({ status: res.status, bytes: (await res.arrayBuffer()).byteLength }))
+          .finally(() => (listing = false));
+        const health: number[] = [];
+        while (listing) {
+          health.push((await fetch(`${c.opsUrl}/health`)).status);
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        const { status, bytes } = await list;
+        expect(status).toBe(200);
+        expect(bytes).toBeGreaterThan(atLeast);
+        expect(health.length).toBeGreaterThan(3);
+        expect(health.every((s) => s === 200)).toBe(true);
       }
-      const { status, bytes } = await list;
-      expect(status).toBe(200);
-      expect(bytes).toBeGreaterThan(atLeast);
-      expect(health.length).toBeGreaterThan(3);
-      expect(health.every((s) => s === 200)).toBe(true);
       const longest = await c.longestBlockMs();
       expect(longest).toBeLessThan(MAX_BLOCK_MS);
     } finally {
