@@ -43,6 +43,16 @@ describe("--help and --version", () => {
     expect([r.code, r.stdout, r.stderr]).toEqual([0, `pulumi-boundary ${pkg.version}\n`, ""]);
   });
 
+  test("the usage and the banner say that Targets are kept in memory and gone when the controller stops", async () => {
+    expect((await runCli(["dev", "--help"])).stdout).toContain("it keeps Targets in memory: they are gone when it stops");
+    const cli = await startCli([]);
+    try {
+      expect(cli.output()).toContain("Storage: in memory: Targets are gone when the controller stops");
+    } finally {
+      await stop(cli);
+    }
+  });
+
   test("an unknown flag is still exit 2, naming it", async () => {
     const r = await runCli(["dev", "--frobnicate"]);
     expect(r.code).toBe(2);
