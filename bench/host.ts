@@ -12,6 +12,7 @@ import { performance } from "node:perf_hooks";
 import { engine, secret, type Engine } from "../harness/engine";
 import { packAndInstall } from "../harness/pack";
 import { programRequire, serializedProvider, startHost, startPlugin } from "../harness/provider-host";
+import { progress } from "./progress";
 
 const TOKEN = "at_1234567890_s1bench";
 const PROJECT = "p_1234567890";
@@ -187,13 +188,19 @@ export async function benchHost(
   const keptText = await floorProvider(program, "floor-provider-kept", true);
   // a short pass of each first, so no route is measured cold (module loading, JIT) while another is warm
   const warm = Math.min(100, n);
+  progress("provider host: warming up every route");
   for (const text of [floorText, keptText, ours]) await viaDynamicHost(program, text, warm, concurrency);
   await viaPlugin(program, warm, concurrency);
   const runs: Record<"floor" | "kept" | "dynamic" | "plugin", Phases[]> = { floor: [], kept: [], dynamic: [], plugin: [] };
   for (let r = 0; r < reps; r++) {
+    const step = (what: string) => progress(`provider host: run ${r + 1} of ${reps}, ${what} (${n.toLocaleString("en")} targets through five phases)`);
+    step("the floor");
     runs.floor.push(await viaDynamicHost(program, floorText, n, concurrency));
+    step("the floor keeping the Target");
     runs.kept.push(await viaDynamicHost(program, keptText, n, concurrency));
+    step("the dynamic route");
     runs.dynamic.push(await viaDynamicHost(program, ours, n, concurrency));
+    step("the plugin route");
     runs.plugin.push(await viaPlugin(program, n, concurrency));
   }
   const [floor, kept, dynamic, plugin] = [runs.floor, runs.kept, runs.dynamic, runs.plugin].map(medians) as [Phases, Phases, Phases, Phases];

@@ -1,5 +1,5 @@
 /** `npm run bench`: every benchmark, each compared with a baseline measured in the same run. */
-import { benchController, storeMemory } from "./controller";
+import { benchController, benchHealthDuringList, storeMemory } from "./controller";
 import { benchEmulation } from "./emulation";
 import { benchGenerationCalls, benchPacing } from "./generations";
 import * as path from "node:path";
@@ -8,25 +8,41 @@ import { benchListAndSessions, benchRegex } from "./hostile";
 import { SCALE_SIZES, benchListMemory, benchScale } from "./scale";
 import { benchCalls, benchLatency, providerBytes } from "./provider";
 import { benchStateCost } from "./state-cost";
+import { progress } from "./progress";
 import { printTable } from "./table";
 
 async function main() {
-  console.log("Controller throughput (autocannon, 16 connections; ratio = controller / bare node:http sending the same bytes; goals: GET ≥ 80%, list ≥ 70%, create ≥ 70%)\n");
-  printTable(["case, requests/s", "targets stored", "bare node:http", "controller", "ratio"], await benchController());
+  progress("controller throughput against an independent bare server");
+  console.log("Controller throughput (autocannon, 16 connections, 4 for the list; the bare node:http server runs in a process of its own,");
+  console.log("sends the same bytes and answers a GET at once; each case taken in turn, bare then controller, 3 rounds: medians,");
+  console.log("and the range of the rounds' ratios; goals: GET ≥ 80%, list ≥ 70%, create ≥ 70%; then each server's CPU per request, µs,");
+  console.log("and bare's over the controller's: the same comparison in a unit the machine's other load moves less)\n");
+  printTable(["case, requests/s", "targets stored", "bare node:http", "controller", "ratio", "range", "bare µs/req", "controller µs/req", "CPU ratio"], await benchController());
+  progress("/health while a list of 100,000 targets is written");
+  console.log("\n/health while a recursive list of 100,000 targets is written (the controller in its own process; /health asked every 10 ms,");
+  console.log("3 lists each; 'held the loop' is the controller thread's longest CPU stretch between two turns of its loop; goal < 100 ms)\n");
+  printTable(["list", "slowest list, ms", "/health asked", "slowest /health, ms", "held the loop, ms"], await benchHealthDuringList());
+  progress("the controller as it fills up (1,000 to 100,000 targets)");
   console.log("\nController as it fills up: each size on a fresh controller, sequential requests over HTTP (goal 100k / 1k ≤ 1.5)\n");
   printTable(["operation, ms each", ...SCALE_SIZES.map((s) => `${s.toLocaleString("en")} targets`), "100k / 1k"], await benchScale());
+  progress("memory of lists of 100,000 targets");
   console.log("\nLists of 100,000 Targets over HTTP: memory while they run and once they end (goal: after / before ≤ 1.2)\n");
   printTable(["case", "s", "RSS before, MiB", "peak", "after", "after / before"], await benchListMemory());
   const bytes = storeMemory();
   console.log(`\nheap for 100,000 targets: ${(bytes / 1024 / 1024).toFixed(1)} MiB (${(bytes / 100_000).toFixed(0)} bytes each)`);
 
+  progress("provider API calls per operation");
   console.log("\nProvider API calls per operation (from the controller's /metrics)\n");
   printTable(["operation", "minimum", "measured"], await benchCalls());
   console.log("\nProvider API calls per operation on each generation (spec's controller, --emulate 0.4, --emulate 0.21)\n");
   printTable(["operation", "spec min", "spec", "0.4 min", "0.4", "0.21 min", "0.21"], await benchGenerationCalls());
+  progress("pacing against --emulate 0.21's rate limiter");
   console.log("\nPacing against --emulate 0.21's rate limiter (seconds; ratio = measured / the quota's own limit)\n");
-  printTable(["case", "quota limit", "measured", "ratio", "429s"], await benchPacing());
+  const pacing = await benchPacing();
+  printTable(["case", "quota limit", "measured", "ratio", "429s"], pacing.rows);
+  console.log(`\n${pacing.note}`);
 
+  progress("the provider through Pulumi's host and as a plugin (the longest part: several minutes)");
   const host = await benchHost(path.join(__dirname, "..", ".."));
   console.log("\nProvider through Pulumi's real dynamic-provider host and as a plugin, installed from the packed tarball,");
   console.log("1,000 Targets, 16 at a time, controller in its own process (ms per phase, median of 3 runs taken in turn;");
@@ -35,23 +51,29 @@ async function main() {
   printTable(["phase", "floor", "dynamic route", "ratio", "plugin route", "ratio", "floor keeping the Target", "dynamic / it"], host.rows);
   console.log(`\n__provider from the installed package: ${host.providerBytes} bytes; state per Target (inputs and outputs): ${host.stateBytes} bytes (floor ${host.floorStateBytes}, floor keeping the Target ${host.keptStateBytes})`);
 
+  progress("one Target's state through the Struct conversions");
   console.log("\nOne Target's state in the conversions Pulumi makes of it on every call, in process with the SDK's google-protobuf (µs each)\n");
   printTable(["case, µs", "minimal floor's state", "this package's state", "ratio"], await benchStateCost(host.providerBytes));
 
+  progress("provider latency against the raw client");
   console.log("\nProvider latency against the raw client making the same calls, in process (ms, mean of 300)\n");
   printTable(["operation", "raw client", "provider", "ratio"], await benchLatency());
 
+  progress("filters");
   console.log("\nFilters: `matches` per target, RE2 (linear time, used now) against JavaScript's RegExp (backtracking, used before)\n");
   printTable(["case, ns per target", "RegExp", "RE2", "ratio"], benchRegex());
 
+  progress("list with a filter, authorize-session with many sessions");
   console.log("\nList with a filter, and authorize-session as live sessions pile up (sequential requests over HTTP)\n");
   printTable(["case", "baseline", "measured", "ratio"], await benchListAndSessions());
 
+  progress("emulating current Boundary");
   console.log("\nEmulating current Boundary (--emulate 0.21) against the spec's behaviour, sequential requests over HTTP\n");
   printTable(["case", "baseline", "measured", "ratio"], await benchEmulation());
 
   console.log(`\n__provider serialized from this checkout (the SDK copies the proxy by value): ${await providerBytes()} bytes`);
   console.log("(an installed package serializes its entry module by reference: 263 bytes, asserted ≤ 1 KB in test/provider/host.test.ts)");
+  progress("done");
 }
 
 main().catch((err) => {

@@ -7,6 +7,7 @@
 import { performance } from "node:perf_hooks";
 import * as undici from "undici";
 import { defaultFixtures, startController } from "../controller";
+import { progress } from "./progress";
 
 const TOKEN = "at_1234567890_s1bench";
 const BIG = "p_1234567890";
@@ -37,9 +38,13 @@ const OPERATIONS: Op[] = [
 
 /** Mean ms per operation at each size; rows with the 100k/1k ratio. */
 export async function benchScale(): Promise<string[][]> {
+  progress("scale: warm-up");
   await measure(SIZES[0]!); // warm-up, discarded: the first size would otherwise be measured cold
   const results = new Map<string, number[]>();
-  for (const size of SIZES) for (const [name, ms] of await measure(size)) results.set(name, [...(results.get(name) ?? []), ms]);
+  for (const size of SIZES) {
+    progress(`scale: ${size.toLocaleString("en")} targets`);
+    for (const [name, ms] of await measure(size)) results.set(name, [...(results.get(name) ?? []), ms]);
+  }
   return OPERATIONS.map(({ name }) => {
     const ms = results.get(name)!;
     return [name, ...ms.map((m) => m.toFixed(3)), (ms[ms.length - 1]! / ms[0]!).toFixed(2)];

@@ -1,12 +1,11 @@
 /**
  * Benchmark subject, run in its own process so the load generator does not share its event loop:
- * the real controller with N targets, and a bare `node:http` server answering the very same JSON
- * bytes for the same paths (the ceiling any JSON API on this machine can reach).
- * Prints one JSON line with the URLs, then serves until killed.
+ * the real controller with N targets. Prints one JSON line with its URL and the bytes it answers
+ * for the benchmark's paths (base64: the independent bare server, bare.ts, sends the same), then
+ * serves until killed, answering each line on stdin with its CPU time so far (see reportCpu).
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { defaultFixtures, startController } from "../controller";
+import { reportCpu } from "./bare";
 
 const TOKEN = process.env.BENCH_TOKEN ?? "at_1234567890_s1bench";
 const PROJECT = "p_1234567890";
@@ -32,18 +31,10 @@ async function main() {
   const one = await bytes(`/v1/targets/${first}`);
   const list = await bytes(`/v1/targets?scope_id=${PROJECT}`);
 
-  const bare = createServer((req, res) => {
-    const body = req.method === "POST" ? created : req.url!.startsWith("/v1/targets?") ? list : one;
-    // a fair baseline reads the request body too, as the controller must
-    req.on("data", () => {});
-    req.on("end", () => {
-      res.writeHead(200, { "content-type": "application/json", "content-length": body.length, "cache-control": "no-store" });
-      res.end(body);
-    });
-  });
-  await new Promise<void>((r) => bare.listen(0, "127.0.0.1", r));
-  const port = (bare.address() as AddressInfo).port;
-  process.stdout.write(JSON.stringify({ controller: controller.apiUrl, bare: `http://127.0.0.1:${port}`, first, token: TOKEN, listBytes: list.length, listItems: (JSON.parse(list.toString()) as { items: unknown[] }).items.length }) + "\n");
+  const b64 = (b: Buffer) => b.toString("base64");
+  const listItems = (JSON.parse(list.toString()) as { items: unknown[] }).items.length;
+  process.stdout.write(JSON.stringify({ controller: controller.apiUrl, first, token: TOKEN, listBytes: list.length, listItems, bodies: { one: b64(one), list: b64(list), created: b64(created) } }) + "\n");
+  reportCpu();
 }
 
 process.on("SIGINT", () => process.exit(0));

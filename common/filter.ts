@@ -5,7 +5,10 @@
  *   "authorize-session" in "/item/authorized_actions"
  *   item.name matches "^web" or "/item/description" is empty
  *
- * Selectors are JSON pointers in quotes (`"/item/name"`) or bare dotted paths (`item.name`).
+ * Selectors are JSON pointers in double quotes (`"/item/name"`) or bare paths (`item.name`,
+ * `item.tags["env"]`), exactly as go-bexpr's grammar takes them: an unquoted pointer (`/item/name`),
+ * a bare value that is neither a path nor a number (`10.0.0.1`, `web-1`) and other forms it refuses
+ * are syntax errors here too, so a typo is a 400 instead of a filter that silently matches nothing.
  * `matches` uses RE2 (re2js), as go-bexpr uses Go's regexp: the same syntax, and linear time in the
  * text, so no pattern can make a list backtrack for seconds. A filter is at most MAX_FILTER_LENGTH
  * characters and MAX_FILTER_NESTING levels deep: the work of one evaluation is bounded.
@@ -40,11 +43,42 @@ export type FilterExpr =
   | { kind: "not"; expr: FilterExpr }
   | { kind: "match"; selector: Selector; op: Op; value: string; regex?: RE2JS };
 
-type Token = { type: "str" | "word" | "op" | "lparen" | "rparen"; text: string; pos: number; quoted?: boolean };
+type Token = {
+  type: "str" | "word" | "num" | "op" | "lparen" | "rparen";
+  text: string;
+  pos: number;
+  /** The quote a string had: `"` (a value, or a JSON pointer selector) or a backtick (a value only). */
+  quote?: '"' | "`";
+  /** A bare selector's path: `item.tags["env"].0` is item, tags, env, 0. */
+  path?: string[];
+};
+
+/** go-bexpr's identifier: a letter, then letters, digits and underscores. */
+const IDENTIFIER = /[A-Za-z][A-Za-z0-9_]*/y;
+/** go-bexpr's number literal; it must be followed by white space, `)` or the end. */
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?/y;
+/** A JSON pointer segment's characters in go-bexpr (letters, digits and -_.~:|). */
+const POINTER_SEGMENT = /^[\p{L}\p{N}\-_.~:|]+$/u;
 
 function tokenize(src: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
+  const at = (re: RegExp): string | undefined => {
+    re.lastIndex = i;
+    return re.exec(src)?.[0];
+  };
+  const quoted = (): { text: string; quote: '"' | "`" } => {
+    const c = src[i] as '"' | "`";
+    const start = i++;
+    let text = "";
+    while (i < src.length && src[i] !== c) {
+      if (c === '"' && src[i] === "\\" && i + 1 < src.length) i++;
+      text += src[i++];
+    }
+    if (i >= src.length) throw new FilterSyntaxError("unterminated string", start + 1);
+    i++;
+    return { text, quote: c };
+  };
   while (i < src.length) {
     const c = src[i]!;
     if (/\s/.test(c)) {
@@ -53,22 +87,45 @@ function tokenize(src: string): Token[] {
       tokens.push({ type: c === "(" ? "lparen" : "rparen", text: c, pos: i + 1 });
       i++;
     } else if (c === '"' || c === "`") {
-      const start = i++;
-      let text = "";
-      while (i < src.length && src[i] !== c) {
-        if (c === '"' && src[i] === "\\" && i + 1 < src.length) i++;
-        text += src[i++];
-      }
-      if (i >= src.length) throw new FilterSyntaxError("unterminated string", start + 1);
-      i++;
-      tokens.push({ type: "str", text, pos: start + 1, quoted: true });
+      const pos = i + 1;
+      tokens.push({ type: "str", pos, ...quoted() });
     } else if (src.startsWith("==", i) || src.startsWith("!=", i)) {
       tokens.push({ type: "op", text: src.slice(i, i + 2), pos: i + 1 });
       i += 2;
-    } else if (/[A-Za-z0-9_.\-+\/:]/.test(c)) {
+    } else if (/[A-Za-z]/.test(c)) {
+      // a bare selector (or a keyword): identifiers joined by ".", with .N and ["key"] indexes
       const start = i;
-      while (i < src.length && /[A-Za-z0-9_.\-+\/:\[\]]/.test(src[i]!)) i++;
-      tokens.push({ type: "word", text: src.slice(start, i), pos: start + 1 });
+      const path = [at(IDENTIFIER)!];
+      i += path[0]!.length;
+      for (;;) {
+        const ident = src[i] === "." ? ((i++, at(IDENTIFIER)) ?? at(/[0-9]+/y)) : undefined;
+        if (ident !== undefined) {
+          path.push(ident);
+          i += ident.length;
+        } else if (src[i - 1] === ".") {
+          throw new FilterSyntaxError("expected an identifier or an index after \".\"", i + 1);
+        } else if (src[i] === "[") {
+          const open = i++;
+          while (/\s/.test(src[i] ?? "")) i++;
+          if (src[i] !== '"' && src[i] !== "`") throw new FilterSyntaxError('an index is a quoted key, as ["env"]', open + 1);
+          path.push(quoted().text);
+          while (/\s/.test(src[i] ?? "")) i++;
+          if (src[i] !== "]") throw new FilterSyntaxError('expected "]"', i + 1);
+          i++;
+        } else break;
+      }
+      tokens.push({ type: "word", text: src.slice(start, i), pos: start + 1, path });
+    } else if (/[-0-9]/.test(c)) {
+      const n = at(NUMBER);
+      const end = i + (n?.length ?? 0);
+      if (n === undefined || (end < src.length && !/[\s)]/.test(src[end]!))) {
+        throw new FilterSyntaxError(`invalid value ${JSON.stringify(src.slice(i).split(/[\s)]/)[0])}: quote it, as "…"`, i + 1);
+      }
+      tokens.push({ type: "num", text: n, pos: i + 1 });
+      i = end;
+    } else if (c === "/") {
+      const word = src.slice(i).split(/[\s)]/)[0]!;
+      throw new FilterSyntaxError(`selector ${word} must be quoted: ${JSON.stringify(word)}`, i + 1);
     } else {
       throw new FilterSyntaxError(`unexpected character ${JSON.stringify(c)}`, i + 1);
     }
@@ -126,7 +183,7 @@ export function parseFilter(src: string): FilterExpr {
   };
   const operand = (what: string): Token => {
     const t = peek();
-    if (!t || (t.type !== "str" && t.type !== "word") || (t.type === "word" && KEYWORDS.has(t.text))) fail(what);
+    if (!t || (t.type !== "str" && t.type !== "word" && t.type !== "num") || (t.type === "word" && KEYWORDS.has(t.text))) fail(what);
     p++;
     return t!;
   };
@@ -181,12 +238,23 @@ export function parseFilter(src: string): FilterExpr {
   return expr;
 }
 
+/**
+ * A selector as go-bexpr reads one: a JSON pointer in double quotes (`"/item/name"`, ~1 for / and
+ * ~0 for ~) or a bare path (`item.name`, `item.tags["env"]`). Anything else is refused: a bare
+ * pointer (`/item/name`) does not parse in go-bexpr, and taking it for a key would match nothing.
+ */
 function selector(t: Token): Selector {
-  if (t.quoted && t.text.startsWith("/")) {
-    return t.text.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  if (t.type === "word") return t.path!;
+  if (t.quote === '"' && t.text.startsWith("/")) {
+    const segments = t.text.slice(1).split("/");
+    const bad = segments.find((seg) => !POINTER_SEGMENT.test(seg));
+    if (bad !== undefined) {
+      throw new FilterSyntaxError(`selector ${JSON.stringify(t.text)}: a JSON pointer segment is letters, digits and -_.~:| (found ${JSON.stringify(bad)})`, t.pos);
+    }
+    return segments.map((seg) => seg.replace(/~1/g, "/").replace(/~0/g, "~"));
   }
-  if (t.quoted) throw new FilterSyntaxError(`selector ${JSON.stringify(t.text)} must be a JSON pointer starting with "/"`, t.pos);
-  return t.text.split(".");
+  if (t.quote === '"') throw new FilterSyntaxError(`selector ${JSON.stringify(t.text)} must be a JSON pointer starting with "/"`, t.pos);
+  throw new FilterSyntaxError(`${t.quote ? `\`${t.text}\`` : t.text} is not a selector: use a JSON pointer in double quotes ("/item/name") or a path (item.name)`, t.pos);
 }
 
 const MISSING = Symbol("missing");

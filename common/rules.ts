@@ -3,6 +3,7 @@
  * provider's `check` (so `pulumi preview` fails exactly where the controller would answer 400) and
  * the controller's store. Each side words its own message; the decision is made here only.
  */
+import { isIP } from "node:net";
 import { FilterSyntaxError, parseFilter } from "./filter";
 
 /** The largest value of Boundary's int32 fields (session limits). */
@@ -97,4 +98,22 @@ export function addressProblem(address: string): "length" | "port" | "brackets" 
   const colons = a.split(":").length - 1;
   // one colon is host:port; an IPv6 literal has two or more and cannot carry a port unbracketed
   return colons === 1 ? "port" : undefined;
+}
+
+/** A DNS name: labels of letters, digits, `-` and `_` (not starting or ending with `-`), at most 63 each. */
+const DNS_NAME = /^(?=.{1,253}\.?$)(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
+
+/**
+ * What is wrong with a host's address (a fixture's static host), or undefined: the Target's
+ * `address` rule (3-255 characters, no port, an IPv6 literal without brackets) and, as Boundary's
+ * `util.ParseAddress` takes it, an IP address or a DNS name; so never a control character.
+ */
+export function hostAddressProblem(address: string): string | undefined {
+  const problem = addressProblem(address);
+  if (problem === "length") return `must be ${ADDRESS_LENGTH.min}-${ADDRESS_LENGTH.max} characters`;
+  if (problem === "port") return "must not carry a port";
+  if (problem === "brackets") return "an IPv6 address is written without brackets";
+  const a = address.trim();
+  if (isIP(a) === 0 && !DNS_NAME.test(a)) return "must be an IP address or a host name (letters, digits, -, _ and dots)";
+  return undefined;
 }

@@ -2,15 +2,21 @@
 /**
  * `pulumi-boundary dev`: a local controller, like `boundary dev`. Prints the addresses, the admin
  * token and the seeded ids, logs one line per request, and shuts down gracefully on the first
- * SIGINT/SIGTERM (a second one forces exit).
+ * SIGINT/SIGTERM (a second one forces exit) or when the process that started it goes away; SIGHUP
+ * reloads the listeners' TLS files and nothing else.
  */
-import { ConfigError, USAGE, loadDevConfig, type DevConfig } from "./config";
+import { X509Certificate } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+import { ConfigError, DEV_FLAGS, USAGE, loadDevConfig, type DevConfig } from "./config";
 import { describeEmulation } from "./emulation";
-import { createLogger } from "./log";
+import { createLogger, printable, type Logger } from "./log";
 import { startController, type RunningController } from "./server";
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === "--version" || command === "-v") return printVersion();
   if (command === undefined || command === "help" || command === "--help" || command === "-h") {
     process.stdout.write(USAGE);
     return command === undefined ? 2 : 0;
@@ -19,6 +25,12 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`pulumi-boundary: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
     return 2;
   }
+  const asked = parseArgs({ args: rest, strict: false, allowPositionals: true, options: { ...DEV_FLAGS, help: { type: "boolean", short: "h" }, version: { type: "boolean" } } }).values;
+  if (asked.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (asked.version) return printVersion();
   let config: DevConfig;
   try {
     config = loadDevConfig(rest);
@@ -45,6 +57,10 @@ async function main(argv: string[]): Promise<number> {
   };
   process.on("SIGINT", () => onSignal("SIGINT"));
   process.on("SIGTERM", () => onSignal("SIGTERM"));
+  // SIGHUP's default action kills at once (requests cut, every Target lost): as `boundary server`,
+  // reload what can be reloaded (the listeners' certificates), and nothing else
+  process.on("SIGHUP", () => reload(controller, logger));
+  watchParent(() => onSignal("parent exited"));
   try {
     controller = await startController({ ...config, logger });
   } catch (err) {
@@ -56,25 +72,94 @@ async function main(argv: string[]): Promise<number> {
   return -1; // keep running
 }
 
+/** The version of this package (its package.json, found from this file up). */
+function printVersion(): number {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, "package.json");
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "pulumi-boundary") {
+        process.stdout.write(`pulumi-boundary ${pkg.version}\n`);
+        return 0;
+      }
+    }
+    if (path.dirname(dir) === dir) throw new Error("package.json of pulumi-boundary not found");
+  }
+}
+
+function reload(controller: RunningController | undefined, logger: Logger): void {
+  const results = controller?.reloadTls() ?? [];
+  if (results.length === 0) logger.info("SIGHUP: no TLS listener to reload; configuration reloading is not supported, taking no action");
+  for (const r of results) (r.ok ? logger.info : logger.error)(`SIGHUP: ${r.message}`, { listener: r.listener });
+}
+
+/**
+ * Calls `gone` once when the process that started this one exits. `npx pulumi-boundary dev` runs
+ * npm, which runs `sh -c`, which runs this: a SIGTERM to npx reaches sh (npm passes it on), sh dies
+ * without passing it on, and this process is adopted by another. Its parent id then changes.
+ */
+function watchParent(gone: () => void): void {
+  const parent = process.ppid;
+  if (parent <= 1) return; // started by init (a container's entry point, a service): nothing to watch
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    gone();
+  }, 200);
+  timer.unref();
+}
+
+/** A shell word that bash, zsh and sh read back as `text` (single quotes; `'` as '\''). */
+function shellWord(text: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The banner's example: one line that works pasted into bash, zsh or sh. The variables are
+ * exported first (an assignment in front of a command is not seen by `$VAR` on the same line),
+ * every value is quoted (`?` and `[` are globs in zsh), and no `<placeholder>` (a redirect).
+ */
+function tryLine(config: DevConfig, c: RunningController, project: string): string {
+  const vars = [`BOUNDARY_ADDR=${shellWord(c.apiUrl)}`];
+  if (config.generatedToken) vars.push(`BOUNDARY_TOKEN=${shellWord(config.token)}`);
+  const cacert = config.api.tls && selfSigned(config.api.tls.cert) ? ` --cacert ${shellWord(path.resolve(config.api.tls.certFile))}` : "";
+  const curl = `curl -sS${cacert} -H "Authorization: Bearer $BOUNDARY_TOKEN" "$BOUNDARY_ADDR/v1/targets?scope_id=${project}"`;
+  return `export ${vars.join(" ")}; ${curl}`;
+}
+
+/** True when the certificate signed itself (then curl needs it as its CA). */
+function selfSigned(pem: string): boolean {
+  try {
+    const cert = new X509Certificate(pem);
+    return cert.checkIssued(cert);
+  } catch {
+    return false;
+  }
+}
+
 function printBanner(config: DevConfig, c: RunningController): void {
   const f = config.fixtures;
+  const project = f.scopes.find((s) => s.type === "project")?.id ?? "p_1234567890";
   const lines = [
     "==> Boundary local controller started",
     `           Speaks: ${describeEmulation(c.store.release)}`,
-    `        API address: ${c.apiUrl}`,
-    `        Ops address: ${c.opsUrl} (GET /health, GET /metrics)`,
+    `        API address: ${c.apiUrl}${config.api.tls ? ` (TLS: ${config.api.tls.certFile})` : ""}`,
+    `        Ops address: ${c.opsUrl} (GET /health, GET /metrics)${config.ops.tls ? ` (TLS: ${config.ops.tls.certFile})` : ""}`,
     `        Admin token: ${config.generatedToken ? config.token : "(as given with --token)"}`,
     `          Read-only: ${config.readOnlyToken ? "(as given with --read-only-token)" : "disabled"}`,
     `     Graceful wait: ${config.gracefulShutdownWaitMs ? `${config.gracefulShutdownWaitMs} ms` : "disabled"}`,
+    `            Storage: in memory: Targets are gone when the controller stops`,
     `             Scopes: ${f.scopes.map((s) => `${s.id} (${s.type})`).join(", ")}`,
     `          Host sets: ${f.host_sets.map((h) => `${h.id} [${h.hosts.map((x) => `${x.id} ${x.address}`).join(", ")}]`).join(", ")}`,
     `Credential libraries: ${f.credential_libraries.map((l) => l.id).join(", ") || "none"}`,
     ` Static credentials: ${f.credentials.map((l) => l.id).join(", ") || "none"} (current releases only, as plugin host sets hsplg_…)`,
     `            Workers: ${f.workers.map((w) => w.name).join(", ") || "none"}`,
-    `     Try: BOUNDARY_ADDR=${c.apiUrl} BOUNDARY_TOKEN=<token> curl -H "Authorization: Bearer $BOUNDARY_TOKEN" "$BOUNDARY_ADDR/v1/targets?scope_id=${f.scopes.find((s) => s.type === "project")?.id ?? "p_…"}"`,
+    ...(config.generatedToken ? [] : ["     (set BOUNDARY_TOKEN to the token given with --token, then:)"]),
+    `     Try: ${tryLine(config, c, project)}`,
     "",
   ];
-  process.stdout.write(lines.join("\n") + "\n");
+  // what the fixtures file says is data: never a control character to the terminal
+  process.stdout.write(lines.map(printable).join("\n") + "\n");
 }
 
 main(process.argv.slice(2)).then(

@@ -14,6 +14,7 @@ import { ConfigSyntaxError, checkJsonNesting, fromJson, parseHcl, type Block } f
 import { parseDuration } from "../common/duration";
 import type { LogFormat } from "./log";
 import type { ControllerOptions, HostPort } from "./server";
+import { tlsProblem, type ListenerTls } from "./tls";
 
 /** A flag, config-file key or fixtures file is wrong; the message names it and the value. */
 export class ConfigError extends PulumiBoundaryError {
@@ -58,8 +59,10 @@ export function generateToken(): string {
 }
 
 export const USAGE = `Usage: pulumi-boundary dev [options]
+       pulumi-boundary --version
 
-Starts a local Boundary controller: the Target API and, on a separate ops listener, /health and /metrics.
+Starts a local Boundary controller: the Target API and, on a separate ops listener, /health and
+/metrics. Like \`boundary dev\`, it keeps Targets in memory: they are gone when it stops.
 
 Options:
   --api-addr HOST:PORT              API listener (default 127.0.0.1:9200; port 0 picks a free port)
@@ -67,34 +70,39 @@ Options:
   --token TOKEN                     admin token (default: generated, in Boundary's at_… format)
   --read-only-token TOKEN           a second token that may only list and read targets
   --graceful-shutdown-wait DURATION keep serving this long after the first SIGINT/SIGTERM, with /health at 503 (at most 24h)
-  --config FILE                     Boundary configuration file (HCL, or JSON when it ends in .json)
+  --config FILE                     Boundary configuration file (HCL, or JSON when it ends in .json); its listener
+                                    blocks may serve HTTPS (tls_cert_file, tls_key_file; tls_disable = true for plain)
   --fixtures FILE                   JSON seed data replacing the default scopes, host sets, libraries and workers
   --emulate spec|0.4|…|0.21         which Boundary to behave like: spec (the default: the spec's API with v0.4's facts) or any minor release 0.4 to 0.21
   --ignore-create-associations      ignore host_set_ids/application_credential_library_ids on create (what --emulate 0.4 does on create)
   --log-format text|json            request log format (default text)
+  -h, --help                        this help
+  --version                         the package's version
+
+Signals: SIGINT/SIGTERM shut down gracefully (a second one exits at once), as does the end of the
+process that started it (npx, npm, a shell); SIGHUP reads the listeners' TLS certificate and key
+files again and changes nothing else.
 `;
+
+/** The flags of `pulumi-boundary dev` (besides --help and --version, which the CLI answers itself). */
+export const DEV_FLAGS = {
+  "api-addr": { type: "string" },
+  "ops-addr": { type: "string" },
+  token: { type: "string" },
+  "read-only-token": { type: "string" },
+  "graceful-shutdown-wait": { type: "string" },
+  config: { type: "string" },
+  fixtures: { type: "string" },
+  "ignore-create-associations": { type: "boolean" },
+  emulate: { type: "string" },
+  "log-format": { type: "string" },
+} as const;
 
 /** Builds the dev controller's configuration from argv (after the `dev` word). */
 export function loadDevConfig(argv: string[], readFile: (path: string) => string = (p) => readFileSync(p, "utf8")): DevConfig {
   let values;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        "api-addr": { type: "string" },
-        "ops-addr": { type: "string" },
-        token: { type: "string" },
-        "read-only-token": { type: "string" },
-        "graceful-shutdown-wait": { type: "string" },
-        config: { type: "string" },
-        fixtures: { type: "string" },
-        "ignore-create-associations": { type: "boolean" },
-        emulate: { type: "string" },
-        "log-format": { type: "string" },
-      },
-    }));
+    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: DEV_FLAGS }));
   } catch (err) {
     throw new ConfigError((err as Error).message);
   }
@@ -115,8 +123,8 @@ export function loadDevConfig(argv: string[], readFile: (path: string) => string
     throw new ConfigError(`controller.graceful_shutdown_wait_duration: invalid duration ${JSON.stringify(fileWait)}`);
   }
 
-  const api = parseListenAddr(values["api-addr"] ? "--api-addr" : "listener (purpose api).address", values["api-addr"] ?? fileAddr("api") ?? "127.0.0.1:9200");
-  const ops = parseListenAddr(values["ops-addr"] ? "--ops-addr" : "listener (purpose ops).address", values["ops-addr"] ?? fileAddr("ops") ?? "127.0.0.1:9203");
+  const api = { ...parseListenAddr(values["api-addr"] ? "--api-addr" : "listener (purpose api).address", values["api-addr"] ?? fileAddr("api") ?? "127.0.0.1:9200"), ...listenerTls(listener("api"), "api", readFile) };
+  const ops = { ...parseListenAddr(values["ops-addr"] ? "--ops-addr" : "listener (purpose ops).address", values["ops-addr"] ?? fileAddr("ops") ?? "127.0.0.1:9203"), ...listenerTls(listener("ops"), "ops", readFile) };
   const waitMs =
     values["graceful-shutdown-wait"] !== undefined
       ? configDuration("--graceful-shutdown-wait", values["graceful-shutdown-wait"])
@@ -174,6 +182,42 @@ function rateLimitsOf(controller: Block): { rateLimits?: RatePolicy[] | "disable
     for (const action of new Set(actions as string[])) policies.push({ action, per, limit, periodMs });
   }
   return policies.length > 0 ? { ...out, rateLimits: policies } : out;
+}
+
+/** Boundary's `tls_min_version` / `tls_max_version` values, as Node names them. */
+const TLS_VERSIONS: Record<string, ListenerTls["minVersion"]> = { tls12: "TLSv1.2", tls13: "TLSv1.3" };
+
+/**
+ * A listener block's TLS, as Boundary's listeners take it: `tls_cert_file` and `tls_key_file`
+ * (PEM) serve HTTPS, `tls_disable = true` plain HTTP, `tls_min_version`/`tls_max_version` tls12 or
+ * tls13. Both files are read now: one missing, unreadable or not a matching certificate and key
+ * is a ConfigError naming the key and the file. (A block with neither a certificate nor
+ * tls_disable serves plain HTTP here, where Boundary refuses it: dev configs rarely say.)
+ */
+function listenerTls(block: Block | undefined, purpose: string, readFile: (path: string) => string): { tls?: ListenerTls } {
+  if (!block) return {};
+  const where = (k: string) => `listener "tcp" (purpose ${purpose}).${k}`;
+  const { tls_disable: disable, tls_cert_file: certFile, tls_key_file: keyFile, tls_min_version: min, tls_max_version: max } = block.attrs;
+  if (disable !== undefined && typeof disable !== "boolean") throw new ConfigError(`${where("tls_disable")}: ${JSON.stringify(disable)} must be true or false`);
+  if (disable === true || (certFile === undefined && keyFile === undefined)) return {};
+  if (typeof certFile !== "string" || certFile === "") throw new ConfigError(`${where("tls_cert_file")}: required with tls_key_file, unless tls_disable = true`);
+  if (typeof keyFile !== "string" || keyFile === "") throw new ConfigError(`${where("tls_key_file")}: required with tls_cert_file, unless tls_disable = true`);
+  for (const [k, v] of [["tls_min_version", min], ["tls_max_version", max]] as const) {
+    if (v !== undefined && (typeof v !== "string" || !TLS_VERSIONS[v])) throw new ConfigError(`${where(k)}: ${JSON.stringify(v)} must be tls12 or tls13`);
+  }
+  const read = (key: string, file: string) => {
+    try {
+      return readFile(file);
+    } catch (err) {
+      throw new ConfigError(`${where(key)}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  };
+  const tls: ListenerTls = { certFile, keyFile, cert: read("tls_cert_file", certFile), key: read("tls_key_file", keyFile) };
+  if (typeof min === "string") tls.minVersion = TLS_VERSIONS[min];
+  if (typeof max === "string") tls.maxVersion = TLS_VERSIONS[max];
+  const problem = tlsProblem(tls);
+  if (problem) throw new ConfigError(`${where("tls_cert_file")} ${certFile} and tls_key_file ${keyFile}: ${problem}`);
+  return { tls };
 }
 
 /** The controller block's `max_page_size`: the default and largest page of a list (Boundary 0.15+). */

@@ -3,6 +3,7 @@
  * here manages Targets only, so everything else comes from a fixtures file (or the default seed).
  */
 import { z } from "zod";
+import { hostAddressProblem } from "../common/rules";
 import { aliasValueProblem } from "./aliases";
 
 /** An id with one of these prefixes (`hsst`, `hsplg`) and 10 base62 characters. */
@@ -19,7 +20,13 @@ const Scope = z
   })
   .strict();
 
-const Host = z.object({ id: id("hst", "hplg"), address: z.string().min(1) }).strict();
+/** A host's address: an IP address or a host name (the banner prints it; see hostAddressProblem). */
+const HostAddress = z.string().superRefine((address, ctx) => {
+  const problem = hostAddressProblem(address);
+  if (problem) ctx.addIssue({ code: "custom", message: `${JSON.stringify(address)} ${problem}` });
+});
+
+const Host = z.object({ id: id("hst", "hplg"), address: HostAddress }).strict();
 
 /** A static host set (`hsst_`, in an `hcst_` catalog) or a plugin host set (`hsplg_`, `hcplg_`: current releases only). */
 const HostSet = z
@@ -63,8 +70,11 @@ const Alias = z
   })
   .strict();
 
+/** No control characters (C0, DEL, C1): a name is printed in the banner and the log. */
+const printable = z.string().regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, "must not hold control characters");
+
 const Worker = z
-  .object({ name: z.string().min(1), tags: z.record(z.string(), z.array(z.string())).default({}) })
+  .object({ name: printable.min(1), tags: z.record(z.string(), z.array(z.string())).default({}) })
   .strict();
 
 export const Fixtures = z

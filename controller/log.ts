@@ -5,6 +5,8 @@ export type Fields = Record<string, string | number | boolean | undefined>;
 export interface Logger {
   info(msg: string, fields?: Fields): void;
   error(msg: string, fields?: Fields): void;
+  /** True when nothing is written: callers may skip building the fields. */
+  readonly quiet?: boolean;
 }
 
 /** The most log output held in memory while stdout is not being read. */
@@ -47,5 +49,10 @@ export function createLogger(format: LogFormat, write: (line: string) => void = 
   return { info: (m, f) => emit("info", m, f), error: (m, f) => emit("error", m, f) };
 }
 
+/** `text` with control characters (C0, DEL, C1) escaped as \xNN, so data cannot drive a terminal. */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+}
+
 /** A logger that drops everything (tests and benchmarks). */
-export const silentLogger: Logger = { info: () => {}, error: () => {} };
+export const silentLogger: Logger = { info: () => {}, error: () => {}, quiet: true };

@@ -3,7 +3,8 @@
  * /metrics) over one store, and shuts both down gracefully. Used by the CLI, the tests, the demo
  * and the benchmarks alike.
  */
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer, type Server as TlsServer } from "node:https";
 import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import type { Emulation } from "./emulation";
@@ -15,6 +16,7 @@ import { Metrics, opsHandler, type HealthState } from "./http/ops";
 import { silentLogger, type Logger } from "./log";
 import { Sessions } from "./sessions";
 import { Store } from "./store";
+import { rereadTls, secureOptions, type ListenerTls } from "./tls";
 
 /** A listener address; port 0 picks a free port. */
 export interface HostPort {
@@ -22,10 +24,15 @@ export interface HostPort {
   port: number;
 }
 
+/** A listener: its address, and TLS when it serves HTTPS (see tls.ts). */
+export interface ListenerOptions extends HostPort {
+  tls?: ListenerTls;
+}
+
 /** How to start a controller. */
 export interface ControllerOptions {
-  api: HostPort;
-  ops: HostPort;
+  api: ListenerOptions;
+  ops: ListenerOptions;
   token: string;
   readOnlyToken?: string;
   /** 0 disables the grace period: shutdown starts at once. */
@@ -56,6 +63,12 @@ export interface RunningController {
   metrics: Metrics;
   /** Starts graceful shutdown (idempotent); resolves when both listeners are closed. */
   shutdown(): Promise<void>;
+  /**
+   * Reads the listeners' certificate and key files again and serves them to new connections (SIGHUP).
+   * Returns what was reloaded, one line per listener; a file that cannot be read or used leaves
+   * that listener as it was and is named in its line.
+   */
+  reloadTls(): { listener: string; ok: boolean; message: string }[];
 }
 
 /** How long in-flight requests get after the API listener closes before connections are cut. */
@@ -87,9 +100,10 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const limiter = store.release.rateLimiter && options.rateLimits !== "disabled" ? new RateLimiter(store.release, options.rateLimits ?? [], options.maxQuotas) : undefined;
   const handleApi = apiChain({ store, sessions, auth, metrics, logger, closing: () => closing, limiter });
 
-  const api = createServer((req, res) => void handleApi(req, res));
+  const api = serve(options.api, (req, res) => void handleApi(req, res));
   const handleOps = opsHandler(health, metrics);
-  const ops = createServer((req, res) => void handleOps(req, res));
+  const ops = serve(options.ops, (req, res) => void handleOps(req, res));
+  const tls = { api: options.api.tls, ops: options.ops.tls };
   const apiAddr = await listen(api, options.api, "API");
   let opsAddr: AddressInfo;
   try {
@@ -120,14 +134,33 @@ export async function startController(options: ControllerOptions): Promise<Runni
       logger.info("shutdown complete");
     })());
 
+  const reloadTls = () =>
+    (["api", "ops"] as const).flatMap((which) => {
+      const current = tls[which];
+      if (!current) return [];
+      try {
+        tls[which] = rereadTls(current);
+        ((which === "api" ? api : ops) as unknown as TlsServer).setSecureContext(secureOptions(tls[which]!));
+        return [{ listener: which, ok: true, message: `certificate ${current.certFile} and key ${current.keyFile} reloaded` }];
+      } catch (err) {
+        return [{ listener: which, ok: false, message: `${(err as Error).message}; still serving the certificate loaded before` }];
+      }
+    });
+
   return {
-    apiUrl: url(apiAddr),
-    opsUrl: url(opsAddr),
+    apiUrl: url(apiAddr, !!options.api.tls),
+    opsUrl: url(opsAddr, !!options.ops.tls),
     store,
     sessions,
     metrics,
     shutdown,
+    reloadTls,
   };
+}
+
+/** An HTTP server, or an HTTPS one when the listener has TLS. */
+function serve(listener: ListenerOptions, handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  return listener.tls ? (createTlsServer(secureOptions(listener.tls), handler) as unknown as Server) : createServer(handler);
 }
 
 /** Binds a listener; the error names which one and where ("cannot listen on the ops address …"). */
@@ -166,7 +199,7 @@ function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-function url(a: AddressInfo): string {
+function url(a: AddressInfo, https: boolean): string {
   const host = a.family === "IPv6" ? `[${a.address}]` : a.address;
-  return `http://${host}:${a.port}`;
+  return `${https ? "https" : "http"}://${host}:${a.port}`;
 }

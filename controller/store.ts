@@ -22,6 +22,7 @@ import { BAD_ID, isTargetId, newId, type IdUse } from "./ids";
 
 export { newId, type IdUse } from "./ids";
 import { MAX_PAGE_SIZE } from "./pagination";
+import { atOnce, filterSteps, mapSteps, type Steps } from "./slices";
 
 /** A field reconciled by the add/set/remove actions. */
 export type AssociationField = ListField;
@@ -69,6 +70,11 @@ export class Store {
   private readonly deleted: { id: string; scope_id: string; at: number }[] = [];
   /** Sorted ids per project, kept sorted on every create and delete (nothing is rebuilt by scanning). */
   private readonly idsByScope = new Map<string, SortedIds>();
+  /**
+   * Each project's records in id order, as the last list made them; dropped on any change in the
+   * project (see `changed`), so a list of an unchanged project makes no lookup at all.
+   */
+  private readonly listed = new Map<string, readonly TargetRecord[]>();
   /** scope_id + "\n" + name → target id: names are unique per project. */
   private readonly names = new Map<string, string>();
   /**
@@ -107,6 +113,11 @@ export class Store {
 
   /** Targets of a project, or with `recursive` of every project under `global` or an org, by id. */
   listTargets(scopeId: string | undefined, recursive: boolean): TargetRecord[] {
+    return [...atOnce(this.listTargetsSteps(scopeId, recursive))];
+  }
+
+  /** `listTargets` as steps that may pause (see slices.ts); the array is the store's: read it only. */
+  *listTargetsSteps(scopeId: string | undefined, recursive: boolean): Steps<readonly TargetRecord[]> {
     if (!scopeId) throw invalidField("scope_id", "This field is required.");
     const scope = this.scopes.get(scopeId);
     if (!scope) throw notFound(`Scope ${JSON.stringify(scopeId)} not found.`);
@@ -115,8 +126,18 @@ export class Store {
     }
     const projects =
       scope.type === "project" ? [scopeId] : [...this.scopes.values()].filter((s) => s.type === "project" && (scopeId === "global" || s.parent_scope_id === scopeId)).map((s) => s.id);
-    const ids = projects.map((p) => this.idsByScope.get(p)?.toArray() ?? []).reduce((a, b) => (a.length === 0 ? b : mergeSorted(a, b)), []);
-    return ids.map((id) => this.targets.get(id)!);
+    let records: readonly TargetRecord[] = [];
+    for (const p of projects) {
+      let more = this.listed.get(p);
+      if (!more) this.listed.set(p, (more = yield* mapSteps(this.idsByScope.get(p)?.toArray() ?? [], (id) => this.targets.get(id)!)));
+      records = records.length === 0 ? more : yield* mergeById(records, more);
+    }
+    return records;
+  }
+
+  /** A change in `projectId`: its list is made afresh next time. */
+  private changed(projectId: string): void {
+    this.listed.delete(projectId);
   }
 
   /**
@@ -124,6 +145,11 @@ export class Store {
    * Targets whose `view` (the Target as this caller sees it) matches the filter.
    */
   queryTargets(q: ListQuery, view: (t: TargetRecord) => Target): TargetRecord[] {
+    return [...atOnce(this.queryTargetsSteps(q, view))];
+  }
+
+  /** `queryTargets` as steps that may pause (see slices.ts): filtering 100,000 Targets takes ~200 ms. */
+  *queryTargetsSteps(q: ListQuery, view: (t: TargetRecord) => Target): Steps<readonly TargetRecord[]> {
     const bad = rules.checkRecursive(q.recursive);
     if (bad) throw invalidFields([bad]);
     let filter: FilterExpr | undefined;
@@ -132,8 +158,8 @@ export class Store {
       if (why) throw invalidField("filter", `Unable to parse the filter: ${why}.`);
       filter = parseFilter(q.filter);
     }
-    const records = this.listTargets(q.scopeId, q.recursive === "true");
-    return filter ? records.filter((t) => matches(filter, { item: view(t) })) : records;
+    const records = yield* this.listTargetsSteps(q.scopeId, q.recursive === "true");
+    return filter ? yield* filterSteps(records, (t) => matches(filter, { item: view(t) })) : records;
   }
 
 
@@ -212,6 +238,7 @@ export class Store {
     // the aliases are made with the Target, in one transaction: a value taken fails the create
     if (this.release.aliases) this.aliases.create(record.id, req.with_aliases, () => newId("alt_"));
     this.targets.set(record.id, Object.freeze(record));
+    this.changed(scopeId);
     const ids = this.idsByScope.get(scopeId) ?? new SortedIds();
     ids.add(record.id);
     this.idsByScope.set(scopeId, ids);
@@ -252,6 +279,7 @@ export class Store {
     this.unindexName(current);
     this.indexName(next);
     this.targets.set(current.id, Object.freeze(next));
+    this.changed(next.scope_id);
     return next;
   }
 
@@ -299,6 +327,7 @@ export class Store {
     const id = t.id;
     this.targets.delete(id);
     this.aliases.detach(id);
+    this.changed(t.scope_id);
     this.idsByScope.get(t.scope_id)!.delete(id);
     this.unindexName(t);
     this.deleted.push({ id, scope_id: t.scope_id, at: this.now().getTime() });
@@ -371,6 +400,7 @@ export class Store {
       } else next[spec(f).wire] = ids;
     }
     this.targets.set(current.id, Object.freeze(next as TargetRecord));
+    this.changed(current.scope_id);
     return next as TargetRecord;
   }
 
@@ -430,12 +460,15 @@ function setValue(record: Record<string, unknown>, f: InputField, value: unknown
 }
 
 /** Two sorted id lists as one sorted list (a recursive list merges its projects' lists, never re-sorts). */
-function mergeSorted(a: readonly string[], b: readonly string[]): string[] {
-  const out = new Array<string>(a.length + b.length);
+function* mergeById(a: readonly TargetRecord[], b: readonly TargetRecord[]): Steps<TargetRecord[]> {
+  const out = new Array<TargetRecord>(a.length + b.length);
   let i = 0;
   let j = 0;
   let k = 0;
-  while (i < a.length && j < b.length) out[k++] = a[i]! <= b[j]! ? a[i++]! : b[j++]!;
+  while (i < a.length && j < b.length) {
+    out[k++] = a[i]!.id <= b[j]!.id ? a[i++]! : b[j++]!;
+    if (k % 4096 === 0) yield;
+  }
   while (i < a.length) out[k++] = a[i++]!;
   while (j < b.length) out[k++] = b[j++]!;
   return out;

@@ -7,6 +7,7 @@ import { listIn, summariesOf, type ListField } from "../wire/releases";
 import type { ScopeSummary, Target } from "../wire/target";
 import type { Page } from "./pagination";
 import type { TargetRecord } from "./record";
+import type { Steps } from "./slices";
 import type { Store } from "./store";
 
 /**
@@ -106,37 +107,49 @@ export function targetView(store: Store, t: TargetRecord, actions: readonly stri
 }
 
 const ITEMS_OPEN = Buffer.from('{"items":[');
-const ITEMS_CLOSE = Buffer.from("]}");
+const ITEMS_END = Buffer.from("]");
+const OBJECT_CLOSE = Buffer.from("}");
 const COMMA = Buffer.from(",");
 
-/** How much of a list is gathered before it is written: memory per list stays near this. */
-const LIST_CHUNK_BYTES = 64 * 1024;
+/**
+ * A list's JSON as the pieces it is made of (`{"items":[`, each item's cached bytes, the commas,
+ * the close) and their total length: written one after another, never copied into one buffer.
+ * Copying a list of 100,000 into 64 KiB chunks allocated 60 MB per list outside the heap, and the
+ * collections that pressure forced held the event loop up to ~100 ms; the pieces are the render
+ * cache's own bytes.
+ */
+export interface ListBytes {
+  readonly pieces: readonly Buffer[];
+  readonly length: number;
+}
+
+/** How many items are rendered between two pause points (see slices.ts). */
+const ITEMS_PER_STEP = 64;
 
 /**
- * `{"items":[…]}` from cached per-item bytes, in chunks of about LIST_CHUNK_BYTES, rendered as they
- * are pulled (the writer pulls the next only once the socket took the last); an empty list as the
- * emulated release sends it.
+ * `{"items":[…]}` from cached per-item bytes, rendered in steps; an empty list as the emulated
+ * release sends it. `close` ends the object after the items' `]` (a page's fields go there).
  */
-export function* renderList(store: Store, targets: readonly TargetRecord[], actions: readonly string[]): Generator<Buffer> {
-  if (targets.length === 0) return yield Buffer.from(JSON.stringify(store.release.emptyList));
-  let parts: Buffer[] = [ITEMS_OPEN];
-  let size = ITEMS_OPEN.length;
+export function* renderList(store: Store, targets: readonly TargetRecord[], actions: readonly string[], close: Buffer = OBJECT_CLOSE): Steps<ListBytes> {
+  if (targets.length === 0) return whole(Buffer.from(JSON.stringify(store.release.emptyList)));
+  const pieces: Buffer[] = [ITEMS_OPEN];
+  let length = ITEMS_OPEN.length;
   for (let i = 0; i < targets.length; i++) {
     if (i > 0) {
-      parts.push(COMMA);
-      size += COMMA.length;
+      pieces.push(COMMA);
+      length += COMMA.length;
     }
     const item = renderListItem(store, targets[i]!, actions);
-    parts.push(item);
-    size += item.length;
-    if (size >= LIST_CHUNK_BYTES) {
-      yield Buffer.concat(parts, size);
-      parts = [];
-      size = 0;
-    }
+    pieces.push(item);
+    length += item.length;
+    if (i % ITEMS_PER_STEP === ITEMS_PER_STEP - 1) yield;
   }
-  parts.push(ITEMS_CLOSE);
-  yield Buffer.concat(parts);
+  pieces.push(ITEMS_END, close);
+  return { pieces, length: length + ITEMS_END.length + close.length };
+}
+
+function whole(body: Buffer): ListBytes {
+  return { pieces: [body], length: body.length };
 }
 
 /**
@@ -151,43 +164,34 @@ const LIST_BODY_MAX_BYTES = 1 << 20;
 const LIST_BODIES_KEPT = 16;
 
 /**
- * The list's JSON chunks, as `renderList` makes them, or its kept body when nothing in it changed.
+ * The list's JSON, as `renderList` makes it, or its kept body when nothing in it changed.
  * `query` names what selected `targets` (scope, recursive, filter).
  */
-export function listBody(store: Store, query: string, targets: readonly TargetRecord[], actions: readonly string[]): Iterable<Buffer> {
+export function* listBody(store: Store, query: string, targets: readonly TargetRecord[], actions: readonly string[]): Steps<ListBytes> {
   let kept = listBodies.get(store);
   if (!kept) listBodies.set(store, (kept = new Map()));
   const key = `${actions.join(",")}\n${query}`;
   const hit = kept.get(key);
-  if (hit && sameRecords(hit.records, targets)) return [hit.body];
-  const chunks = renderList(store, targets, actions);
-  const head: Buffer[] = [];
-  let size = 0;
-  for (let next = chunks.next(); !next.done; next = chunks.next()) {
-    head.push(next.value);
-    size += next.value.length;
-    // too large to keep: the rest streams as rendered
-    if (size > LIST_BODY_MAX_BYTES) return (function* () { yield* head; yield* chunks; })();
-  }
-  const body = head.length === 1 ? head[0]! : Buffer.concat(head, size);
+  if (hit && sameRecords(hit.records, targets)) return whole(hit.body);
+  const list = yield* renderList(store, targets, actions);
+  if (list.length > LIST_BODY_MAX_BYTES) return list; // too large to keep
+  const body = list.pieces.length === 1 ? list.pieces[0]! : Buffer.concat(list.pieces as Buffer[], list.length);
   kept.delete(key); // most recent last, so the first is the one to drop
   kept.set(key, { records: targets, body });
   if (kept.size > LIST_BODIES_KEPT) kept.delete(kept.keys().next().value!);
-  return [body];
+  return whole(body);
 }
 
 function sameRecords(a: readonly TargetRecord[], b: readonly TargetRecord[]): boolean {
+  if (a === b) return true; // the store's own list of an unchanged project
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
 /** One page of a paginated list: `{"items":[…], …fields}`, or only the fields when it has no items. */
-export function* renderPage(store: Store, p: Page, actions: readonly string[]): Generator<Buffer> {
-  const fields = JSON.stringify(p.fields).slice(1);
-  if (p.items.length === 0) return yield Buffer.from(`{${fields}`);
-  for (const chunk of renderList(store, p.items, actions)) {
-    // renderList closes with "]}": continue the object with the page's fields instead
-    yield chunk.subarray(chunk.length - 2).equals(ITEMS_CLOSE) ? Buffer.concat([chunk.subarray(0, chunk.length - 1), Buffer.from(`,${fields}`)]) : chunk;
-  }
+export function* renderPage(store: Store, p: Page, actions: readonly string[]): Steps<ListBytes> {
+  const fields = JSON.stringify(p.fields).slice(1); // `"response_type":…}`
+  if (p.items.length === 0) return whole(Buffer.from(`{${fields}`));
+  return yield* renderList(store, p.items, actions, Buffer.from(`,${fields}`));
 }

@@ -1,8 +1,10 @@
 /**
- * `npm run demo`: starts the local controller on free ports and runs examples/basic against it.
- * With a Pulumi CLI on PATH: a real `pulumi up` on a local file backend (no login), then
- * `pulumi destroy`. Without one: the same program in offline mode (the SDK's mock runtime wired to
- * the real provider), then the targets the controller now holds.
+ * `npm run demo`: starts the local controller on free ports and runs examples/basic against it,
+ * the three jobs the package is for: `pulumi up`, drift detection (another operator changes a
+ * Target through the API; `pulumi preview --refresh --expect-no-changes` reports the field, its
+ * old and new value, and exits non-zero; `pulumi up --refresh` puts it back), and `pulumi destroy`.
+ * With a Pulumi CLI on PATH: the real CLI on a local file backend (no login). Without one: the same
+ * program in offline mode (the SDK's mock runtime wired to the real provider).
  * `npm run demo -- --emulate 0.21` runs it against a controller answering as Boundary v0.21 does
  * (current names and actions, paginated lists, the rate limiter); `--emulate 0.4` as v0.4 does.
  */
@@ -13,7 +15,7 @@ import * as path from "node:path";
 import { defaultFixtures, generateToken, startController, type RunningController } from "../controller";
 import { EMULATIONS, type Emulation } from "../controller/emulation";
 import { BoundaryClient } from "../provider/client";
-import { OfflineEngine } from "./offline/engine";
+import { OfflineEngine, type Step } from "./offline/engine";
 
 const repo = path.join(__dirname, "..", "..");
 const programDir = path.join(repo, "examples", "basic");
@@ -30,9 +32,25 @@ function hasPulumiCli(): boolean {
   return spawnSync("pulumi", ["version"], { stdio: "ignore" }).status === 0;
 }
 
-function pulumi(args: string[], env: NodeJS.ProcessEnv, input?: string): void {
+function pulumi(args: string[], env: NodeJS.ProcessEnv, input?: string, allowFailure = false): number {
   const r = spawnSync("pulumi", args, { cwd: programDir, env, stdio: [input === undefined ? "inherit" : "pipe", "inherit", "inherit"], input });
-  if (r.status !== 0) throw new Error(`pulumi ${args[0]} failed (exit ${r.status})`);
+  if (r.status !== 0 && !allowFailure) throw new Error(`pulumi ${args[0]} failed (exit ${r.status})`);
+  return r.status ?? 1;
+}
+
+/** The description another operator gives web, outside Pulumi. */
+const DRIFTED = "changed by another operator";
+
+/** What another operator does: a PATCH of web's description through the API, outside Pulumi. */
+async function changeOutsidePulumi(c: RunningController, token: string, webId: string): Promise<void> {
+  const client = new BoundaryClient({ addr: c.apiUrl, token });
+  try {
+    const t = await client.getTarget(webId);
+    await client.updateTarget(webId, t.version, ["description"], { description: DRIFTED });
+    console.log(`\nAnother operator changes web outside Pulumi: PATCH /v1/targets/${webId}?update_mask=description {"description": ${JSON.stringify(DRIFTED)}}`);
+  } finally {
+    await client.close();
+  }
 }
 
 async function withCli(c: RunningController, token: string): Promise<void> {
@@ -43,16 +61,35 @@ async function withCli(c: RunningController, token: string): Promise<void> {
   try {
     pulumi(["config", "set", "boundary:addr", c.apiUrl], env);
     pulumi(["config", "set", "--secret", "boundary:token"], env, token);
-    pulumi(["up", "--yes", "--skip-preview"], env);
-    pulumi(["stack", "output"], env);
-    await printTargets(c, token);
-    pulumi(["destroy", "--yes"], env);
+    try {
+      pulumi(["up", "--yes", "--skip-preview"], env);
+      pulumi(["stack", "output"], env);
+      await printTargets(c, token);
+      const webId = (await listTargets(c, token)).find((t) => t.name === "web")?.id;
+      if (webId) {
+        await changeOutsidePulumi(c, token, webId);
+        console.log("\n$ pulumi preview --refresh --expect-no-changes --diff");
+        const status = pulumi(["preview", "--refresh", "--expect-no-changes", "--diff"], env, undefined, true);
+        console.log(`(exit code ${status}: drift detected)\n\n$ pulumi up --refresh --yes`);
+        pulumi(["up", "--refresh", "--yes", "--skip-preview"], env);
+      }
+    } finally {
+      pulumi(["destroy", "--yes"], env);
+    }
   } finally {
     pulumi(["stack", "rm", "--yes", "--force"], env);
   }
 }
 
-async function offline(c: RunningController, token: string): Promise<void> {
+/** How a step reads in the demo's output: `update web (description: "a" → "b")`. */
+function describe(step: Step): string {
+  const diffs = step.diffs?.length ? ` (${step.diffs.map((d) => `${d.field}: ${JSON.stringify(d.old)} → ${JSON.stringify(d.new)}`).join(", ")})` : "";
+  return `${step.op} ${step.name}${diffs}${step.failed ? ` FAILED: ${step.failed}` : ""}`;
+}
+const steps = (list: Step[]) => list.map(describe).join(", ");
+
+/** Returns true when every step succeeded. */
+async function offline(c: RunningController, token: string): Promise<boolean> {
   console.log(
     "No Pulumi CLI on PATH: running examples/basic in OFFLINE MODE, through the Pulumi SDK's mock runtime\n" +
       "wired to the real provider. Every Boundary API call is real; the Pulumi engine is simulated (state in memory).\n" +
@@ -66,14 +103,41 @@ async function offline(c: RunningController, token: string): Promise<void> {
     delete require.cache[file];
     return require(file);
   };
-  const first = await engine.up(program);
-  console.log("pulumi up (offline):", first.steps.map((s) => `${s.op} ${s.name}`).join(", "));
-  console.log("Outputs:", JSON.stringify(first.outputs, null, 2));
-  await printTargets(c, token);
-  const second = await engine.up(program);
-  console.log("\npulumi up again:", second.steps.map((s) => `${s.op} ${s.name}`).join(", "), "(no changes: no target API calls)");
-  const destroyed = await engine.destroy();
-  console.log("pulumi destroy (offline):", destroyed.map((s) => `${s.op} ${s.name}`).join(", "));
+  let ok = true;
+  try {
+    const first = await engine.up(program);
+    console.log("pulumi up (offline):", steps(first.steps));
+    console.log("Outputs:", JSON.stringify(first.outputs, null, 2));
+    await printTargets(c, token);
+    if (first.failed) return (ok = false);
+
+    await changeOutsidePulumi(c, token, engine.state.get("web")!.id);
+    const drift = await engine.preview(program, { refresh: true, expectNoChanges: true });
+    console.log("\npulumi preview --refresh --expect-no-changes (offline):");
+    for (const step of drift.steps.filter((s) => s.op !== "same")) console.log(`  ${describe(step)}`);
+    console.log(drift.error ? `  error: ${drift.error} (exit code ${drift.exitCode})` : "  no changes (exit code 0)");
+
+    const fixed = await engine.up(program, { refresh: true });
+    console.log("\npulumi up --refresh (offline):", steps(fixed.steps.filter((s) => s.op !== "same")), "(the change outside Pulumi is undone)");
+    const second = await engine.up(program);
+    console.log("\npulumi up again:", steps(second.steps), "(no changes: no target API calls)");
+    ok = !fixed.failed && !second.failed && drift.exitCode === 7;
+  } finally {
+    // whatever happened above, what exists is removed: a failure never leaves Targets behind
+    const destroyed = await engine.destroy();
+    console.log("pulumi destroy (offline):", steps(destroyed));
+    if (destroyed.some((s) => s.failed)) ok = false;
+  }
+  return ok;
+}
+
+async function listTargets(c: RunningController, token: string) {
+  const client = new BoundaryClient({ addr: c.apiUrl, token });
+  try {
+    return await client.listTargets({ scopeId: "global", recursive: true });
+  } finally {
+    await client.close();
+  }
 }
 
 /** Lists carry no association ids (as on a real controller), so each listed Target is read too. */
@@ -117,7 +181,10 @@ async function main(): Promise<void> {
   try {
     linkPackage();
     if (hasPulumiCli()) await withCli(c, token);
-    else await offline(c, token);
+    else if (!(await offline(c, token))) {
+      console.error("demo failed: a step failed (see above); everything it created was destroyed");
+      process.exitCode = 1;
+    }
   } finally {
     await c.shutdown();
   }

@@ -11,7 +11,8 @@ import * as path from "node:path";
 export function packAndInstall(root: string, extraDependencies: Record<string, string> = {}): { program: string; tarball: string } {
   const dir = mkdtempSync(path.join(tmpdir(), "pb-packed-"));
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  execFileSync(npm, ["pack", "--ignore-scripts", "--pack-destination", dir], { cwd: root, stdio: "ignore" });
+  // as npm publish packs: prepack builds a stale dist/ and takes the lifecycle scripts out of the packed package.json
+  execFileSync(npm, ["pack", "--pack-destination", dir], { cwd: root, stdio: "ignore" });
   const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz"))!;
   const program = path.join(dir, "program");
   mkdirSync(program);

@@ -3,6 +3,8 @@
  * Anything that is not a BoundaryError is a bug of ours and the only thing that may answer 500.
  */
 import type { ServerResponse } from "node:http";
+import { performance } from "node:perf_hooks";
+import { SLICE_MS, turn } from "../slices";
 import { BoundaryError, type ErrorKind } from "../errors";
 
 const STATUS: Record<ErrorKind, number> = {
@@ -36,69 +38,81 @@ export function errorReply(e: BoundaryError): { status: number; body?: unknown; 
 }
 
 /**
- * How much of a streamed reply is held: a reply that ends within it goes out in one piece with its
- * length (most lists: one write, as a plain server sends it); a larger one goes out in chunks, and
- * waits for the socket whenever this much is queued, so a list of any size holds about this much.
+ * How much of a list is handed to the socket before the writer waits for it to take it: a list of
+ * any size holds about this much beyond the render cache's own bytes.
  */
 const STREAM_HELD_BYTES = 1 << 20;
 
+/** A reply to write (see Reply in routes.ts). */
+export interface OutgoingReply {
+  status: number;
+  body?: unknown;
+  json?: Buffer;
+  list?: { readonly pieces: readonly Buffer[]; readonly length: number };
+  /** A body that is not JSON (an admin UI page, a plain-text 404), with its content type. */
+  page?: { readonly contentType: string; readonly text: string };
+  headers?: Readonly<Record<string, string>>;
+}
+
 /**
- * Writes a reply: `json` bytes already rendered, `body` as JSON, a `stream` of JSON chunks (see
- * STREAM_HELD_BYTES), a `page` that is not JSON, or none for an empty body. Resolves once it is all handed to the socket.
+ * Writes a reply: `json` bytes already rendered, `body` as JSON, a `list` (its pieces, with their
+ * length), a `page` that is not JSON, or none for an empty body. Writes at once and returns nothing,
+ * except for a list over STREAM_HELD_BYTES: then a promise that resolves once it is all handed to
+ * the socket.
  */
-export async function send(
-  res: ServerResponse,
-  reply: { status: number; body?: unknown; json?: Buffer; stream?: Iterable<Buffer>; page?: { contentType: string; text: string }; headers?: Readonly<Record<string, string>> },
-): Promise<void> {
+export function send(res: ServerResponse, reply: OutgoingReply): Promise<void> | undefined {
   if (reply.page) {
     const bytes = Buffer.from(reply.page.text);
     res.writeHead(reply.status, { ...reply.headers, "content-type": reply.page.contentType, "content-length": bytes.length, "cache-control": "no-store" });
     res.end(bytes);
-    return;
+    return undefined;
   }
-  if (reply.stream) {
-    const headers = { ...reply.headers, "content-type": "application/json", "cache-control": "no-store" };
-    const chunks = reply.stream[Symbol.iterator]();
-    const held: Buffer[] = [];
-    let size = 0;
-    let next = chunks.next();
-    for (; !next.done && size <= STREAM_HELD_BYTES; next = chunks.next()) {
-      held.push(next.value);
-      size += next.value.length;
-    }
-    if (next.done) {
-      // the whole reply is here: its length is known, and the chunks go out in one corked write
-      res.writeHead(reply.status, { ...headers, "content-length": size });
-      res.cork();
-      for (const chunk of held) res.write(chunk);
-      res.end();
-      res.uncork();
-      return;
-    }
-    res.writeHead(reply.status, headers);
-    for (const chunk of held) res.write(chunk);
-    held.length = 0;
-    for (; !next.done; next = chunks.next()) {
-      if (res.destroyed) return;
-      res.write(next.value);
-      if (res.writableLength > STREAM_HELD_BYTES) await drained(res);
-    }
+  if (reply.list) {
+    const { pieces, length } = reply.list;
+    res.writeHead(reply.status, { ...reply.headers, ...jsonHeaders(length) });
+    if (length > STREAM_HELD_BYTES) return writePieces(res, pieces);
+    // the whole reply at once: one corked write of every piece
+    res.cork();
+    for (const piece of pieces) res.write(piece);
     res.end();
-    return;
+    res.uncork();
+    return undefined;
   }
   const bytes = reply.json ?? (reply.body === undefined ? undefined : Buffer.from(JSON.stringify(reply.body)));
   if (bytes === undefined) {
-    res.writeHead(reply.status, { ...reply.headers, "cache-control": "no-store" });
+    res.writeHead(reply.status, reply.headers ? { ...reply.headers, "cache-control": "no-store" } : NO_STORE);
     res.end();
-    return;
+    return undefined;
   }
-  res.writeHead(reply.status, {
-    ...reply.headers,
-    "content-type": "application/json",
-    "content-length": bytes.length,
-    "cache-control": "no-store",
-  });
+  res.writeHead(reply.status, reply.headers ? { ...reply.headers, ...jsonHeaders(bytes.length) } : jsonHeaders(bytes.length));
   res.end(bytes);
+  return undefined;
+}
+
+const NO_STORE = { "cache-control": "no-store" } as const;
+
+function jsonHeaders(length: number): Record<string, string | number> {
+  return { "content-type": "application/json", "content-length": length, "cache-control": "no-store" };
+}
+
+/**
+ * A large list's pieces, corked in batches: each batch ends when the socket holds
+ * STREAM_HELD_BYTES (then it waits for the socket) or SLICE_MS has passed (then the event loop
+ * gets a turn, even when the client reads as fast as we write: a list of 100,000 would otherwise
+ * hold it for a second).
+ */
+async function writePieces(res: ServerResponse, pieces: readonly Buffer[]): Promise<void> {
+  let i = 0;
+  while (i < pieces.length) {
+    if (res.destroyed) return;
+    const sliceStart = performance.now();
+    res.cork();
+    while (i < pieces.length && res.writableLength <= STREAM_HELD_BYTES && (i % 256 !== 255 || performance.now() - sliceStart < SLICE_MS)) res.write(pieces[i++]!);
+    res.uncork();
+    if (res.writableLength > STREAM_HELD_BYTES) await drained(res);
+    else if (i < pieces.length) await turn();
+  }
+  res.end();
 }
 
 /** Resolves when the socket takes more output, or closes; leaves no listener behind. */

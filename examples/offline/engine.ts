@@ -2,10 +2,16 @@
  * Offline mode: runs a Pulumi program through the SDK's mock runtime, with mocks that do what the
  * engine and the dynamic-provider host do for each dynamic resource: load the serialized provider
  * from its `__provider` text, configure it, then check → diff → create/update/replace, and delete
- * what the program no longer declares. State lives in memory for the engine's lifetime.
+ * what the program no longer declares; `preview` (with `refresh`, `expectNoChanges`) plans without
+ * changing anything, `refresh` reads every resource back. State lives in memory for the engine's
+ * lifetime.
  *
  * It is the stand-in for `pulumi up` where the Pulumi CLI cannot be installed: every API call is
- * real (the real provider against a real controller); only the engine is simulated.
+ * real (the real provider against a real controller); only the engine is simulated. Like the
+ * engine, a resource that fails does not stop the run with an exception: a partial failure (the
+ * provider's error carries the resource's `id` and `properties`) is recorded in state with them,
+ * no new step starts after a failure, and the result says what failed, so the caller can still
+ * destroy what exists.
  */
 import Module from "node:module";
 import * as path from "node:path";
@@ -19,10 +25,36 @@ interface Recorded {
   outputs: Record<string, unknown>;
   providerText: string;
 }
-export type StepOp = "create" | "update" | "replace" | "same" | "delete";
+export type StepOp = "create" | "update" | "replace" | "same" | "delete" | "refresh" | "skipped";
+/** One input of a resource, before and after (an absent one is `undefined`). */
+export interface FieldDiff {
+  field: string;
+  old: unknown;
+  new: unknown;
+}
 export interface Step {
   name: string;
   op: StepOp;
+  /** The inputs that change (update, replace) or that changed outside Pulumi (refresh). */
+  diffs?: FieldDiff[];
+  /** Why the step failed (the resource is recorded as the provider left it, if it exists). */
+  failed?: string;
+}
+
+/** The result of `up`: the stack's outputs, the steps, and whether any step failed. */
+export interface UpResult {
+  outputs: Record<string, unknown>;
+  steps: Step[];
+  failed: boolean;
+}
+
+/** The result of `preview`: the steps it would take; with `expectNoChanges`, the CLI's error and exit code when it would change something. */
+export interface PreviewResult {
+  steps: Step[];
+  changes: boolean;
+  error?: string;
+  /** What the Pulumi CLI exits with: 0, or 7 for changes under --expect-no-changes (its ExitNoChanges), or 1 for a failure. */
+  exitCode: number;
 }
 
 export interface OfflineEngineOptions {
@@ -34,98 +66,193 @@ export interface OfflineEngineOptions {
   config?: Record<string, string>;
 }
 
+/** What one run of the program does with each resource. */
+type Mode = "up" | "preview";
+
 export class OfflineEngine {
   readonly state = new Map<string, Recorded>();
   private readonly providers = new Map<string, Provider>();
-  private steps: Step[] = [];
-  private pending = new Set<Promise<unknown>>();
 
   constructor(private readonly options: OfflineEngineOptions) {}
 
-  /** Runs `program` once (as `pulumi up`); returns its stack outputs and the steps taken. */
-  async up(program: () => Record<string, unknown>): Promise<{ outputs: Record<string, unknown>; steps: Step[] }> {
-    this.steps = [];
+  /** Runs `program` once (as `pulumi up`, `--refresh` first when asked): its outputs, the steps taken, and whether one failed. */
+  async up(program: () => Record<string, unknown>, opts: { refresh?: boolean } = {}): Promise<UpResult> {
+    const refreshed = opts.refresh ? await this.refreshInto(this.state) : [];
+    const run = await this.run(program, "up", this.state);
+    return { outputs: run.outputs, steps: [...refreshed, ...run.steps], failed: run.steps.some((s) => s.failed) || refreshed.some((s) => s.failed) };
+  }
+
+  /**
+   * Plans `program` (as `pulumi preview`): no create, update or delete is made, and the state is
+   * left as it was, refresh included (a preview never writes state).
+   */
+  async preview(program: () => Record<string, unknown>, opts: { refresh?: boolean; expectNoChanges?: boolean } = {}): Promise<PreviewResult> {
+    const state = new Map([...this.state].map(([name, r]) => [name, { ...r }]));
+    const refreshed = opts.refresh ? await this.refreshInto(state) : [];
+    const { steps } = await this.run(program, "preview", state);
+    const all = [...refreshed, ...steps];
+    const changes = steps.some((s) => s.op !== "same");
+    if (all.some((s) => s.failed)) return { steps: all, changes, error: "preview failed", exitCode: 1 };
+    if (opts.expectNoChanges && changes) return { steps: all, changes, error: "no changes were expected for preview but changes were proposed", exitCode: 7 };
+    return { steps: all, changes, exitCode: 0 };
+  }
+
+  /** Reads every resource back (as `pulumi refresh`) and records what the controller holds. */
+  async refresh(): Promise<Step[]> {
+    return this.refreshInto(this.state);
+  }
+
+  /** Deletes everything (as `pulumi destroy`); a failed delete leaves that resource in state, the others go on. */
+  async destroy(): Promise<Step[]> {
+    const steps: Step[] = [];
+    for (const name of [...this.state.keys()].reverse()) steps.push(await this.remove(name, this.state));
+    return steps;
+  }
+
+  private async run(program: () => Record<string, unknown>, mode: Mode, state: Map<string, Recorded>): Promise<{ outputs: Record<string, unknown>; steps: Step[] }> {
+    const steps: Step[] = [];
     const seen = new Set<string>();
+    const pending: Promise<unknown>[] = [];
+    let failed = false;
     await pulumi.runtime.setMocks(
       {
         newResource: (args) => {
           seen.add(args.name);
-          const step = this.register(args.type, args.name, args.inputs);
-          this.pending.add(step);
+          const step = this.register(args.type, args.name, args.inputs, mode, state, () => failed).then(({ result, step }) => {
+            steps.push(step);
+            if (step.failed) failed = true;
+            return result;
+          });
+          pending.push(step);
           return step;
         },
         call: (args) => args.inputs,
       },
       this.options.project,
       this.options.stack,
-      false,
+      mode === "preview",
     );
     const exported = program();
     const outputs: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(exported)) {
-      const o = pulumi.output(value);
-      outputs[key] = (await pulumi.isSecret(o)) ? "[secret]" : await settle(o);
+    for (const [key, value] of Object.entries(exported)) outputs[key] = await settle(pulumi.output(value));
+    for (let done = 0; done < pending.length; ) {
+      const batch = pending.slice(done);
+      done = pending.length;
+      await Promise.allSettled(batch);
     }
-    while (this.pending.size > 0) {
-      const all = [...this.pending];
-      this.pending.clear();
-      await Promise.all(all);
+    // what the program no longer declares goes, unless a step failed (the engine starts nothing after a failure)
+    for (const name of [...state.keys()].filter((n) => !seen.has(n))) {
+      if (failed) steps.push({ name, op: "skipped" });
+      else if (mode === "preview") steps.push({ name, op: "delete" });
+      else steps.push(await this.remove(name, state));
     }
-    for (const name of [...this.state.keys()].filter((n) => !seen.has(n))) await this.remove(name);
-    return { outputs, steps: this.steps };
+    return { outputs, steps };
   }
 
-  /** Deletes everything (as `pulumi destroy`). */
-  async destroy(): Promise<Step[]> {
-    this.steps = [];
-    for (const name of [...this.state.keys()].reverse()) await this.remove(name);
-    return this.steps;
-  }
-
-  private async register(type: string, name: string, news: Record<string, unknown>): Promise<{ id: string; state: Record<string, unknown> }> {
+  /** One resource's check, diff and (for `up`) create or update. Never rejects: a failure is in the step. */
+  private async register(
+    type: string,
+    name: string,
+    news: Record<string, unknown>,
+    mode: Mode,
+    state: Map<string, Recorded>,
+    failedBefore: () => boolean,
+  ): Promise<{ result: { id: string; state: Record<string, unknown> }; step: Step }> {
     const providerText = news.__provider as string | undefined;
-    if (!providerText) {
-      // not a dynamic resource: nothing to call
-      return { id: `${name}-id`, state: news };
-    }
-    const provider = await this.provider(providerText);
-    const prior = this.state.get(name);
-    const checked = overTheWire(await provider.check(prior?.inputs ?? {}, news));
-    if (checked.failures?.length) {
-      throw new Error(`${name}: ${checked.failures.map((f) => f.reason).join("; ")}`);
-    }
-    const inputs = { ...checked.inputs, __provider: providerText };
-    let record: Recorded;
-    if (!prior) {
-      const r = overTheWire(await provider.create(inputs));
-      record = { id: r.id, type, inputs, outputs: { ...r.outs, __provider: providerText }, providerText };
-      this.steps.push({ name, op: "create" });
-    } else {
+    const prior = state.get(name);
+    const unchanged = { id: prior?.id ?? "", state: prior?.outputs ?? news };
+    if (!providerText) return { result: { id: `${name}-id`, state: news }, step: { name, op: "same" } }; // not a dynamic resource: nothing to call
+    if (failedBefore()) return { result: unchanged, step: { name, op: "skipped" } };
+    try {
+      const provider = await this.provider(providerText);
+      const checked = overTheWire(await provider.check(prior?.inputs ?? {}, news));
+      if (checked.failures?.length) throw new Error(checked.failures.map((f) => f.reason).join("; "));
+      const inputs = { ...checked.inputs, __provider: providerText };
+      if (!prior) {
+        if (mode === "preview") return { result: { id: "", state: inputs }, step: { name, op: "create", diffs: fieldDiffs({}, inputs) } };
+        return this.applied(name, type, providerText, inputs, "create", undefined, state, () => provider.create(inputs));
+      }
       const d = await provider.diff(prior.id, prior.outputs, inputs);
-      if (d.replaces?.length) {
-        const r = overTheWire(await provider.create(inputs)); // create before delete, as the diff allows
-        await provider.delete(prior.id, prior.outputs);
-        record = { id: r.id, type, inputs, outputs: { ...r.outs, __provider: providerText }, providerText };
-        this.steps.push({ name, op: "replace" });
-      } else if (d.changes) {
-        const r = overTheWire(await provider.update(prior.id, prior.outputs, inputs));
-        record = { ...prior, inputs, outputs: { ...r.outs, __provider: providerText }, providerText };
-        this.steps.push({ name, op: "update" });
-      } else {
-        record = { ...prior, inputs };
-        this.steps.push({ name, op: "same" });
+      const diffs = fieldDiffs(prior.inputs, inputs);
+      if (!d.changes && !d.replaces?.length) {
+        state.set(name, { ...prior, inputs });
+        return { result: unchanged, step: { name, op: "same" } };
+      }
+      const op = d.replaces?.length ? "replace" : "update";
+      if (mode === "preview") return { result: unchanged, step: { name, op, diffs } };
+      if (op === "update") return this.applied(name, type, providerText, inputs, "update", diffs, state, async () => ({ id: prior.id, outs: (await provider.update(prior.id, prior.outputs, inputs)).outs }));
+      // create before delete, as the diff allows
+      const replaced = await this.applied(name, type, providerText, inputs, "replace", diffs, state, () => provider.create(inputs));
+      if (!replaced.step.failed) await provider.delete(prior.id, prior.outputs);
+      return replaced;
+    } catch (err) {
+      return { result: unchanged, step: { name, op: prior ? "update" : "create", failed: (err as Error).message } };
+    }
+  }
+
+  /** Runs a create or update and records its result; a partial failure is recorded with the id and properties it carries. */
+  private async applied(
+    name: string,
+    type: string,
+    providerText: string,
+    inputs: Record<string, unknown>,
+    op: StepOp,
+    diffs: FieldDiff[] | undefined,
+    state: Map<string, Recorded>,
+    call: () => Promise<{ id: string; outs?: Record<string, unknown> }>,
+  ): Promise<{ result: { id: string; state: Record<string, unknown> }; step: Step }> {
+    try {
+      const r = overTheWire(await call());
+      const record = { id: r.id, type, inputs, outputs: { ...r.outs, __provider: providerText }, providerText };
+      state.set(name, record);
+      return { result: { id: record.id, state: record.outputs }, step: { name, op, ...(diffs ? { diffs } : {}) } };
+    } catch (err) {
+      const partial = err as { id?: unknown; properties?: unknown; reasons?: unknown; message?: string };
+      const reasons = Array.isArray(partial.reasons) && partial.reasons.length > 0 ? partial.reasons.join("; ") : String(partial.message ?? err);
+      if (typeof partial.id === "string" && partial.id !== "" && partial.properties && typeof partial.properties === "object") {
+        // the resource exists: record it as the provider left it, so the next up finishes it and destroy removes it
+        const outputs = { ...overTheWire(partial.properties as Record<string, unknown>), __provider: providerText };
+        state.set(name, { id: partial.id, type, inputs, outputs, providerText });
+        return { result: { id: partial.id, state: outputs }, step: { name, op, failed: `partial failure: ${reasons}` } };
+      }
+      const prior = state.get(name);
+      return { result: { id: prior?.id ?? "", state: prior?.outputs ?? inputs }, step: { name, op, failed: reasons } };
+    }
+  }
+
+  /** Reads each resource of `state` back: gone ones leave it, changed ones are recorded as the controller holds them. */
+  private async refreshInto(state: Map<string, Recorded>): Promise<Step[]> {
+    const steps: Step[] = [];
+    for (const [name, r] of [...state]) {
+      try {
+        const provider = await this.provider(r.providerText);
+        const read = overTheWire(await provider.read(r.id, r.outputs));
+        if (!read.id) {
+          state.delete(name);
+          steps.push({ name, op: "refresh", diffs: [{ field: "(the resource)", old: r.id, new: undefined }] });
+          continue;
+        }
+        const inputs = read.inputs ? { ...read.inputs, __provider: r.providerText } : r.inputs;
+        const diffs = fieldDiffs(r.inputs, inputs);
+        state.set(name, { ...r, id: read.id, inputs, outputs: { ...read.props, __provider: r.providerText } });
+        steps.push({ name, op: diffs.length > 0 ? "refresh" : "same", ...(diffs.length > 0 ? { diffs } : {}) });
+      } catch (err) {
+        steps.push({ name, op: "refresh", failed: (err as Error).message });
       }
     }
-    this.state.set(name, record);
-    return { id: record.id, state: record.outputs };
+    return steps;
   }
 
-  private async remove(name: string): Promise<void> {
-    const r = this.state.get(name)!;
-    const provider = await this.provider(r.providerText);
-    await provider.delete(r.id, r.outputs);
-    this.state.delete(name);
-    this.steps.push({ name, op: "delete" });
+  private async remove(name: string, state: Map<string, Recorded>): Promise<Step> {
+    const r = state.get(name)!;
+    try {
+      const provider = await this.provider(r.providerText);
+      await provider.delete(r.id, r.outputs);
+      state.delete(name);
+      return { name, op: "delete" };
+    } catch (err) {
+      return { name, op: "delete", failed: (err as Error).message };
+    }
   }
 
   /** Loads a serialized provider as the host does, once per distinct text, and configures it. */
@@ -139,6 +266,13 @@ export class OfflineEngine {
     }
     return p;
   }
+}
+
+/** The inputs whose values differ (the engine's `__` bookkeeping left out; id lists compared as sets). */
+export function fieldDiffs(olds: Record<string, unknown>, news: Record<string, unknown>): FieldDiff[] {
+  const comparable = (v: unknown) => JSON.stringify(Array.isArray(v) && v.every((x) => typeof x === "string") ? [...v].sort() : v);
+  const fields = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((f) => !f.startsWith("__")).sort();
+  return fields.filter((f) => comparable(olds[f]) !== comparable(news[f])).map((field) => ({ field, old: olds[field], new: news[field] }));
 }
 
 /** Compiles module text as if it were a file at `filename` (what require-from-string does). */
@@ -156,7 +290,17 @@ function overTheWire<T>(value: T): T {
   return JSON.parse(JSON.stringify(value));
 }
 
-/** The value of an Output once known, with secrets kept as they are. */
-function settle<T>(o: pulumi.Output<T>): Promise<T> {
-  return new Promise((resolve) => o.apply((v) => (resolve(v), v)));
+/**
+ * The value of an Output once known: "[secret]" for a secret, "(unknown)" when a preview cannot
+ * know it, "(failed: …)" when what it depends on failed. Never rejects, never waits forever.
+ */
+async function settle<T>(o: pulumi.Output<T>): Promise<unknown> {
+  try {
+    if (await pulumi.isSecret(o)) return "[secret]";
+    const internal = o as unknown as { promise(): Promise<T>; isKnown: Promise<boolean> };
+    const [value, known] = await Promise.all([internal.promise(), internal.isKnown]);
+    return known ? value : "(unknown)";
+  } catch (err) {
+    return `(failed: ${(err as Error).message})`;
+  }
 }

@@ -34,8 +34,13 @@ describe("operators", () => {
     ['"/item/description" is empty', true],
     ['"/item/worker_filter" is empty', true],
     ['"/item/name" is not empty', true],
-    ["item.name == web-1", true],
+    ['item.name == "web-1"', true],
     ["item.attributes.default_port == 22", true],
+    ['item.tags["env"] contains prod', true],
+    ['"prod" in item.tags[ `env` ]', true],
+    ["item.authorized_actions.1 == `authorize-session`", true],
+    ['"/item/version" == -3', false],
+    ['"/item/tags/env/0" == "prod"', true],
   ])("%s → %s", (filter, expected) => expect(run(filter)).toBe(expected));
 });
 
@@ -91,6 +96,33 @@ test("matches runs in linear time (RE2): a pattern that backtracks for seconds i
 
 test("32 levels of nesting are accepted", () => {
   expect(run("(".repeat(32) + '"/item/name" == "web-1"' + ")".repeat(32))).toBe(true);
+});
+
+/**
+ * What go-bexpr's grammar refuses is a 400, not a filter that silently matches nothing: a JSON
+ * pointer is a selector only in double quotes, a bare selector is identifiers (a letter, then
+ * letters, digits, _) joined by "." with .N and ["key"] indexes, a bare value is such a path or a
+ * number literal.
+ */
+describe("go-bexpr's grammar: what it refuses is refused", () => {
+  test.each([
+    ['/item/name == "web"', 'selector /item/name must be quoted: "/item/name" at position 1'],
+    ['"web" in /item/authorized_actions', 'selector /item/authorized_actions must be quoted: "/item/authorized_actions" at position 10'],
+    ['`/item/name` == "web"', "`/item/name` is not a selector: use a JSON pointer in double quotes (\"/item/name\") or a path (item.name) at position 1"],
+    ['"/item//name" == "web"', 'selector "/item//name": a JSON pointer segment is letters, digits and -_.~:| (found "") at position 1'],
+    ['"/" is empty', 'selector "/": a JSON pointer segment is letters, digits and -_.~:| (found "") at position 1'],
+    ['"/item/my name" == "x"', 'selector "/item/my name": a JSON pointer segment is letters, digits and -_.~:| (found "my name") at position 1'],
+    ["item.name == web-1", 'expected "and", "or" or the end of the filter, found "-1" at position 17'],
+    ['"/item/address" == 10.0.0.1', 'invalid value "10.0.0.1": quote it, as "…" at position 20'],
+    ["item.default-port == 22", 'invalid value "-port": quote it, as "…" at position 13'],
+    ['item. == "x"', 'expected an identifier or an index after "." at position 6'],
+    ['item.tags[env] == "x"', 'an index is a quoted key, as ["env"] at position 10'],
+    ['item.tags["env" == "x"', 'expected "]" at position 17'],
+    ['1abc == "x"', 'invalid value "1abc": quote it, as "…" at position 1'],
+    ['22 == "x"', "22 is not a selector: use a JSON pointer in double quotes (\"/item/name\") or a path (item.name) at position 1"],
+  ])("%s", (filter, message) => {
+    expect(() => parseFilter(filter)).toThrow(new FilterSyntaxError(message.replace(/ at position \d+$/, ""), Number(/(\d+)$/.exec(message)![1])));
+  });
 });
 
 test("JSON pointer escapes: ~1 is / and ~0 is ~", () => {

@@ -1,4 +1,6 @@
 /** Bearer tokens, against every release of the matrix: 401 without one, the read-only token may list and read only. */
+import fc from "fast-check";
+import { bearerToken } from "../../controller/http/auth";
 import { PROJECT, READ_ONLY_TOKEN, startTestController, type TestController } from "../helpers/controller";
 import { MATRIX, facts } from "../helpers/releases";
 
@@ -52,4 +54,12 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     expect(res.body).toEqual({ kind: "PermissionDenied", message: "Forbidden." });
     expect((await c.call("GET", `/v1/targets/${t.id}`)).body.version).toBe(t.version);
   });
+});
+
+test("the Bearer header is read as /^bearer\\s+(\\S+)\\s*$/i reads it (without the regex on every request)", () => {
+  const byRegex = (h: string) => /^bearer\s+(\S+)\s*$/i.exec(h)?.[1];
+  const scheme = fc.constantFrom("Bearer", "bearer", "BEARER", "BeArEr", "Bear", "bearerx", "Basic", "");
+  const space = fc.constantFrom("", " ", "  ", "\t", "\n", "\u00a0", " \t");
+  const header = fc.oneof(fc.string(), fc.tuple(scheme, space, fc.string(), space, fc.string({ maxLength: 3 })).map((parts) => parts.join("")));
+  fc.assert(fc.property(header, (h) => expect(bearerToken(h)).toBe(byRegex(h))), { numRuns: 5000 });
 });

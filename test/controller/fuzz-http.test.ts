@@ -1,20 +1,33 @@
 /**
  * Property over raw sockets, not only JSON bodies: random methods, paths, headers, query strings,
  * filters and bodies. Never a 5xx, never a hang (each answer within a deadline), /health answers
- * within 100 ms throughout, and a rejected request leaves the store as it was.
+ * throughout and no request holds the event loop 100 ms (so /health would answer within 100 ms),
+ * and a rejected request leaves the store as it was.
+ *
+ * The 100 ms is measured as the controller thread's CPU between two turns of its loop
+ * (controller/loop-monitor.ts), not as /health's wall-clock time: on a machine loaded by other
+ * processes (jest's other workers) the clock runs on while this process waits for a core, which
+ * says nothing about the controller.
  */
 import fc from "fast-check";
+import { monitorLoop, type LoopMonitor } from "../../controller/loop-monitor";
 import { ADMIN_TOKEN, PROJECT, READ_ONLY_TOKEN, startTestController, type TestController } from "../helpers/controller";
 import { rawRequest } from "../helpers/raw-http";
 
+/** The longest the event loop may be held (the answer time /health must meet). */
+const MAX_BLOCK_MS = 100;
+
 let c: TestController;
 let ids: string[];
+let loop: LoopMonitor;
 beforeAll(async () => {
   c = await startTestController();
   ids = [];
   for (let i = 0; i < 3; i++) ids.push((await c.create({ name: `fuzz-${i}`, host_set_ids: ["hsst_1234567890"] })).id);
 });
 afterAll(() => c.shutdown());
+beforeEach(() => (loop = monitorLoop()));
+afterEach(() => loop.stop());
 
 const token = fc.stringMatching(/^[A-Za-z0-9_\-.]{0,12}$/);
 const text = fc.string({ maxLength: 40 });
@@ -75,9 +88,10 @@ test("random raw requests: never a 5xx, never a hang, /health stays fast, reject
       expect(res.status).toBeLessThan(500);
       if (res.status >= 400) expect(snapshot()).toBe(before);
       if (++sent % 25 === 0) {
-        const health = await fetch(`${c.opsUrl}/health`, { signal: AbortSignal.timeout(100) });
+        const health = await fetch(`${c.opsUrl}/health`, { signal: AbortSignal.timeout(2000) });
         expect(health.status).toBe(200);
       }
+      expect(loop.longestBlockMs()).toBeLessThan(MAX_BLOCK_MS);
     }),
     { numRuns: 600 },
   );
@@ -96,6 +110,7 @@ test("random hostile filters on a valid list: answered within the deadline: 200,
       const res = await rawRequest(c.apiUrl, `GET /v1/targets?${q} HTTP/1.1\r\nhost: fuzz\r\nauthorization: Bearer ${READ_ONLY_TOKEN}\r\n\r\n`, 2000);
       expect([200, 400, 431]).toContain(res.status); // 431: a request line over Node's 16 KiB header limit
       if (res.status === 400) expect(JSON.parse(res.body).details.request_fields.map((x: { name: string }) => x.name)).toEqual(["filter"]);
+      expect(loop.longestBlockMs()).toBeLessThan(MAX_BLOCK_MS);
     }),
     { numRuns: 200 },
   );

@@ -35,8 +35,8 @@ test("a generated token is printed and works", async () => {
     const token = /Admin token: (at_\S+)/.exec(cli.output())![1]!;
     const res = await fetch(`${cli.apiUrl}/v1/targets?scope_id=p_1234567890`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
-    // the text log: one line for the request, and the token only ever in the banner
-    const log = await until(() => /\[INFO\] request /.test(cli.output()) && cli.output().slice(cli.output().indexOf("Try:")), "the request log line");
+    // the text log: one line for the request, and the token only ever in the banner (its Try line included)
+    const log = await until(() => /\[INFO\] request /.test(cli.output()) && cli.output().slice(cli.output().indexOf("\n", cli.output().indexOf("Try:"))), "the request log line");
     expect(log).toMatch(/\[INFO\] request method=GET path=\/v1\/targets status=200 ms=[\d.]+\n/);
     expect(log).not.toContain(token);
   } finally {

@@ -52,7 +52,7 @@ test("create, then change hosts, then remove one, then destroy", async () => {
   expect(sameCalls).toEqual({});
 
   const { result: changed, calls: changeCalls } = await countCalls(c.opsUrl, () => engine.up(program(["hsst_1234567891", "hsst_1234567890"])));
-  expect(sorted(changed.steps)).toEqual([{ name: "db", op: "same" }, { name: "web", op: "update" }]);
+  expect(sorted(changed.steps)).toMatchObject([{ name: "db", op: "same" }, { name: "web", op: "update" }]);
   expect(changeCalls).toEqual({ "POST /v1/targets/{id}:set-host-sets": 1 });
   expect(plain(changed.outputs)).toMatchObject({ webId: first.outputs.webId, webVersion: 2, webHostSets: ["hsst_1234567890", "hsst_1234567891"] });
 

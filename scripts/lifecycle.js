@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+/**
+ * The package's build and npm lifecycle scripts, in one place (plain JavaScript: it runs before
+ * anything is compiled). `node scripts/lifecycle.js <step>`:
+ *
+ * - build:    dist/ from scratch (tsc), then the bins made executable: npm sets the mode of a bin
+ *             when it links it, once, so a rebuild that recreated the file without it left
+ *             `npx pulumi-boundary` answering "Permission denied".
+ * - prepare:  what `npm ci`/`npm install` run in a checkout: the build. Not when `npx pulumi-boundary`
+ *             runs in a checkout (npm installs the checkout into its npx cache as a link and runs
+ *             its prepare): starting the CLI never builds; unbuilt, it says to run `npm ci`.
+ *             When npm prepares this package as a git dependency, the build, then package.json
+ *             without the lifecycle scripts, so the installed package carries none.
+ * - prepack:  `npm pack`/`npm publish`: builds if dist/ is older than the sources, then takes the
+ *             lifecycle scripts out of package.json for the tarball (npm lists a dependency's
+ *             prepare or install scripts as unreviewed on every install);
+ * - postpack: puts package.json back.
+ */
+"use strict";
+const { execFileSync } = require("node:child_process");
+const fs = require("node:fs");
+const path = require("node:path");
+
+const root = path.join(__dirname, "..");
+const at = (...p) => path.join(root, ...p);
+const MANIFEST = at("package.json");
+const SAVED = at(".package.json.before-pack");
+const STAMP = at("dist", ".built");
+/** Scripts npm runs by itself on install or pack: the installed package carries none of them. */
+const LIFECYCLE = ["preinstall", "install", "postinstall", "prepare", "prepack", "postpack"];
+
+function manifest() {
+  return JSON.parse(fs.readFileSync(MANIFEST, "utf8"));
+}
+
+function bins() {
+  const { bin } = manifest();
+  return typeof bin === "string" ? [bin] : Object.values(bin ?? {});
+}
+
+function build() {
+  fs.rmSync(at("dist"), { recursive: true, force: true });
+  execFileSync(process.execPath, [require.resolve("typescript/bin/tsc", { paths: [root] }), "-p", at("tsconfig.build.json")], { cwd: root, stdio: "inherit" });
+  for (const bin of bins()) fs.chmodSync(at(bin), 0o755);
+  fs.writeFileSync(STAMP, `${new Date().toISOString()}\n`);
+}
+
+/** The newest modification time of the sources tsc compiles (the folders tsconfig.build.json includes). */
+function newestSource() {
+  const { include = [] } = JSON.parse(fs.readFileSync(at("tsconfig.build.json"), "utf8"));
+  let newest = fs.statSync(at("tsconfig.build.json")).mtimeMs;
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (entry.name.endsWith(".ts")) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+    }
+  };
+  for (const dir of include) if (fs.existsSync(at(dir))) walk(at(dir));
+  return newest;
+}
+
+/** package.json without the lifecycle scripts (the original kept in SAVED when `keep`). */
+function stripLifecycle(keep) {
+  const text = fs.readFileSync(MANIFEST, "utf8");
+  if (keep) fs.writeFileSync(SAVED, text);
+  const pkg = JSON.parse(text);
+  for (const name of LIFECYCLE) delete pkg.scripts?.[name];
+  fs.writeFileSync(MANIFEST, JSON.stringify(pkg, null, 2) + "\n");
+}
+
+const steps = {
+  build,
+  prepare() {
+    // an installed package has no sources to build (and no prepare left, see prepack)
+    if (!fs.existsSync(at("tsconfig.build.json"))) return;
+    if (process.env.npm_command === "exec") {
+      const missing = bins().filter((bin) => !fs.existsSync(at(bin)));
+      if (missing.length === 0) return;
+      process.stderr.write(`pulumi-boundary is not built in ${root}: run \`npm ci\` (or \`npm run build\`) there first.\n`);
+      process.exit(1);
+    }
+    build();
+    // pacote (npm's fetcher) sets this while it prepares a git dependency: what it packs next is
+    // what gets installed, and it reads package.json again before packing
+    if (process.env._PACOTE_NO_PREPARE_ !== undefined) stripLifecycle(false);
+  },
+  prepack() {
+    if (fs.existsSync(SAVED)) fs.renameSync(SAVED, MANIFEST); // a pack that failed halfway
+    if (!fs.existsSync(STAMP) || fs.statSync(STAMP).mtimeMs < newestSource()) build();
+    stripLifecycle(true);
+  },
+  postpack() {
+    if (fs.existsSync(SAVED)) fs.renameSync(SAVED, MANIFEST);
+  },
+};
+
+const step = steps[process.argv[2]];
+if (!step) {
+  process.stderr.write(`usage: node scripts/lifecycle.js ${Object.keys(steps).join("|")}\n`);
+  process.exit(2);
+}
+step();

@@ -1,0 +1,135 @@
+/**
+ * The package as a new user gets it, from a fresh clone: `npm ci`, then the real `npx
+ * pulumi-boundary` (npx → npm → sh → node), again after a rebuild (`npm run demo` builds, as the
+ * README's first command runs it), and the package installed from a tarball and from a git URL.
+ *
+ * One clone of this repository's HEAD (committed code: commit before running this file alone)
+ * and one `npm ci` (offline from npm's cache when it can) serve every test here; the whole file
+ * takes about 2-3 minutes on a loaded 2-core machine, most of it in the two installs.
+ */
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { until } from "../helpers/wait";
+
+const repo = path.join(__dirname, "..", "..");
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const npx = process.platform === "win32" ? "npx.cmd" : "npx";
+const INSTALL = ["--no-audit", "--no-fund", "--prefer-offline"];
+const version = (JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")) as { version: string }).version;
+
+let dir: string;
+let clone: string;
+const run = (cmd: string, args: string[], cwd = clone) => spawnSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 300_000 });
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "pb-clone-"));
+  clone = path.join(dir, "pulumi-boundary");
+  execFileSync("git", ["clone", "--quiet", repo, clone]);
+  execFileSync("git", ["checkout", "--quiet", execFileSync("git", ["rev-parse", "HEAD"], { cwd: repo, encoding: "utf8" }).trim()], { cwd: clone });
+  const ci = run(npm, ["ci", ...INSTALL]);
+  if (ci.status !== 0) throw new Error(`npm ci failed in the clone:\n${ci.stdout}\n${ci.stderr}`);
+}, 600_000);
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  // npx keeps the checkout's link in its cache, under a hash of the checkout's path
+  const cache = execFileSync(npm, ["config", "get", "cache"], { encoding: "utf8" }).trim();
+  rmSync(path.join(cache, "_npx", createHash("sha512").update(clone).digest("hex").slice(0, 16)), { recursive: true, force: true });
+});
+
+const bin = () => path.join(clone, "dist", "controller", "cli.js");
+const builtAt = () => statSync(path.join(clone, "dist", ".built")).mtimeMs;
+
+/** `npx pulumi-boundary dev` on free ports, as a user starts it; resolves once the banner is out. */
+function startDev(): Promise<{ npx: ChildProcess; output: () => string; apiUrl: string; opsUrl: string; ended: Promise<void> }> {
+  const child = spawn(npx, ["pulumi-boundary", "dev", "--api-addr", "127.0.0.1:0", "--ops-addr", "127.0.0.1:0"], { cwd: clone, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  // the pipes close when the last process holding them (the controller) has exited
+  const ended = new Promise<void>((resolve) => child.stdout!.once("close", resolve));
+  return until(() => /Try: .*\n/.test(out) && out, "the banner", 60_000).then(() => ({
+    npx: child,
+    output: () => out,
+    apiUrl: /API address: (\S+)/.exec(out)![1]!,
+    opsUrl: /Ops address: (\S+)/.exec(out)![1]!,
+    ended,
+  }));
+}
+
+describe.each(["after npm ci", "after a rebuild (npm run demo)"])("the real npx pulumi-boundary in the clone, %s", (stage) => {
+  beforeAll(() => {
+    if (stage === "after npm ci") return;
+    const demo = run(npm, ["run", "demo"]);
+    if (demo.status !== 0) throw new Error(`npm run demo failed in the clone:\n${demo.stdout}\n${demo.stderr}`);
+  }, 300_000);
+
+  test("the bin is executable and npx runs it without building: --version and dev --help exit 0", () => {
+    accessSync(bin(), constants.X_OK);
+    const before = builtAt();
+    const v = run(npx, ["pulumi-boundary", "--version"]);
+    expect([v.status, v.stdout]).toEqual([0, `pulumi-boundary ${version}\n`]);
+    const help = run(npx, ["pulumi-boundary", "dev", "--help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: pulumi-boundary dev \[options\]/);
+    expect(builtAt()).toBe(before); // no tsc ran
+  }, 120_000);
+
+  test("dev: the banner's Try line works in bash; SIGTERM to npx stops the controller gracefully", async () => {
+    const dev = await startDev();
+    try {
+      const line = /Try: (.*)\n/.exec(dev.output())![1]!;
+      const tried = spawnSync("bash", ["-c", line], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH } });
+      expect([tried.status, tried.stderr]).toEqual([0, ""]);
+      expect(JSON.parse(tried.stdout)).toEqual({ items: [] });
+      expect((await fetch(`${dev.opsUrl}/health`)).status).toBe(200);
+      // what a process manager, `timeout` or a container stop does: signal the pid it started
+      dev.npx.kill("SIGTERM");
+      await dev.ended;
+      expect(dev.output()).toMatch(/received signal signal="?parent exited"?[\s\S]*shutdown started[\s\S]*shutdown complete/);
+      await expect(fetch(`${dev.opsUrl}/health`)).rejects.toThrow();
+    } finally {
+      dev.npx.kill("SIGKILL");
+    }
+  }, 120_000);
+});
+
+describe("installed as the README says", () => {
+  test("from a tarball: no lifecycle script in the installed package, npm lists none of ours, the bin runs", () => {
+    const packed = run(npm, ["pack", "--pack-destination", dir]);
+    expect(packed.status).toBe(0);
+    expect(run("git", ["status", "--porcelain"]).stdout).toBe(""); // package.json put back
+    const program = path.join(dir, "from-tarball");
+    execFileSync("mkdir", [program]);
+    writeFileSync(path.join(program, "package.json"), JSON.stringify({ name: "from-tarball", private: true }));
+    const installed = run(npm, ["install", ...INSTALL, path.join(dir, `pulumi-boundary-${version}.tgz`)], program);
+    expect(installed.status).toBe(0);
+    expect(installed.stderr).not.toMatch(/pulumi-boundary@[^\n]*\((preinstall|install|postinstall|prepare)/);
+    const manifest = JSON.parse(readFileSync(path.join(program, "node_modules", "pulumi-boundary", "package.json"), "utf8"));
+    expect(Object.keys(manifest.scripts ?? {}).filter((s) => /^(pre|post)?(install|prepare|pack)$|^prepack$|^postpack$/.test(s))).toEqual([]);
+    expect(manifest).toMatchObject({ license: "MPL-2.0", repository: { type: "git" }, homepage: expect.any(String), bugs: { url: expect.any(String) }, keywords: expect.arrayContaining(["pulumi", "boundary"]) });
+    expect(readFileSync(path.join(program, "node_modules", "pulumi-boundary", "LICENSE"), "utf8")).toMatch(/^Mozilla Public License Version 2\.0/);
+    const v = run(npx, ["pulumi-boundary", "--version"], program);
+    expect([v.status, v.stdout]).toEqual([0, `pulumi-boundary ${version}\n`]);
+  }, 300_000);
+
+  test("from a git URL: npm builds it once, and the installed package carries no lifecycle script", () => {
+    const program = path.join(dir, "from-git");
+    execFileSync("mkdir", [program]);
+    writeFileSync(path.join(program, "package.json"), JSON.stringify({ name: "from-git", private: true }));
+    const sha = run("git", ["rev-parse", "HEAD"]).stdout.trim();
+    const installed = run(npm, ["install", ...INSTALL, `git+file://${clone}#${sha}`], program);
+    expect(installed.status).toBe(0);
+    const manifest = JSON.parse(readFileSync(path.join(program, "node_modules", "pulumi-boundary", "package.json"), "utf8"));
+    expect(manifest.scripts?.prepare).toBeUndefined();
+    accessSync(path.join(program, "node_modules", "pulumi-boundary", "dist", "controller", "cli.js"), constants.X_OK);
+    // a later install does not list it among the packages with install scripts
+    const again = run(npm, ["install", ...INSTALL], program);
+    expect(again.stderr).not.toContain("pulumi-boundary@");
+    const v = run(npx, ["pulumi-boundary", "--version"], program);
+    expect([v.status, v.stdout]).toEqual([0, `pulumi-boundary ${version}\n`]);
+  }, 300_000);
+});
