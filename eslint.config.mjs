@@ -3,16 +3,51 @@ import tseslint from "typescript-eslint";
 import jsdoc from "eslint-plugin-jsdoc";
 import prettier from "eslint-config-prettier";
 
+/** Node's globals the plain-JavaScript files (build script, jest config and reporter) use: they run under Node as CommonJS. */
+const nodeCommonJs = { require: "readonly", module: "writable", exports: "writable", __dirname: "readonly", __filename: "readonly", process: "readonly", console: "readonly" };
+
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "coverage/", "examples/basic/node_modules/", "**/*.js"] },
+  // examples/basic/node_modules is the example's own install (it links the package); dist/ is build output.
+  { ignores: ["dist/", "node_modules/", "coverage/", "examples/basic/node_modules/", ".pulumi-state/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     files: ["**/*.ts"],
     plugins: { jsdoc },
     rules: {
-      "jsdoc/require-jsdoc": ["error", { publicOnly: true, require: { FunctionDeclaration: true, ClassDeclaration: true, MethodDefinition: true, ArrowFunctionExpression: false }, contexts: ["TSInterfaceDeclaration", "TSTypeAliasDeclaration", "TSEnumDeclaration", "ExportNamedDeclaration > VariableDeclaration"] }],
+      // Every exported member states its contract. publicOnly: only what a module exports (tests export helpers,
+      // not test cases). Methods include getters, statics and constructors of exported classes, not private or
+      // protected ones; abstract methods and public arrow-function properties are methods too.
+      "jsdoc/require-jsdoc": [
+        "error",
+        {
+          publicOnly: true,
+          require: { FunctionDeclaration: true, ClassDeclaration: true, MethodDefinition: true, ArrowFunctionExpression: false },
+          contexts: [
+            "TSInterfaceDeclaration",
+            "TSTypeAliasDeclaration",
+            "TSEnumDeclaration",
+            "ExportNamedDeclaration > VariableDeclaration",
+            "TSAbstractMethodDefinition",
+            "PropertyDefinition[value.type=/FunctionExpression$/]",
+          ],
+        },
+      ],
     },
   },
+  {
+    // The build script, jest's config and its reporter are CommonJS run by Node: linted as such, not skipped.
+    files: ["**/*.js"],
+    languageOptions: { sourceType: "commonjs", globals: nodeCommonJs },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
   prettier,
+  {
+    // Prettier keeps code within printWidth but cannot split comments, so this one rule comes after
+    // eslint-config-prettier (which turns it off): the README of eslint-config-prettier documents re-enabling it
+    // with Prettier's width. Strings, template literals, regular expressions and URLs stay Prettier's business.
+    rules: {
+      "max-len": ["error", { code: 160, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreUrls: true }],
+    },
+  },
 );
