@@ -16,10 +16,15 @@ export class PulumiBoundaryError extends Error {
   readonly code: string;
   declare readonly [CODES]: readonly string[];
 
+  /**
+   * An error with `message` (and the standard `cause`). Its `code` is the code of the class it was made
+   * with; the codes of that class and every ancestor up to this one are recorded for `instanceof`.
+   */
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     const codes: string[] = [];
-    for (let c = new.target as Function & { code?: string }; c && c !== Error; c = Object.getPrototypeOf(c)) {
+    // Walks the constructors from the class made up to (not including) Error: each one's static `code`.
+    for (let c: { code?: string } | null = new.target; c && c !== Error; c = Object.getPrototypeOf(c)) {
       if (c.code) codes.push(c.code);
     }
     Object.defineProperty(this, CODES, { value: codes });

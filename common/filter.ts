@@ -27,6 +27,7 @@ export const MAX_FILTER_NESTING = 32;
 /** A filter that does not parse; the message names the rule and the 1-based position. */
 export class FilterSyntaxError extends PulumiBoundaryError {
   static override readonly code = "BOUNDARY_FILTER_SYNTAX";
+  /** `message` names the rule broken; the error's message ends with "at position N". */
   constructor(
     message: string,
     /** 1-based character position in the filter. */
@@ -38,6 +39,10 @@ export class FilterSyntaxError extends PulumiBoundaryError {
 
 type Selector = string[];
 type Op = "==" | "!=" | "matches" | "not matches" | "contains" | "not contains" | "in" | "not in" | "is empty" | "is not empty";
+/**
+ * A parsed filter: `and`/`or` of two filters, `not` of one, or one match of a selector against a value with
+ * an operator (`regex` is the compiled pattern of `matches` and `not matches`, compiled once at parse time).
+ */
 export type FilterExpr =
   | { kind: "and" | "or"; left: FilterExpr; right: FilterExpr }
   | { kind: "not"; expr: FilterExpr }
@@ -249,12 +254,18 @@ function selector(t: Token): Selector {
     const segments = t.text.slice(1).split("/");
     const bad = segments.find((seg) => !POINTER_SEGMENT.test(seg));
     if (bad !== undefined) {
-      throw new FilterSyntaxError(`selector ${JSON.stringify(t.text)}: a JSON pointer segment is letters, digits and -_.~:| (found ${JSON.stringify(bad)})`, t.pos);
+      throw new FilterSyntaxError(
+        `selector ${JSON.stringify(t.text)}: a JSON pointer segment is letters, digits and -_.~:| (found ${JSON.stringify(bad)})`,
+        t.pos,
+      );
     }
     return segments.map((seg) => seg.replace(/~1/g, "/").replace(/~0/g, "~"));
   }
   if (t.quote === '"') throw new FilterSyntaxError(`selector ${JSON.stringify(t.text)} must be a JSON pointer starting with "/"`, t.pos);
-  throw new FilterSyntaxError(`${t.quote ? `\`${t.text}\`` : t.text} is not a selector: use a JSON pointer in double quotes ("/item/name") or a path (item.name)`, t.pos);
+  throw new FilterSyntaxError(
+    `${t.quote ? `\`${t.text}\`` : t.text} is not a selector: use a JSON pointer in double quotes ("/item/name") or a path (item.name)`,
+    t.pos,
+  );
 }
 
 const MISSING = Symbol("missing");

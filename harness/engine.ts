@@ -9,11 +9,16 @@ import { specialSecretSig, specialSigKey, unknownValue } from "@pulumi/pulumi/ru
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
 import type { Host } from "./provider-host";
 
-/** The SDK's own sentinels: the unknown value and the secret wrapper. */
+/** The SDK's own unknown sentinel: what the engine sends for an input not known during a preview. */
 export const UNKNOWN = unknownValue;
+/** `value` wrapped as the engine wraps a secret input (the SDK's signature key and secret signature). */
 export const secret = (value: unknown) => ({ [specialSigKey]: specialSecretSig, value });
-export const isWrappedSecret = (v: unknown): boolean => v !== null && typeof v === "object" && (v as Record<string, unknown>)[specialSigKey] === specialSecretSig;
+/** True when `v` is a secret wrapper as the engine encodes one (see `secret`). */
+export const isWrappedSecret = (v: unknown): boolean =>
+  v !== null && typeof v === "object" && (v as Record<string, unknown>)[specialSigKey] === specialSecretSig;
 
+/** A decoded Struct: whatever JSON a provider sent back, which tests read field by field as the engine would. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- decoded wire JSON of any shape; tests index into it freely
 type Obj = Record<string, any>;
 type Struct = { toJavaScript(): Obj } | undefined;
 const js = (s: Struct): Obj => s?.toJavaScript() ?? {};
@@ -122,7 +127,13 @@ export function engine(host: Host, urn: string): Engine {
       const res = await rpc<pb.DiffRequest, pb.DiffResponse>("diff", r);
       const detailed: Record<string, number> = {};
       res.getDetaileddiffMap().forEach((v, k) => (detailed[k] = v.getKind()));
-      return { changes: res.getChanges(), replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace(), hasDetailed: res.getHasdetaileddiff(), detailed };
+      return {
+        changes: res.getChanges(),
+        replaces: res.getReplacesList(),
+        deleteBeforeReplace: res.getDeletebeforereplace(),
+        hasDetailed: res.getHasdetaileddiff(),
+        detailed,
+      };
     },
     async create(inputs, options = {}) {
       const r = withUrn(new proto.CreateRequest());
@@ -176,7 +187,9 @@ export function engine(host: Host, urn: string): Engine {
     initFailure(err) {
       const bin = (err as { metadata?: { get(key: string): unknown[] } }).metadata?.get("grpc-status-details-bin")[0];
       if (!(bin instanceof Uint8Array)) throw new Error(`not a partial failure: ${String(err)}`);
-      const detail = host.status.Status.deserializeBinary(bin).getDetailsList()[0]?.unpack(proto.ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed");
+      const detail = host.status.Status.deserializeBinary(bin)
+        .getDetailsList()[0]
+        ?.unpack(proto.ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed");
       if (!detail) throw new Error(`not a partial failure: ${String(err)}`);
       return { id: detail.getId(), properties: js(detail.getProperties()), reasons: detail.getReasonsList() };
     },

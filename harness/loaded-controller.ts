@@ -12,9 +12,18 @@ import { monitorLoop } from "../controller/loop-monitor";
 
 async function main(): Promise<void> {
   const [emulation, targets, token] = process.argv.slice(2) as [Emulation, string, string];
-  const c = await startController({ api: { host: "127.0.0.1", port: 0 }, ops: { host: "127.0.0.1", port: 0 }, token, gracefulShutdownWaitMs: 0, fixtures: defaultFixtures(), emulation, rateLimits: "disabled" });
+  const c = await startController({
+    api: { host: "127.0.0.1", port: 0 },
+    ops: { host: "127.0.0.1", port: 0 },
+    token,
+    gracefulShutdownWaitMs: 0,
+    fixtures: defaultFixtures(),
+    emulation,
+    rateLimits: "disabled",
+  });
   for (let i = 0; i < Number(targets); i++) {
-    c.store.createTarget({ scope_id: i % 2 ? "p_1234567890" : "p_0987654321", name: `t-${i}`, type: "tcp", description: "d", attributes: { default_port: 22 } });
+    const scope_id = i % 2 ? "p_1234567890" : "p_0987654321";
+    c.store.createTarget({ scope_id, name: `t-${i}`, type: "tcp", description: "d", attributes: { default_port: 22 } });
   }
   (globalThis as { gc?: () => void }).gc?.();
   const loop = monitorLoop();

@@ -4,6 +4,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import * as path from "node:path";
 
 /** The directory of the temp program that installed the packed tarball (see global-setup.ts). */
@@ -15,7 +16,7 @@ export function packedProgram(): string {
 
 /** Loads a module the way the program sees it (its own node_modules). */
 export function programRequire<T = unknown>(program: string, id: string): T {
-  return require(require.resolve(id, { paths: [program] }));
+  return createRequire(path.join(program, "package.json"))(id) as T;
 }
 
 /**

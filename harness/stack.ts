@@ -13,6 +13,8 @@ import { parseDuration } from "../common/duration";
 import { engine, secret, type Engine } from "./engine";
 import { startHost, startPlugin, type Host } from "./provider-host";
 
+/** Inputs and outputs as the engine decodes them: JSON of any shape, read by tests field by field. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- decoded wire JSON of any shape; tests index into it freely
 type Obj = Record<string, any>;
 
 /** The two ways Pulumi runs this provider. */
@@ -83,6 +85,7 @@ export type Step = "create" | "update" | "same" | "replace";
 
 /** A failed step, with the reasons the engine shows, after the state was recorded. */
 export class StepFailed extends Error {
+  /** `step` failed with `cause` (a gRPC error); the message shows `reasons` when given, else the cause's details. */
   constructor(
     readonly step: string,
     override readonly cause: unknown,
@@ -101,6 +104,7 @@ export class Stack {
   /** The reasons of a partial failure: the engine updates such a resource at the next `up`, changed or not. */
   initErrors: string[] = [];
 
+  /** A resource named `name` that does not exist yet, driven through `route` with the resource options `options`. */
   constructor(
     readonly route: Route,
     readonly name: string,
@@ -180,9 +184,16 @@ export class Stack {
     const d = await this.e.diff(this.id!, this.outputs!, inputs, { oldInputs: this.inputs, ignoreChanges: this.options.ignoreChanges });
     const changes = d.changes === this.e.proto.DiffResponse.DiffChanges.DIFF_SOME;
     // replaceOnChanges: the changed keys (the detailed diff's, else the inputs that differ) that it names
-    const changed = d.hasDetailed ? Object.keys(d.detailed) : Object.keys({ ...this.inputs, ...inputs }).filter((k) => !k.startsWith("__") && JSON.stringify(this.inputs![k]) !== JSON.stringify(inputs[k]));
+    const changed = d.hasDetailed
+      ? Object.keys(d.detailed)
+      : Object.keys({ ...this.inputs, ...inputs }).filter((k) => !k.startsWith("__") && JSON.stringify(this.inputs![k]) !== JSON.stringify(inputs[k]));
     const forced = changes ? changed.filter((k) => this.options.replaceOnChanges?.some((p) => p === "*" || p === k)) : [];
-    return { changes, replaceKeys: [...new Set([...d.replaces, ...forced])], deleteBeforeReplace: this.options.deleteBeforeReplace ?? d.deleteBeforeReplace, detailed: d.detailed };
+    return {
+      changes,
+      replaceKeys: [...new Set([...d.replaces, ...forced])],
+      deleteBeforeReplace: this.options.deleteBeforeReplace ?? d.deleteBeforeReplace,
+      detailed: d.detailed,
+    };
   }
 
   /**
@@ -248,7 +259,9 @@ export class Stack {
     if (r.id === "") throw new Error(`import: ${id} does not exist`);
     const inputs = await this.check(args, r.inputs);
     const d = await this.e.diff(id, r.props, inputs, { oldInputs: r.inputs, ignoreChanges: this.options.ignoreChanges });
-    if (d.changes === this.e.proto.DiffResponse.DiffChanges.DIFF_SOME) throw new Error(`import: inputs to import do not match the existing resource: ${Object.keys(d.detailed).join(", ") || d.replaces.join(", ")}`);
+    if (d.changes === this.e.proto.DiffResponse.DiffChanges.DIFF_SOME) {
+      throw new Error(`import: inputs to import do not match the existing resource: ${Object.keys(d.detailed).join(", ") || d.replaces.join(", ")}`);
+    }
     this.id = id;
     this.outputs = r.props;
     this.inputs = inputs;

@@ -9,7 +9,7 @@ import type { Sdk } from "./sdk";
 
 /** An engine address on a command line: `127.0.0.1:56789` (the last argument that looks like one). */
 export function engineAddressFrom(argv: readonly string[]): string | undefined {
-  return [...argv].reverse().find((a) => /^[\w.\-\[\]:]+:\d+$/.test(a));
+  return [...argv].reverse().find((a) => /^[\w.\-[\]:]+:\d+$/.test(a));
 }
 
 /** The channel for warnings: the engine's Log service when connected, else stderr. */
@@ -17,6 +17,7 @@ export class EngineLog {
   private client: EngineClient | undefined;
   private address: string | undefined;
 
+  /** Not connected yet: warnings go to `fallback` (stderr by default) until `connect` names an engine. */
   constructor(
     private readonly s: Sdk,
     private readonly fallback: (line: string) => void = (l) => process.stderr.write(l),
