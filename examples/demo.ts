@@ -47,7 +47,9 @@ async function changeOutsidePulumi(c: RunningController, token: string, webId: s
   try {
     const t = await client.getTarget(webId);
     await client.updateTarget(webId, t.version, ["description"], { description: DRIFTED });
-    console.log(`\nAnother operator changes web outside Pulumi: PATCH /v1/targets/${webId}?update_mask=description {"description": ${JSON.stringify(DRIFTED)}}`);
+    console.log(
+      `\nAnother operator changes web outside Pulumi: PATCH /v1/targets/${webId}?update_mask=description {"description": ${JSON.stringify(DRIFTED)}}`,
+    );
   } finally {
     await client.close();
   }
@@ -101,6 +103,7 @@ async function offline(c: RunningController, token: string): Promise<boolean> {
   const program = () => {
     const file = require.resolve(path.join(__dirname, "basic", "index.js"));
     delete require.cache[file];
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- run anew on every run, as Pulumi runs a program: import caches
     return require(file);
   };
   let ok = true;
@@ -150,7 +153,8 @@ async function printTargets(c: RunningController, token: string): Promise<void> 
       const t = await client.getTarget(id);
       const hostSets = t.host_source_ids ?? t.host_set_ids ?? [];
       const libraries = t.brokered_credential_source_ids ?? t.application_credential_library_ids ?? [];
-      console.log(`  ${t.id}  ${t.name}  v${t.version}  port ${t.attributes?.default_port ?? "-"}  host sets [${hostSets.join(", ")}]  libraries [${libraries.join(", ")}]`);
+      const port = t.attributes?.default_port ?? "-";
+      console.log(`  ${t.id}  ${t.name}  v${t.version}  port ${port}  host sets [${hostSets.join(", ")}]  libraries [${libraries.join(", ")}]`);
     }
   } finally {
     await client.close();
@@ -177,7 +181,8 @@ async function main(): Promise<void> {
     gracefulShutdownWaitMs: 0,
     fixtures: defaultFixtures(),
   });
-  console.log(`Local Boundary controller (${emulation === "spec" ? "the spec's API" : `emulating Boundary v${emulation}`}): API ${c.apiUrl}, ops ${c.opsUrl} (seed data as in the README)\n`);
+  const speaking = emulation === "spec" ? "the spec's API" : `emulating Boundary v${emulation}`;
+  console.log(`Local Boundary controller (${speaking}): API ${c.apiUrl}, ops ${c.opsUrl} (seed data as in the README)\n`);
   try {
     linkPackage();
     if (hasPulumiCli()) await withCli(c, token);

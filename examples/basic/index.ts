@@ -29,8 +29,13 @@ const db = new boundary.Target("db", {
 // Each evaluation authorizes a real session (at every preview and up): fine for a demo, not for a lookup.
 const session = boundary.authorizeSession({ targetId: db.id });
 
+/** The web Target's id (`ttcp_…`), as Boundary assigned it. */
 export const webId = web.id;
+/** The database Target's id. */
 export const dbId = db.id;
+/** The database Target's `version`: it goes up by one with every change Boundary applies to it. */
 export const dbVersion = db.version;
+/** Where a client connects for the authorized session (`tcp://host:port`). */
 export const dbEndpoint = session.endpoint;
-export const dbCredentials = session.credentials; // secret: shown as [secret] by `pulumi stack output`
+/** The credentials brokered for the session: a secret, shown as [secret] by `pulumi stack output`. */
+export const dbCredentials = session.credentials;

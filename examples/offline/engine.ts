@@ -13,8 +13,9 @@
  * no new step starts after a failure, and the result says what failed, so the caller can still
  * destroy what exists.
  */
-import Module from "node:module";
+import { createRequire } from "node:module";
 import * as path from "node:path";
+import * as vm from "node:vm";
 import * as pulumi from "@pulumi/pulumi";
 
 type Provider = Required<pulumi.dynamic.ResourceProvider>;
@@ -25,6 +26,10 @@ interface Recorded {
   outputs: Record<string, unknown>;
   providerText: string;
 }
+/**
+ * What a step did to one resource, as the CLI names it; `skipped` is a resource not reached because an
+ * earlier step failed (the engine starts no new step after a failure).
+ */
 export type StepOp = "create" | "update" | "replace" | "same" | "delete" | "refresh" | "skipped";
 /** One input of a resource, before and after (an absent one is `undefined`). */
 export interface FieldDiff {
@@ -32,6 +37,7 @@ export interface FieldDiff {
   old: unknown;
   new: unknown;
 }
+/** One resource's step in a run: its logical name, what was (or would be) done, the inputs that differ, why it failed. */
 export interface Step {
   name: string;
   op: StepOp;
@@ -57,6 +63,7 @@ export interface PreviewResult {
   exitCode: number;
 }
 
+/** Where the program lives and which stack it is: what `pulumi` reads from Pulumi.yaml, the stack and its config. */
 export interface OfflineEngineOptions {
   /** The program's folder: the serialized provider resolves `pulumi-boundary` from here, as the host does. */
   programDir: string;
@@ -69,10 +76,12 @@ export interface OfflineEngineOptions {
 /** What one run of the program does with each resource. */
 type Mode = "up" | "preview";
 
+/** `pulumi up`, `preview`, `refresh` and `destroy` for one stack held in memory; see the module comment. */
 export class OfflineEngine {
   readonly state = new Map<string, Recorded>();
   private readonly providers = new Map<string, Provider>();
 
+  /** An empty stack (no resource recorded) for the program in `options.programDir`. */
   constructor(private readonly options: OfflineEngineOptions) {}
 
   /** Runs `program` once (as `pulumi up`, `--refresh` first when asked): its outputs, the steps taken, and whether one failed. */
@@ -109,7 +118,11 @@ export class OfflineEngine {
     return steps;
   }
 
-  private async run(program: () => Record<string, unknown>, mode: Mode, state: Map<string, Recorded>): Promise<{ outputs: Record<string, unknown>; steps: Step[] }> {
+  private async run(
+    program: () => Record<string, unknown>,
+    mode: Mode,
+    state: Map<string, Recorded>,
+  ): Promise<{ outputs: Record<string, unknown>; steps: Step[] }> {
     const steps: Step[] = [];
     const seen = new Set<string>();
     const pending: Promise<unknown>[] = [];
@@ -180,7 +193,12 @@ export class OfflineEngine {
       }
       const op = d.replaces?.length ? "replace" : "update";
       if (mode === "preview") return { result: unchanged, step: { name, op, diffs } };
-      if (op === "update") return this.applied(name, type, providerText, inputs, "update", diffs, state, async () => ({ id: prior.id, outs: (await provider.update(prior.id, prior.outputs, inputs)).outs }));
+      if (op === "update") {
+        return this.applied(name, type, providerText, inputs, "update", diffs, state, async () => ({
+          id: prior.id,
+          outs: (await provider.update(prior.id, prior.outputs, inputs)).outs,
+        }));
+      }
       // create before delete, as the diff allows
       const replaced = await this.applied(name, type, providerText, inputs, "replace", diffs, state, () => provider.create(inputs));
       if (!replaced.step.failed) await provider.delete(prior.id, prior.outputs);
@@ -259,7 +277,9 @@ export class OfflineEngine {
   private async provider(text: string): Promise<Provider> {
     let p = this.providers.get(text);
     if (!p) {
-      p = loadModule(text, path.join(this.options.programDir, "__provider.js")).handler() as Provider;
+      const handler = loadModule(text, path.join(this.options.programDir, "__provider.js")).handler;
+      if (typeof handler !== "function") throw new Error("the serialized provider exports no handler");
+      p = handler() as Provider;
       const config = this.options.config ?? {};
       await p.configure?.({ config: { get: (k: string) => config[k], require: (k: string) => config[k]! } } as never);
       this.providers.set(text, p);
@@ -275,14 +295,15 @@ export function fieldDiffs(olds: Record<string, unknown>, news: Record<string, u
   return fields.filter((f) => comparable(olds[f]) !== comparable(news[f])).map((field) => ({ field, old: olds[field], new: news[field] }));
 }
 
-/** Compiles module text as if it were a file at `filename` (what require-from-string does). */
-function loadModule(text: string, filename: string): any {
-  const M = Module as unknown as { new (id: string): any; _nodeModulePaths(dir: string): string[] };
-  const m = new M(filename);
-  m.filename = filename;
-  m.paths = M._nodeModulePaths(path.dirname(filename));
-  m._compile(text, filename);
-  return m.exports;
+/**
+ * Runs CommonJS module text as if it were a file at `filename` (what require-from-string does for the
+ * host): Node's module wrapper, with a `require` that resolves from that file's folder. Its exports.
+ */
+function loadModule(text: string, filename: string): Record<string, unknown> {
+  const module = { exports: {} as Record<string, unknown> };
+  const wrapper = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${text}\n})`, { filename });
+  (wrapper as (...args: unknown[]) => void)(module.exports, createRequire(filename), module, filename, path.dirname(filename));
+  return module.exports;
 }
 
 /** What the engine receives: plain JSON, as over gRPC (a Struct), in this module's own realm. */
@@ -297,9 +318,9 @@ function overTheWire<T>(value: T): T {
 async function settle<T>(o: pulumi.Output<T>): Promise<unknown> {
   try {
     if (await pulumi.isSecret(o)) return "[secret]";
-    const internal = o as unknown as { promise(): Promise<T>; isKnown: Promise<boolean> };
-    const [value, known] = await Promise.all([internal.promise(), internal.isKnown]);
-    return known ? value : "(unknown)";
+    // as the SDK sends it to the engine: the unknown sentinel when a preview cannot know the value
+    const value: unknown = await pulumi.runtime.serializeProperty("stack output", o);
+    return value === pulumi.runtime.unknownValue ? "(unknown)" : value;
   } catch (err) {
     return `(failed: ${(err as Error).message})`;
   }
