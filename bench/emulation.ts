@@ -13,8 +13,19 @@ const PROJECT = "p_1234567890";
 const headers = { authorization: `Bearer ${TOKEN}` };
 
 /** Runs `fn` against a fresh controller holding `targets` Targets. */
-async function withController<T>(options: Partial<ControllerOptions>, targets: number, fn: (url: string, pool: undici.Pool, firstId: string) => Promise<T>): Promise<T> {
-  const c = await startController({ api: { host: "127.0.0.1", port: 0 }, ops: { host: "127.0.0.1", port: 0 }, token: TOKEN, gracefulShutdownWaitMs: 0, fixtures: defaultFixtures(), ...options });
+async function withController<T>(
+  options: Partial<ControllerOptions>,
+  targets: number,
+  fn: (url: string, pool: undici.Pool, firstId: string) => Promise<T>,
+): Promise<T> {
+  const c = await startController({
+    api: { host: "127.0.0.1", port: 0 },
+    ops: { host: "127.0.0.1", port: 0 },
+    token: TOKEN,
+    gracefulShutdownWaitMs: 0,
+    fixtures: defaultFixtures(),
+    ...options,
+  });
   const pool = new undici.Pool(c.apiUrl, { connections: 1 });
   try {
     let first = "";

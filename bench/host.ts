@@ -6,7 +6,7 @@
  * way: the ratio is what this provider adds on top of Pulumi's own cost.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { engine, secret, type Engine } from "../harness/engine";
@@ -27,9 +27,14 @@ const URN = "urn:pulumi:bench::bench::pulumi-nodejs:dynamic/boundary:Target::t";
 const floorSource = (keepTarget: boolean) => `const undici = require("undici");
 const keepTarget = ${keepTarget};
 let base, token, pool;
-exports.configure = async (req) => { base = req.config.get("boundary:addr"); token = req.config.get("boundary:token"); pool = new undici.Pool(base, { connections: 8 }); };
+exports.configure = async (req) => {
+  base = req.config.get("boundary:addr");
+  token = req.config.get("boundary:token");
+  pool = new undici.Pool(base, { connections: 8 });
+};
 async function call(method, path, body) {
-  const res = await pool.request({ method, path, headers: { authorization: "Bearer " + token, "content-type": "application/json" }, body: body && JSON.stringify(body) });
+  const headers = { authorization: "Bearer " + token, "content-type": "application/json" };
+  const res = await pool.request({ method, path, headers, body: body && JSON.stringify(body) });
   const text = await res.body.text();
   if (res.statusCode >= 400) throw new Error(method + " " + path + ": " + res.statusCode + " " + text);
   return text ? JSON.parse(text) : undefined;
@@ -37,9 +42,15 @@ async function call(method, path, body) {
 const outs = (base, t) => ({ ...base, version: t.version, description: t.description, ...(keepTarget ? { target: t } : {}) });
 exports.check = async (olds, news) => ({ inputs: news });
 exports.diff = async (id, olds, news) => ({ changes: olds.description !== news.description });
-exports.create = async (inputs) => { const t = await call("POST", "/v1/targets", { scope_id: inputs.scopeId, name: inputs.name, type: "tcp", description: inputs.description }); return { id: t.id, outs: outs(inputs, t) }; };
+exports.create = async (inputs) => {
+  const t = await call("POST", "/v1/targets", { scope_id: inputs.scopeId, name: inputs.name, type: "tcp", description: inputs.description });
+  return { id: t.id, outs: outs(inputs, t) };
+};
 exports.read = async (id, props) => { const t = await call("GET", "/v1/targets/" + id); return { id, props: outs(props, t) }; };
-exports.update = async (id, olds, news) => { const t = await call("PATCH", "/v1/targets/" + id + "?update_mask=description", { version: olds.version, description: news.description }); return { outs: outs(news, t) }; };
+exports.update = async (id, olds, news) => {
+  const t = await call("PATCH", "/v1/targets/" + id + "?update_mask=description", { version: olds.version, description: news.description });
+  return { outs: outs(news, t) };
+};
 exports.delete = async (id) => { await call("DELETE", "/v1/targets/" + id); };
 `;
 
@@ -111,8 +122,10 @@ async function phases(e: Engine, n: number, concurrency: number, extra: Record<s
  */
 async function withController<T>(program: string, run: (addr: string) => Promise<T>): Promise<T> {
   const manifest = require.resolve("pulumi-boundary/package.json", { paths: [program] });
-  const cli = path.join(path.dirname(manifest), (require(manifest) as { bin: Record<string, string> }).bin["pulumi-boundary"]!);
-  const child = spawn(process.execPath, [cli, "dev", "--api-addr", "127.0.0.1:0", "--ops-addr", "127.0.0.1:0", "--token", TOKEN], { stdio: ["ignore", "pipe", "inherit"] });
+  const { bin } = JSON.parse(readFileSync(manifest, "utf8")) as { bin: Record<string, string> };
+  const cli = path.join(path.dirname(manifest), bin["pulumi-boundary"]!);
+  const args = [cli, "dev", "--api-addr", "127.0.0.1:0", "--ops-addr", "127.0.0.1:0", "--token", TOKEN];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   const exited = new Promise((r) => child.once("exit", r));
   try {
     const addr = await new Promise<string>((resolve, reject) => {
@@ -123,7 +136,10 @@ async function withController<T>(program: string, run: (addr: string) => Promise
         if (found) return;
         banner += d;
         const m = /API address: (\S+)/.exec(banner);
-        if (m) (found = true), resolve(m[1]!);
+        if (m) {
+          found = true;
+          resolve(m[1]!);
+        }
       });
       child.once("exit", (code) => reject(new Error(`the controller exited ${code}: ${banner}`)));
     });
@@ -163,7 +179,13 @@ function viaPlugin(program: string, n: number, concurrency: number): Promise<Pha
 }
 
 const PHASES = ["create", "preview", "refresh", "update", "delete"] as const;
-const PHASE_NAMES: Record<(typeof PHASES)[number], string> = { create: "create", preview: "preview, no change", refresh: "refresh", update: "update one field", delete: "delete" };
+const PHASE_NAMES: Record<(typeof PHASES)[number], string> = {
+  create: "create",
+  preview: "preview, no change",
+  refresh: "refresh",
+  update: "update one field",
+  delete: "delete",
+};
 
 /** Each phase's median over runs. */
 function medians(runs: Phases[]): Phases {
