@@ -6,6 +6,7 @@
 import * as path from "node:path";
 import { packAndInstall } from "../harness/pack";
 
+/** Jest's globalSetup: packs and installs the package once, and sets PB_PACKED_PROGRAM and PB_PACKED_TARBALL for every test file. */
 export default function globalSetup(): void {
   // dist/ is fresh: `npm test` builds before jest runs
   const { program, tarball } = packAndInstall(path.join(__dirname, ".."));

@@ -17,10 +17,14 @@ const MODULES = {
   hcl: "controller/hcl",
   controller: "controller/errors",
 } as const;
+/** One copy: each module's exports, loaded at run time by path (the cases call constructors and factories of each). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- modules loaded by path have no static type
 type Copy = { [K in keyof typeof MODULES]: any };
 const load = (): Copy => {
   let copy = {} as Copy;
   jest.isolateModules(() => {
+    // jest's require: only it loads a fresh copy inside isolateModules (an import is loaded once)
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     copy = Object.fromEntries(Object.entries(MODULES).map(([k, m]) => [k, require(path.join(ROOT, m))])) as Copy;
   });
   return copy;
@@ -32,11 +36,26 @@ const call = { method: "POST", path: "/v1/targets" };
 const cases: [name: string, code: string, make: (m: Copy) => Error, message: string, ancestors: string[]][] = [
   ["PulumiBoundaryError", "BOUNDARY_ERROR", (m) => new m.common.PulumiBoundaryError("root"), "root", []],
   ["BoundaryClientError", "BOUNDARY_CLIENT_ERROR", (m) => new m.client.BoundaryClientError("client"), "client", ["PulumiBoundaryError"]],
-  ["ClientSettingsError", "BOUNDARY_CLIENT_SETTINGS", (m) => new m.client.ClientSettingsError("BOUNDARY_ADDR: bad"), "BOUNDARY_ADDR: bad", ["BoundaryClientError", "PulumiBoundaryError"]],
+  [
+    "ClientSettingsError",
+    "BOUNDARY_CLIENT_SETTINGS",
+    (m) => new m.client.ClientSettingsError("BOUNDARY_ADDR: bad"),
+    "BOUNDARY_ADDR: bad",
+    ["BoundaryClientError", "PulumiBoundaryError"],
+  ],
   [
     "BoundaryApiError",
     "BOUNDARY_API_ERROR",
-    (m) => new m.client.BoundaryApiError(call.method, call.path, 400, "InvalidArgument", "Error in provided request.", [{ name: "name", description: "This field is required." }], { "retry-after": "3" }),
+    (m) =>
+      new m.client.BoundaryApiError(
+        call.method,
+        call.path,
+        400,
+        "InvalidArgument",
+        "Error in provided request.",
+        [{ name: "name", description: "This field is required." }],
+        { "retry-after": "3" },
+      ),
     "POST /v1/targets: 400 InvalidArgument: Error in provided request. (name: This field is required.)",
     ["BoundaryClientError", "PulumiBoundaryError"],
   ],
@@ -61,8 +80,20 @@ const cases: [name: string, code: string, make: (m: Copy) => Error, message: str
     "GET /v1/targets/ttcp_1: unexpected response: version: expected number",
     ["BoundaryClientError", "PulumiBoundaryError"],
   ],
-  ["TransportError", "BOUNDARY_TRANSPORT_ERROR", (m) => new m.client.TransportError("GET", "/v1/targets", "ECONNREFUSED: refused"), "GET /v1/targets: ECONNREFUSED: refused", ["BoundaryClientError", "PulumiBoundaryError"]],
-  ["TimeoutError", "BOUNDARY_TIMEOUT", (m) => new m.client.TimeoutError("GET", "/v1/targets", "no answer within 5 ms"), "GET /v1/targets: no answer within 5 ms", ["TransportError", "BoundaryClientError", "PulumiBoundaryError"]],
+  [
+    "TransportError",
+    "BOUNDARY_TRANSPORT_ERROR",
+    (m) => new m.client.TransportError("GET", "/v1/targets", "ECONNREFUSED: refused"),
+    "GET /v1/targets: ECONNREFUSED: refused",
+    ["BoundaryClientError", "PulumiBoundaryError"],
+  ],
+  [
+    "TimeoutError",
+    "BOUNDARY_TIMEOUT",
+    (m) => new m.client.TimeoutError("GET", "/v1/targets", "no answer within 5 ms"),
+    "GET /v1/targets: no answer within 5 ms",
+    ["TransportError", "BoundaryClientError", "PulumiBoundaryError"],
+  ],
   [
     "PlanError",
     "BOUNDARY_PLAN_FAILED",
@@ -75,7 +106,11 @@ const cases: [name: string, code: string, make: (m: Copy) => Error, message: str
     "CreateOutcomeUnknownError",
     "BOUNDARY_CREATE_OUTCOME_UNKNOWN",
     (m) => new m.resource.CreateOutcomeUnknownError("p_1", "web", new Error("POST /v1/targets: ECONNRESET"), new Error("GET /v1/targets: ECONNREFUSED")),
-    'creating target "web" in p_1: the answer was lost (POST /v1/targets: ECONNRESET), and the controller could not be asked afterwards whether it was created (GET /v1/targets: ECONNREFUSED). It may exist without being in the stack. Once the controller answers, look for it: GET /v1/targets?scope_id=p_1&filter="/item/name" == "web" (or `boundary targets list -scope-id p_1`). If it is there, adopt it with `pulumi import boundary:index:Target <resource name> <its id>` (plugin route), or delete it and run `pulumi up` again (dynamic route, which cannot import); if it is not, run `pulumi up` again.',
+    'creating target "web" in p_1: the answer was lost (POST /v1/targets: ECONNRESET), and the controller could not be asked afterwards whether it was ' +
+      "created (GET /v1/targets: ECONNREFUSED). It may exist without being in the stack. Once the controller answers, look for it: " +
+      'GET /v1/targets?scope_id=p_1&filter="/item/name" == "web" (or `boundary targets list -scope-id p_1`). If it is there, adopt it with ' +
+      "`pulumi import boundary:index:Target <resource name> <its id>` (plugin route), or delete it and run `pulumi up` again (dynamic route, " +
+      "which cannot import); if it is not, run `pulumi up` again.",
     ["PulumiBoundaryError"],
   ],
   [
@@ -85,15 +120,34 @@ const cases: [name: string, code: string, make: (m: Copy) => Error, message: str
     'target "db": address needs Boundary 0.12.0 or later',
     ["PulumiBoundaryError"],
   ],
-  ["InvalidResourceDataError", "BOUNDARY_INVALID_RESOURCE_DATA", (m) => new m.resource.InvalidResourceDataError("state: version"), "state: version", ["PulumiBoundaryError"]],
-  ["FilterSyntaxError", "BOUNDARY_FILTER_SYNTAX", (m) => new m.filter.FilterSyntaxError("unterminated string", 3), "unterminated string at position 3", ["PulumiBoundaryError"]],
+  [
+    "InvalidResourceDataError",
+    "BOUNDARY_INVALID_RESOURCE_DATA",
+    (m) => new m.resource.InvalidResourceDataError("state: version"),
+    "state: version",
+    ["PulumiBoundaryError"],
+  ],
+  [
+    "FilterSyntaxError",
+    "BOUNDARY_FILTER_SYNTAX",
+    (m) => new m.filter.FilterSyntaxError("unterminated string", 3),
+    "unterminated string at position 3",
+    ["PulumiBoundaryError"],
+  ],
   ["ConfigError", "BOUNDARY_CONFIG", (m) => new m.config.ConfigError("--api-addr: bad"), "--api-addr: bad", ["PulumiBoundaryError"]],
   ["ConfigSyntaxError", "BOUNDARY_CONFIG_SYNTAX", (m) => new m.hcl.ConfigSyntaxError("line 2: bad"), "line 2: bad", ["PulumiBoundaryError"]],
-  ["BoundaryError", "BOUNDARY_CONTROLLER_RULE", (m) => new m.controller.BoundaryError("NotFound", "Resource not found."), "Resource not found.", ["PulumiBoundaryError"]],
+  [
+    "BoundaryError",
+    "BOUNDARY_CONTROLLER_RULE",
+    (m) => new m.controller.BoundaryError("NotFound", "Resource not found."),
+    "Resource not found.",
+    ["PulumiBoundaryError"],
+  ],
 ];
 
 /** Each class by name, in a copy. */
-const classes = (m: Copy): Record<string, Function> => Object.assign({}, ...Object.values(m));
+type ErrorClass = abstract new (...args: never[]) => Error;
+const classes = (m: Copy): Record<string, ErrorClass> => Object.assign({}, ...Object.values(m));
 
 test.each(cases)("%s: code %s, message, and instanceof across two copies", (name, code, make, message, ancestors) => {
   const err = make(a);
@@ -102,11 +156,11 @@ test.each(cases)("%s: code %s, message, and instanceof across two copies", (name
   expect(err.message).toBe(message);
   expect(err).toBeInstanceOf(Error);
   for (const copy of [a, b]) {
-    for (const cls of [name, ...ancestors]) expect(err instanceof (classes(copy)[cls] as new () => unknown)).toBe(true);
+    for (const cls of [name, ...ancestors]) expect(err instanceof classes(copy)[cls]!).toBe(true);
   }
   // never an instance of a class outside its chain
   for (const [other] of cases) {
-    if (other !== name && !ancestors.includes(other)) expect(err instanceof (classes(b)[other] as new () => unknown)).toBe(false);
+    if (other !== name && !ancestors.includes(other)) expect(err instanceof classes(b)[other]!).toBe(false);
   }
 });
 

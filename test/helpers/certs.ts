@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 
+/** A certificate made for a test: the files a server is configured with, and the certificate's PEM for a client to trust. */
 export interface TestCert {
   certFile: string;
   keyFile: string;
@@ -20,7 +21,10 @@ export function selfSignedCert(dir: string, name: string): TestCert {
   try {
     execFileSync(
       "openssl",
-      ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", keyFile, "-out", certFile, "-days", "1", "-subj", `/CN=${name}`, "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+      [
+        ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", keyFile, "-out", certFile],
+        ...["-days", "1", "-subj", `/CN=${name}`, "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+      ],
       { stdio: "pipe" },
     );
   } catch (err) {

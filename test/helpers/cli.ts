@@ -2,8 +2,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import * as path from "node:path";
 
+/** The built CLI's entry (dist/): `npm test` builds before jest runs. */
 export const CLI = path.join(__dirname, "..", "..", "dist", "controller", "cli.js");
 
+/** A running `pulumi-boundary dev`: its process, everything it printed so far, its two addresses, and when it exited. */
 export interface CliProcess {
   child: ChildProcess;
   output: () => string;

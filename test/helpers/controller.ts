@@ -3,19 +3,27 @@ import { defaultFixtures, startController, type ControllerOptions, type RunningC
 import { release, requires, type ListField } from "../../wire/releases";
 import { speech } from "./releases";
 
+/** The token every test controller accepts for every action (its `token` option). */
 export const ADMIN_TOKEN = "at_1234567890_s1AdminTokenForTestsOnly";
+/** A token the test controller accepts for listing and reading only (its `readOnlyToken` option); any other action is refused. */
 export const READ_ONLY_TOKEN = "at_0987654321_s1ReadOnlyTokenForTests";
+/** The project scope the default fixtures seed, where `create` puts a Target unless told otherwise. */
 export const PROJECT = "p_1234567890";
+/** The default fixtures' second project scope. */
 export const OTHER_PROJECT = "p_0987654321";
 
+/** An answer as a test reads it: status, headers, the body parsed as JSON (undefined when it is not JSON) and as text. */
 export interface Response {
   status: number;
   headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a test reads the answer's JSON field by field and asserts on it
   body: any;
   text: string;
 }
 
+/** A running controller with the defaults tests use, and two shortcuts: a raw API call and a Target's creation. */
 export interface TestController extends RunningController {
+  /** Sends `body` (JSON unless a string) with `token` (ADMIN_TOKEN by default; null: no authorization header). */
   call(method: string, path: string, body?: unknown, token?: string | null): Promise<Response>;
   /**
    * Creates a target with sensible defaults and returns the response body. In a release whose
@@ -24,6 +32,7 @@ export interface TestController extends RunningController {
    * release (its version then counts those changes); a release that requires a default port gets
    * one unless one is given.
    */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Target as the API answered it, read field by field
   create(fields?: Record<string, unknown>): Promise<any>;
 }
 
@@ -35,6 +44,10 @@ const LISTS: readonly { field: string; list: ListField }[] = [
 
 let counter = 0;
 
+/**
+ * Starts a controller on loopback port 0 with the default fixtures, ADMIN_TOKEN and READ_ONLY_TOKEN, and no
+ * graceful-shutdown wait; `options` override any of these (e.g. `emulation`).
+ */
 export async function startTestController(options: Partial<ControllerOptions> = {}): Promise<TestController> {
   const c = await startController({
     api: { host: "127.0.0.1", port: 0 },

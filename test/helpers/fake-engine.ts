@@ -5,12 +5,14 @@
 import type * as enginePb from "@pulumi/pulumi/proto/engine_pb";
 import { programRequire } from "../../harness/provider-host";
 
+/** One Log request as the engine received it: severity (`LogSeverity`), message, the resource's URN. */
 export interface LoggedLine {
   severity: number;
   message: string;
   urn: string;
 }
 
+/** The running fake engine: its address for Handshake, the lines logged so far, the severities' values, and stop. */
 export interface FakeEngine {
   address: string;
   logs: LoggedLine[];

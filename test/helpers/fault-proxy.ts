@@ -6,6 +6,7 @@
 import { createServer, request, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
+/** What the proxy does instead of (or besides) forwarding: answer `status` with `headers` and `body`, or one of the flags. */
 export interface Fault {
   status: number;
   headers?: Record<string, string>;
@@ -20,8 +21,10 @@ export interface Fault {
   reset?: boolean;
 }
 
+/** Decides per request (`count` is its 1-based place among all requests seen): a Fault, or undefined to forward it unchanged. */
 export type Interceptor = (req: IncomingMessage, count: number) => Fault | undefined;
 
+/** The running proxy: its URL, what it saw, the interceptor it applies (undefined: none), and close. */
 export interface FaultProxy {
   url: string;
   /** Requests seen, intercepted or not, with the body as sent (once it has arrived) and the answer's status. */
@@ -30,6 +33,7 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
+/** Starts a proxy on a loopback port that forwards to `target` (the controller's API URL) until an interceptor says otherwise. */
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const upstream = new URL(target);
   let interceptor: Interceptor | undefined;

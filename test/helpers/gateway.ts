@@ -37,6 +37,7 @@ export interface Seen {
   body: string;
 }
 
+/** The running gateway: its URL, the requests it saw, and how it treats the next ones. */
 export interface Gateway {
   url: string;
   seen: Seen[];
@@ -51,11 +52,20 @@ export interface Gateway {
 export const pages = {
   badGateway: { status: 502, headers: { "content-type": "text/html" }, body: "<html><body><h1>502 Bad Gateway</h1></body></html>" },
   gatewayTimeout: { status: 504, headers: { "content-type": "text/html" }, body: "<html><body><h1>504 Gateway Time-out</h1></body></html>" },
-  unavailable: { status: 503, headers: { "content-type": "text/html" }, body: "<html><body><h1>503 Service Unavailable</h1>No server is available to handle this request.</body></html>" },
-  notFound: { status: 404, headers: { "content-type": "text/html; charset=utf-8" }, body: "<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>" },
+  unavailable: {
+    status: 503,
+    headers: { "content-type": "text/html" },
+    body: "<html><body><h1>503 Service Unavailable</h1>No server is available to handle this request.</body></html>",
+  },
+  notFound: {
+    status: 404,
+    headers: { "content-type": "text/html; charset=utf-8" },
+    body: "<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>",
+  },
   brokenTarget: { status: 200, headers: { "content-type": "application/json" }, body: '{"id": 7, "version": "one"}' },
 } satisfies Record<string, Page>;
 
+/** Starts a gateway on a loopback port in front of `target` (the controller's API URL); it passes everything on until told otherwise. */
 export async function startGateway(target: string): Promise<Gateway> {
   const upstream = new URL(target);
   let decide: ((req: Seen) => Behaviour | undefined) | undefined;
@@ -84,8 +94,14 @@ export async function startGateway(target: string): Promise<Gateway> {
       }, () => res.destroy());
     });
   });
-  function forward(req: IncomingMessage, body: string, done: (status: number, headers: IncomingMessage["headers"], text: string) => void, failed: () => void): void {
-    const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, "content-length": Buffer.byteLength(body) } }, (up) => {
+  function forward(
+    req: IncomingMessage,
+    body: string,
+    done: (status: number, headers: IncomingMessage["headers"], text: string) => void,
+    failed: () => void,
+  ): void {
+    const headers = { ...req.headers, "content-length": Buffer.byteLength(body) };
+    const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (up) => {
       let text = "";
       up.on("data", (d) => (text += d));
       up.on("end", () => done(up.statusCode!, up.headers, text));

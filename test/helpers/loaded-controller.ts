@@ -12,6 +12,7 @@ import { ADMIN_TOKEN } from "./controller";
 
 const SUBJECT = path.join(__dirname, "..", "..", "dist", "harness", "loaded-controller.js");
 
+/** The controller process: its two URLs, the loop monitor's reset and reading, and stop. */
 export interface LoadedController {
   apiUrl: string;
   opsUrl: string;
@@ -24,7 +25,9 @@ export interface LoadedController {
 
 /** Starts the controller process and resolves once it holds `targets` Targets and listens. */
 export async function startLoadedController(emulation: Emulation, targets: number): Promise<LoadedController> {
-  const child = spawn(process.execPath, ["--expose-gc", SUBJECT, emulation, String(targets), ADMIN_TOKEN], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--expose-gc", SUBJECT, emulation, String(targets), ADMIN_TOKEN], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const next = async () => {
     const line = await lines.next();

@@ -1,6 +1,8 @@
 /** Reads the controller's /metrics: how many calls a client made, per method and route template. */
+/** Requests the controller answered, by `"METHOD route"` (the route template, e.g. `/v1/targets/{id}`). */
 export type CallCounts = Record<string, number>;
 
+/** The controller's request counters now, summed over status codes, from /metrics at `opsUrl`. */
 export async function callCounts(opsUrl: string): Promise<CallCounts> {
   const text = await (await fetch(`${opsUrl}/metrics`)).text();
   const counts: CallCounts = {};

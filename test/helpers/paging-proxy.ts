@@ -7,6 +7,7 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
+/** The running proxy: its URL, the pages it served, and close. */
 export interface PagingProxy {
   url: string;
   /** The list requests it answered, with their list_token (undefined for a first page). */
@@ -14,6 +15,7 @@ export interface PagingProxy {
   close(): Promise<void>;
 }
 
+/** Starts a proxy on a loopback port in front of `target` (the controller's API URL) that pages lists by `pageSize`. */
 export async function startPagingProxy(target: string, pageSize: number): Promise<PagingProxy> {
   const pages: (string | undefined)[] = [];
   const server: Server = createServer(async (req, res) => {

@@ -7,6 +7,7 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
+/** The running proxy: its URL, how many requests it refused, and close. */
 export interface QuotaProxy {
   url: string;
   /** How many requests it refused with 429. */
@@ -14,6 +15,7 @@ export interface QuotaProxy {
   close(): Promise<void>;
 }
 
+/** Starts a proxy on a loopback port in front of `target` (the controller's API URL) with `limit` requests per action per `windowMs`. */
 export async function startQuotaProxy(target: string, limit: number, windowMs: number): Promise<QuotaProxy> {
   const upstream = new URL(target);
   const windows = new Map<string, { start: number; used: number }>();

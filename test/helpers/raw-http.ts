@@ -1,6 +1,7 @@
 /** HTTP over a raw socket, for requests no well-behaved client would send. */
 import * as net from "node:net";
 
+/** The first response read off the socket: status, headers (names lower-cased) and body as text. */
 export interface RawResponse {
   status: number;
   headers: Record<string, string>;

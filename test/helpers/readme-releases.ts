@@ -6,6 +6,7 @@ import { RELEASES, type Release } from "../../wire/releases";
 
 /** Where the table sits in the README. */
 export const START = "<!-- release-table:start (generated from wire/release-rows.ts; test/wire/readme.test.ts checks it) -->";
+/** Where the table ends in the README. */
 export const END = "<!-- release-table:end -->";
 
 const nouns = (r: Release, field: "hostSetIds" | "applicationCredentialLibraryIds") => (r.lists[field]?.routes ?? []).map((x) => `\`${x.noun}\``).join(", ");
