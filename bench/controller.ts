@@ -49,7 +49,10 @@ const percent = (x: number) => `${(x * 100).toFixed(0)}%`;
  * over the controller's: the same comparison, in a unit the machine's other load moves less.
  */
 export async function benchController(): Promise<string[][]> {
-  const controller = await subject<{ controller: string; first: string; token: string; listBytes: number; listItems: number; bodies: unknown }>("bench/servers.js", ["1000"]);
+  const controller = await subject<{ controller: string; first: string; token: string; listBytes: number; listItems: number; bodies: unknown }>(
+    "bench/servers.js",
+    ["1000"],
+  );
   const s = controller.first;
   const bodies = path.join(mkdtempSync(path.join(tmpdir(), "pb-bench-")), "bodies.json");
   writeFileSync(bodies, JSON.stringify(s.bodies));
@@ -62,7 +65,11 @@ export async function benchController(): Promise<string[][]> {
     const headers = { authorization: `Bearer ${s.token}` };
     const cases: [string, string, Partial<autocannon.Options>][] = [
       ["GET one target", `/v1/targets/${s.first}`, { headers }],
-      [`list ${s.listItems.toLocaleString("en")} targets (${(s.listBytes / 1024).toFixed(0)} KiB)`, "/v1/targets?scope_id=p_1234567890", { headers, connections: 4 }],
+      [
+        `list ${s.listItems.toLocaleString("en")} targets (${(s.listBytes / 1024).toFixed(0)} KiB)`,
+        "/v1/targets?scope_id=p_1234567890",
+        { headers, connections: 4 },
+      ],
       [
         "create a target",
         "/v1/targets",
@@ -70,7 +77,8 @@ export async function benchController(): Promise<string[][]> {
       ],
     ];
     // how many Targets the controller holds (the create case adds its own)
-    const stored = async () => ((await (await fetch(`${s.controller}/v1/targets?scope_id=p_1234567890`, { headers })).json()) as { items?: unknown[] }).items?.length ?? 0;
+    const stored = async () =>
+      ((await (await fetch(`${s.controller}/v1/targets?scope_id=p_1234567890`, { headers })).json()) as { items?: unknown[] }).items?.length ?? 0;
     const rows: string[][] = [];
     for (const [name, p, opts] of cases) {
       const bares: { rps: number; cpuPerRequest: number }[] = [];
@@ -160,7 +168,14 @@ export function storeMemory(count = 100_000): number {
   const before = process.memoryUsage().heapUsed;
   const store = new Store(defaultFixtures());
   for (let i = 0; i < count; i++) {
-    store.createTarget({ scope_id: "p_1234567890", name: `t-${i}`, type: "tcp", description: "benchmark target", host_set_ids: ["hsst_1234567890"], attributes: { default_port: 22 } });
+    store.createTarget({
+      scope_id: "p_1234567890",
+      name: `t-${i}`,
+      type: "tcp",
+      description: "benchmark target",
+      host_set_ids: ["hsst_1234567890"],
+      attributes: { default_port: 22 },
+    });
   }
   gc?.();
   const used = process.memoryUsage().heapUsed - before;

@@ -19,7 +19,14 @@ const TOKEN = "at_1234567890_s1bench";
 const PROJECT = "p_1234567890";
 
 function start(options: Partial<ControllerOptions>): Promise<RunningController> {
-  return startController({ api: { host: "127.0.0.1", port: 0 }, ops: { host: "127.0.0.1", port: 0 }, token: TOKEN, gracefulShutdownWaitMs: 0, fixtures: defaultFixtures(), ...options });
+  return startController({
+    api: { host: "127.0.0.1", port: 0 },
+    ops: { host: "127.0.0.1", port: 0 },
+    token: TOKEN,
+    gracefulShutdownWaitMs: 0,
+    fixtures: defaultFixtures(),
+    ...options,
+  });
 }
 
 /** The controller's request counts by status code, from /metrics. */
@@ -51,7 +58,13 @@ export async function benchGenerationCalls(): Promise<string[][]> {
     const c = await start({ emulation: mode, rateLimits: "disabled" });
     const p = new TargetCore({ addr: c.apiUrl, token: TOKEN });
     const current = knows(release(mode), "injectedApplicationCredentialSourceIds");
-    const inputs = { scopeId: PROJECT, name: `calls-${mode}`, defaultPort: 22, hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"] };
+    const inputs = {
+      scopeId: PROJECT,
+      name: `calls-${mode}`,
+      defaultPort: 22,
+      hostSetIds: ["hsst_1234567890"],
+      applicationCredentialLibraryIds: ["clvlt_1234567890"],
+    };
     const row = (op: string, n: number) => measured.set(op, [...(measured.get(op) ?? []), String(MINIMUM[mode]![op]), String(n)]);
     let created: { id: string; state: TargetState } | undefined;
     row("create", await counted(c, async () => (created = await p.create(inputs))));
@@ -62,7 +75,13 @@ export async function benchGenerationCalls(): Promise<string[][]> {
     row("update one list", await counted(c, async () => (state = await p.update(id, state, { ...inputs, description: "x", hostSetIds: [] }))));
     // releases with injected sources (0.10+) change both credential lists in one action; v0.4 has only the brokered one
     const both = current ? { injectedApplicationCredentialSourceIds: ["credup_1234567890"] } : {};
-    row("update both credential lists", await counted(c, async () => (state = await p.update(id, state, { ...inputs, description: "x", hostSetIds: [], applicationCredentialLibraryIds: [], ...both }))));
+    row(
+      "update both credential lists",
+      await counted(
+        c,
+        async () => (state = await p.update(id, state, { ...inputs, description: "x", hostSetIds: [], applicationCredentialLibraryIds: [], ...both })),
+      ),
+    );
     row("delete", await counted(c, () => p.delete(id)));
     await p.client.close();
     await c.shutdown();
@@ -98,8 +117,18 @@ export async function benchPacing(reads = 2000, concurrency = 16): Promise<{ row
     const floor = ((Math.ceil(reads / limit) - 1) * periodMs) / 1000;
     const capped = reads / 5;
     return {
-      rows: [[`${reads.toLocaleString("en")} reads, ${concurrency} at a time, quota ${limit}/s per token`, floor.toFixed(1), seconds.toFixed(1), (seconds / floor).toFixed(2), String(refused)]],
-      note: `For comparison (computed, not measured): a client capped at 5 requests/s, as BOUNDARY_RATE_LIMIT=5 caps the Terraform provider, would take ${capped.toFixed(0)} s for the same ${reads.toLocaleString("en")} reads, ${(capped / seconds).toFixed(0)}x the time measured above.`,
+      rows: [
+        [
+          `${reads.toLocaleString("en")} reads, ${concurrency} at a time, quota ${limit}/s per token`,
+          floor.toFixed(1),
+          seconds.toFixed(1),
+          (seconds / floor).toFixed(2),
+          String(refused),
+        ],
+      ],
+      note:
+        "For comparison (computed, not measured): a client capped at 5 requests/s, as BOUNDARY_RATE_LIMIT=5 caps the Terraform provider, " +
+        `would take ${capped.toFixed(0)} s for the same ${reads.toLocaleString("en")} reads, ${(capped / seconds).toFixed(0)}x the time measured above.`,
     };
   } finally {
     await seed.close();

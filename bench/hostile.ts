@@ -47,7 +47,13 @@ async function msPerRequest(pool: undici.Pool, n: number, req: () => undici.Disp
 
 /** The list with a filter over HTTP, and authorize-session as sessions pile up. */
 export async function benchListAndSessions(): Promise<string[][]> {
-  const c = await startController({ api: { host: "127.0.0.1", port: 0 }, ops: { host: "127.0.0.1", port: 0 }, token: TOKEN, gracefulShutdownWaitMs: 0, fixtures: defaultFixtures() });
+  const c = await startController({
+    api: { host: "127.0.0.1", port: 0 },
+    ops: { host: "127.0.0.1", port: 0 },
+    token: TOKEN,
+    gracefulShutdownWaitMs: 0,
+    fixtures: defaultFixtures(),
+  });
   const pool = new undici.Pool(c.apiUrl, { connections: 1 });
   const headers = { authorization: `Bearer ${TOKEN}` };
   try {

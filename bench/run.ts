@@ -17,7 +17,10 @@ async function main() {
   console.log("sends the same bytes and answers a GET at once; each case taken in turn, bare then controller, 3 rounds: medians,");
   console.log("and the range of the rounds' ratios; goals: GET ≥ 80%, list ≥ 70%, create ≥ 70%; then each server's CPU per request, µs,");
   console.log("and bare's over the controller's: the same comparison in a unit the machine's other load moves less)\n");
-  printTable(["case, requests/s", "targets stored", "bare node:http", "controller", "ratio", "range", "bare µs/req", "controller µs/req", "CPU ratio"], await benchController());
+  printTable(
+    ["case, requests/s", "targets stored", "bare node:http", "controller", "ratio", "range", "bare µs/req", "controller µs/req", "CPU ratio"],
+    await benchController(),
+  );
   progress("/health while a list of 100,000 targets is written");
   console.log("\n/health while a recursive list of 100,000 targets is written (the controller in its own process; /health asked every 10 ms,");
   console.log("3 lists each; 'held the loop' is the controller thread's longest CPU stretch between two turns of its loop; goal < 100 ms)\n");
@@ -49,7 +52,10 @@ async function main() {
   console.log("ratio to a minimal provider making the same HTTP calls through the same host; goals 1.3× dynamic, 1.2× plugin;");
   console.log("last two columns: the same floor keeping the API's Target in its outputs, and the dynamic route's ratio to it)\n");
   printTable(["phase", "floor", "dynamic route", "ratio", "plugin route", "ratio", "floor keeping the Target", "dynamic / it"], host.rows);
-  console.log(`\n__provider from the installed package: ${host.providerBytes} bytes; state per Target (inputs and outputs): ${host.stateBytes} bytes (floor ${host.floorStateBytes}, floor keeping the Target ${host.keptStateBytes})`);
+  console.log(
+    `\n__provider from the installed package: ${host.providerBytes} bytes; state per Target (inputs and outputs): ${host.stateBytes} bytes ` +
+      `(floor ${host.floorStateBytes}, floor keeping the Target ${host.keptStateBytes})`,
+  );
 
   progress("one Target's state through the Struct conversions");
   console.log("\nOne Target's state in the conversions Pulumi makes of it on every call, in process with the SDK's google-protobuf (µs each)\n");

@@ -55,11 +55,20 @@ export async function benchScale(): Promise<string[][]> {
 async function measure(size: number): Promise<Map<string, number>> {
   const results = new Map<string, number>();
   {
-    const c = await startController({ api: { host: "127.0.0.1", port: 0 }, ops: { host: "127.0.0.1", port: 0 }, token: TOKEN, gracefulShutdownWaitMs: 0, fixtures: defaultFixtures() });
+    const c = await startController({
+      api: { host: "127.0.0.1", port: 0 },
+      ops: { host: "127.0.0.1", port: 0 },
+      token: TOKEN,
+      gracefulShutdownWaitMs: 0,
+      fixtures: defaultFixtures(),
+    });
     const pool = new undici.Pool(c.apiUrl, { connections: 1 });
     try {
       for (let i = 0; i < size - OPS; i++) c.store.createTarget({ scope_id: BIG, name: `t-${i}`, type: "tcp" });
-      const ids = Array.from({ length: OPS }, (_, i) => c.store.createTarget({ scope_id: BIG, name: `op-${i}`, type: "tcp", host_set_ids: ["hsst_1234567891"] }).id);
+      const ids = Array.from(
+        { length: OPS },
+        (_, i) => c.store.createTarget({ scope_id: BIG, name: `op-${i}`, type: "tcp", host_set_ids: ["hsst_1234567891"] }).id,
+      );
       c.store.createTarget({ scope_id: SMALL, name: "alone", type: "tcp" });
       if (c.store.size !== size + 1) throw new Error(`store holds ${c.store.size}, not ${size + 1}`);
       for (const op of OPERATIONS) {
@@ -88,10 +97,17 @@ export const SCALE_SIZES = SIZES;
  */
 export async function benchListMemory(): Promise<string[][]> {
   const gc = (globalThis as { gc?: () => void }).gc;
-  const c = await startController({ api: { host: "127.0.0.1", port: 0 }, ops: { host: "127.0.0.1", port: 0 }, token: TOKEN, gracefulShutdownWaitMs: 0, fixtures: defaultFixtures() });
+  const c = await startController({
+    api: { host: "127.0.0.1", port: 0 },
+    ops: { host: "127.0.0.1", port: 0 },
+    token: TOKEN,
+    gracefulShutdownWaitMs: 0,
+    fixtures: defaultFixtures(),
+  });
   const pool = new undici.Pool(c.apiUrl, { connections: 4 });
   try {
-    for (let i = 0; i < 100_000; i++) c.store.createTarget({ scope_id: BIG, name: `t-${i}`, type: "tcp", host_set_ids: ["hsst_1234567890"], attributes: { default_port: 22 } });
+    for (let i = 0; i < 100_000; i++)
+      c.store.createTarget({ scope_id: BIG, name: `t-${i}`, type: "tcp", host_set_ids: ["hsst_1234567890"], attributes: { default_port: 22 } });
     gc?.();
     const before = process.memoryUsage().rss;
     let peak = before;

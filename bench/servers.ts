@@ -21,7 +21,13 @@ async function main() {
   });
   let first = "";
   for (let i = 0; i < count; i++) {
-    const t = controller.store.createTarget({ scope_id: PROJECT, name: `t-${i}`, type: "tcp", host_set_ids: ["hsst_1234567890"], attributes: { default_port: 22 } });
+    const t = controller.store.createTarget({
+      scope_id: PROJECT,
+      name: `t-${i}`,
+      type: "tcp",
+      host_set_ids: ["hsst_1234567890"],
+      attributes: { default_port: 22 },
+    });
     first ||= t.id;
   }
   const headers = { authorization: `Bearer ${TOKEN}` };
@@ -33,7 +39,16 @@ async function main() {
 
   const b64 = (b: Buffer) => b.toString("base64");
   const listItems = (JSON.parse(list.toString()) as { items: unknown[] }).items.length;
-  process.stdout.write(JSON.stringify({ controller: controller.apiUrl, first, token: TOKEN, listBytes: list.length, listItems, bodies: { one: b64(one), list: b64(list), created: b64(created) } }) + "\n");
+  process.stdout.write(
+    JSON.stringify({
+      controller: controller.apiUrl,
+      first,
+      token: TOKEN,
+      listBytes: list.length,
+      listItems,
+      bodies: { one: b64(one), list: b64(list), created: b64(created) },
+    }) + "\n",
+  );
   reportCpu();
 }
 

@@ -24,7 +24,13 @@ function perCall(fn: () => unknown, n = 20_000): number {
 
 /** Rows: each conversion for the floor's state and this package's, and this package's refresh work. */
 export async function benchStateCost(providerBytes: number): Promise<string[][]> {
-  const c = await startController({ api: { host: "127.0.0.1", port: 0 }, ops: { host: "127.0.0.1", port: 0 }, token: TOKEN, gracefulShutdownWaitMs: 0, fixtures: defaultFixtures() });
+  const c = await startController({
+    api: { host: "127.0.0.1", port: 0 },
+    ops: { host: "127.0.0.1", port: 0 },
+    token: TOKEN,
+    gracefulShutdownWaitMs: 0,
+    fixtures: defaultFixtures(),
+  });
   const core = new TargetCore({ addr: c.apiUrl, token: TOKEN });
   try {
     const { id, state } = await core.create({ scopeId: PROJECT, name: "state-cost", description: "v1" });

@@ -45,7 +45,10 @@ const builtAt = () => statSync(path.join(clone, "dist", ".built")).mtimeMs;
 
 /** `npx pulumi-boundary dev` on free ports, as a user starts it; resolves once the banner is out. */
 function startDev(): Promise<{ npx: ChildProcess; output: () => string; apiUrl: string; opsUrl: string; ended: Promise<void> }> {
-  const child = spawn(npx, ["pulumi-boundary", "dev", "--api-addr", "127.0.0.1:0", "--ops-addr", "127.0.0.1:0"], { cwd: clone, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(npx, ["pulumi-boundary", "dev", "--api-addr", "127.0.0.1:0", "--ops-addr", "127.0.0.1:0"], {
+    cwd: clone,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
@@ -110,7 +113,13 @@ describe("installed as the README says", () => {
     expect(installed.stderr).not.toMatch(/pulumi-boundary@[^\n]*\((preinstall|install|postinstall|prepare)/);
     const manifest = JSON.parse(readFileSync(path.join(program, "node_modules", "pulumi-boundary", "package.json"), "utf8"));
     expect(Object.keys(manifest.scripts ?? {}).filter((s) => /^(pre|post)?(install|prepare|pack)$|^prepack$|^postpack$/.test(s))).toEqual([]);
-    expect(manifest).toMatchObject({ license: "MPL-2.0", repository: { type: "git" }, homepage: expect.any(String), bugs: { url: expect.any(String) }, keywords: expect.arrayContaining(["pulumi", "boundary"]) });
+    expect(manifest).toMatchObject({
+      license: "MPL-2.0",
+      repository: { type: "git" },
+      homepage: expect.any(String),
+      bugs: { url: expect.any(String) },
+      keywords: expect.arrayContaining(["pulumi", "boundary"]),
+    });
     expect(readFileSync(path.join(program, "node_modules", "pulumi-boundary", "LICENSE"), "utf8")).toMatch(/^Mozilla Public License Version 2\.0/);
     const v = run(npx, ["pulumi-boundary", "--version"], program);
     expect([v.status, v.stdout]).toEqual([0, `pulumi-boundary ${version}\n`]);
