@@ -22,7 +22,7 @@ import {
 import { formatMs, type Operation, type RequestName } from "./operation";
 import { Pacer, quotaOf } from "./pacer";
 import { backoff, isIdempotent, retryAfterMs, retryableAnswer } from "./retry";
-import type { ClientSettings } from "./settings";
+import { ENV, type ClientSettings } from "./settings";
 
 /** An answer read whole: status, headers, body text, and the controller's clock when it answered. */
 export interface Answer {
@@ -36,8 +36,27 @@ export interface Answer {
 /** The longest Retry-After the client will honour; longer ones fail instead of hanging a deploy. */
 const MAX_RETRY_AFTER_MS = 30_000;
 
-/** Connection failures that prove the request never left: nothing can have been applied. */
-const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT", "ERR_TLS_CERT_ALTNAME_INVALID", "DEPTH_ZERO_SELF_SIGNED_CERT", "SELF_SIGNED_CERT_IN_CHAIN", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "CERT_HAS_EXPIRED"]);
+/** Failures to reach the address at all (no TCP connection): the controller is not there. */
+const UNREACHED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+
+/**
+ * Set on an error raised while a connection was being made (TCP connect, then for https the TLS
+ * handshake, certificate checks included): undici writes a request only on a connection made, so
+ * such an error proves the request never left, whatever its code.
+ */
+const CONNECT_FAILED = Symbol("pulumi-boundary.connect-failed");
+
+/** undici's connector with `options`, marking every error it reports (see CONNECT_FAILED). */
+function markingConnector(options: undici.buildConnector.BuildOptions): undici.buildConnector.connector {
+  const connect = undici.buildConnector(options);
+  return (opts, callback) =>
+    connect(opts, (err, socket) => {
+      if (err) {
+        Object.defineProperty(err, CONNECT_FAILED, { value: true });
+        callback(err, null);
+      } else callback(null, socket!);
+    });
+}
 
 /** One client's connections and pacing; see the module comment. */
 export class Transport {
@@ -46,6 +65,7 @@ export class Transport {
   /** Keeps the client inside the server's rate limits (and BOUNDARY_RATE_LIMIT). */
   private readonly pacer: Pacer;
 
+  /** A transport for `settings`; no connection is made until the first request. */
   constructor(readonly settings: ClientSettings) {
     this.pacer = new Pacer(settings.rateLimit);
   }
@@ -78,7 +98,8 @@ export class Transport {
     const { caCert, tlsInsecure } = this.settings;
     return new undici.Pool(origin, {
       connections: 8,
-      connect: origin.startsWith("https:") ? { ca: caCert, rejectUnauthorized: !tlsInsecure } : undefined,
+      // the same connector undici would build, its errors marked: they prove nothing was sent
+      connect: markingConnector(origin.startsWith("https:") ? { ca: caCert, rejectUnauthorized: !tlsInsecure } : {}),
     });
   }
 
@@ -131,7 +152,11 @@ export class Transport {
       if (attempt < maxRetries && retryableAnswer(method, answer.status, retryAfter, answer.text)) {
         const ms = retryAfterMs(retryAfter) ?? backoff(attempt);
         if (ms <= MAX_RETRY_AFTER_MS) {
-          await wait(ms, () => `the controller answered ${answer.status}${retryAfter ? ` and asks to wait ${formatMs(ms)} (Retry-After: ${retryAfter})` : `, to be asked again in ${formatMs(ms)}`}`);
+          await wait(
+            ms,
+            () =>
+              `the controller answered ${answer.status}${retryAfter ? ` and asks to wait ${formatMs(ms)} (Retry-After: ${retryAfter})` : `, to be asked again in ${formatMs(ms)}`}`,
+          );
           continue;
         }
       }
@@ -143,21 +168,34 @@ export class Transport {
   private transportError(op: Operation, req: RequestName, err: unknown, aborted: "cancel" | "deadline" | "timeout" | undefined): TransportError {
     const e = err as { name?: string; code?: string; message?: string };
     const { method, path } = req;
-    if (aborted === "cancel") return new CancelledError(method, path, "cancelled while waiting for the answer (the engine cancelled the operation)", { cause: err });
+    if (aborted === "cancel")
+      return new CancelledError(method, path, "cancelled while waiting for the answer (the engine cancelled the operation)", { cause: err });
     if (aborted === "deadline") return new DeadlineError(method, path, `no answer before ${op.describeDeadline()}`, { cause: err });
     if (aborted === "timeout" || e?.name === "TimeoutError" || e?.name === "AbortError" || e?.code === "UND_ERR_ABORTED") {
       return new TimeoutError(method, path, `no answer within ${this.settings.timeoutMs} ms (BOUNDARY_CLIENT_TIMEOUT)`, { cause: err });
     }
     const code = e?.code ?? e?.name ?? "error";
     const text = this.scrub(`${code}: ${e?.message ?? String(err)}`);
-    if (NOT_SENT.has(code)) {
-      const where = `${this.settings.origin}${this.settings.basePath}`;
-      return new TransportError(method, path, `${text}; nothing was sent: no controller answers at ${where}, the address boundary:addr (or BOUNDARY_ADDR) gives. Is the controller running, and is that its API address? Set it with \`pulumi config set boundary:addr <address>\` (or BOUNDARY_ADDR)`, {
-        cause: err,
-        maybeApplied: false,
-      });
+    if ((err as { [CONNECT_FAILED]?: boolean })?.[CONNECT_FAILED] || UNREACHED.has(code)) {
+      return new TransportError(method, path, `${text}; nothing was sent: ${this.notReached(code)}`, { cause: err, maybeApplied: false });
     }
     return new TransportError(method, path, text, { cause: err });
+  }
+
+  /**
+   * Why no connection to the controller was made, and what the user can do: for an https address
+   * past TCP, the TLS handshake failed (most often a certificate the client does not trust).
+   */
+  private notReached(code: string): string {
+    const where = `${this.settings.origin}${this.settings.basePath}`;
+    if (this.settings.origin.startsWith("https:") && !UNREACHED.has(code)) {
+      return (
+        `the TLS handshake with ${where} failed, so no request reached the controller. If its certificate is signed by a CA this machine does not ` +
+        `trust (a private CA, a self-signed certificate), name the CA's PEM file in ${ENV.caCert}; for a development controller only, ` +
+        `${ENV.tlsInsecure}=true skips verification. If that address does not serve TLS, use http:// in boundary:addr (or ${ENV.addr})`
+      );
+    }
+    return `no controller answers at ${where}, the address boundary:addr (or ${ENV.addr}) gives. Is the controller running, and is that its API address? Set it with \`pulumi config set boundary:addr <address>\` (or ${ENV.addr})`;
   }
 
   /**
@@ -195,7 +233,15 @@ export class Transport {
   /** An answer that is not the API's: named by its full address, status, content type and first bytes (scrubbed). */
   private unexpected(method: string, path: string, fullPath: string, answer: Answer): UnexpectedAnswerError {
     const headers = Object.fromEntries(Object.entries(answer.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(", ") : v]])));
-    return new UnexpectedAnswerError(method, path, this.settings.origin + fullPath, answer.status, headers["content-type"], this.scrub(answer.text).slice(0, 120), headers);
+    return new UnexpectedAnswerError(
+      method,
+      path,
+      this.settings.origin + fullPath,
+      answer.status,
+      headers["content-type"],
+      this.scrub(answer.text).slice(0, 120),
+      headers,
+    );
   }
 
   /** Removes the token, and any bearer credential, from text that may reach an error message. */
