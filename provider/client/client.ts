@@ -6,16 +6,10 @@
  * operation's deadline and cancellation.
  */
 import type { z } from "zod";
-import {
-  SessionAuthorization,
-  Target,
-  TargetList,
-  type CreateTargetRequest,
-  type UpdateTargetRequest,
-} from "../../wire/target";
+import { SessionAuthorization, Target, TargetList, type CreateTargetRequest, type UpdateTargetRequest } from "../../wire/target";
 import { RELEASES, listIn, releasesAnswering, routesNoun, type ListField, type ListRoute, type Release } from "../../wire/releases";
 import { INPUT_FIELDS, spec, type Association, type AssociationOp } from "../../wire/target-fields";
-import { BoundaryApiError, BoundaryClientError, SchemaValidationError, UnexpectedAnswerError } from "./errors";
+import { ActionNotRoutedError, BoundaryApiError, BoundaryClientError, SchemaValidationError, UnexpectedAnswerError } from "./errors";
 import { Operation } from "./operation";
 import { resolveSettings, type ApiGeneration, type BoundaryClientOptions, type ClientSettings } from "./settings";
 import { Transport, type Answer } from "./transport";
@@ -99,7 +93,7 @@ export class BoundaryClient {
     let controllerTime: number | undefined;
     const items: Target[] = [];
     const seen = new Set<string>();
-    for (let token: string | undefined; ; ) {
+    for (let token: string | undefined; ;) {
       const params = new URLSearchParams({ scope_id: q.scopeId });
       if (q.recursive) params.set("recursive", "true");
       if (q.filter) params.set("filter", q.filter);
@@ -109,7 +103,8 @@ export class BoundaryClient {
       const page = parse(answer, "GET", "/v1/targets", TargetList);
       for (const item of page.items) items.push(item);
       if (page.response_type !== "delta" || !page.list_token) return { targets: items, controllerTime };
-      if (seen.has(page.list_token)) throw new SchemaValidationError("GET", "/v1/targets", [{ path: ["list_token"], message: "the same list token came back twice" }]);
+      if (seen.has(page.list_token))
+        throw new SchemaValidationError("GET", "/v1/targets", [{ path: ["list_token"], message: "the same list token came back twice" }]);
       seen.add((token = page.list_token));
     }
   }
@@ -140,7 +135,14 @@ export class BoundaryClient {
    * with `{version, [key]: ids}`. Returns the updated Target; a set equal to the current list
    * changes nothing (no new version).
    */
-  changeAssociation(id: string, op: AssociationOp, action: NonNullable<Association["action"]>, key: string, version: number, ids: readonly string[]): Promise<Target> {
+  changeAssociation(
+    id: string,
+    op: AssociationOp,
+    action: NonNullable<Association["action"]>,
+    key: string,
+    version: number,
+    ids: readonly string[],
+  ): Promise<Target> {
     return this.track(this.call("POST", `/v1/targets/${encodeURIComponent(id)}:${op}-${action}`, { version, [key]: [...ids] }, Target));
   }
 
@@ -169,7 +171,8 @@ export class BoundaryClient {
       const body: Record<string, unknown> = { version };
       for (const l of lists) {
         const names = readNames(this.releases, l.field, noun);
-        if (names.length === 0 && l.ids.length > 0) throw new BoundaryClientError(`${spec(l.field).wire}: no action of this controller (${noun}) carries it; it needs a controller of the current API`);
+        if (names.length === 0 && l.ids.length > 0)
+          throw new BoundaryClientError(`${spec(l.field).wire}: no action of this controller (${noun}) carries it; it needs a controller of the current API`);
         for (const name of names) body[name] = [...l.ids];
       }
       return this.track(this.call("POST", `/v1/targets/${encodeURIComponent(id)}:${op}-${noun}`, body, Target));
@@ -258,29 +261,94 @@ export class BoundaryClient {
     return this.learn(await answer);
   }
 
-  /** `:add-host-sets`. */
+  /**
+   * An add, set or remove on the Target's lists, named by the field table's keys, through the
+   * action this controller routes on every release from 0.4 to the newest (`associate`): one call
+   * changing every list given. A `set` through a current action replaces the lists it carries (a
+   * `:set-credential-sources` both credential lists: one left out becomes empty); v0.4's actions
+   * carry one list, and refuse another that holds ids (it needs a current controller).
+   */
+  changeLists(id: string, version: number, op: AssociationOp, lists: ListChange): Promise<Target> {
+    const given = LIST_FIELDS.filter((f) => lists[f] !== undefined);
+    const [first, ...rest] = given;
+    if (first === undefined) throw new BoundaryClientError(`${op} on target ${id}: no list given (one of ${LIST_FIELDS.join(", ")})`);
+    const siblings = rest.map((f) => ({ association: spec(f).association!, ids: lists[f]! }));
+    return this.associate(id, op, spec(first).association!, spec(first).wire, version, lists[first]!, siblings);
+  }
+
+  /** Attaches host sets (`hsst_…`) through `:add-host-sources`, or `:add-host-sets` on v0.4: every release. */
+  addHostSources(id: string, version: number, hostSetIds: readonly string[]): Promise<Target> {
+    return this.changeLists(id, version, "add", { hostSetIds });
+  }
+  /** Detaches host sets through `:remove-host-sources`, or `:remove-host-sets` on v0.4: every release. */
+  removeHostSources(id: string, version: number, hostSetIds: readonly string[]): Promise<Target> {
+    return this.changeLists(id, version, "remove", { hostSetIds });
+  }
+  /** The Target's host sets become exactly `hostSetIds`, through `:set-host-sources`, or `:set-host-sets` on v0.4: every release. */
+  setHostSources(id: string, version: number, hostSetIds: readonly string[]): Promise<Target> {
+    return this.changeLists(id, version, "set", { hostSetIds });
+  }
+  /**
+   * Attaches credential sources through `:add-credential-sources`, or `:add-credential-libraries` on
+   * v0.4 (brokered ones only: v0.4 has no injected list): every release.
+   */
+  addCredentialSources(id: string, version: number, sources: CredentialSources): Promise<Target> {
+    return this.changeLists(id, version, "add", credentialLists(sources));
+  }
+  /** Detaches credential sources through `:remove-credential-sources`, or `:remove-credential-libraries` on v0.4: every release. */
+  removeCredentialSources(id: string, version: number, sources: CredentialSources): Promise<Target> {
+    return this.changeLists(id, version, "remove", credentialLists(sources));
+  }
+  /**
+   * The Target's credential sources become exactly `sources`, through `:set-credential-sources`
+   * (which replaces both lists: one left out becomes empty), or `:set-credential-libraries` on
+   * v0.4 (brokered only): every release.
+   */
+  setCredentialSources(id: string, version: number, sources: CredentialSources): Promise<Target> {
+    return this.changeLists(id, version, "set", credentialLists(sources));
+  }
+
+  /** `:add-host-sets`: v0.4's action (Boundary before 0.11); `addHostSources` works on every release. */
   addHostSets(id: string, version: number, hostSetIds: readonly string[]): Promise<Target> {
-    return this.changeAssociation(id, "add", "host-sets", "host_set_ids", version, hostSetIds);
+    return this.v04Action(id, "add", "hostSetIds", version, hostSetIds);
   }
-  /** `:remove-host-sets`. */
+  /** `:remove-host-sets`: v0.4's action (Boundary before 0.11); `removeHostSources` works on every release. */
   removeHostSets(id: string, version: number, hostSetIds: readonly string[]): Promise<Target> {
-    return this.changeAssociation(id, "remove", "host-sets", "host_set_ids", version, hostSetIds);
+    return this.v04Action(id, "remove", "hostSetIds", version, hostSetIds);
   }
-  /** `:set-host-sets`: the Target's host sets become exactly `hostSetIds`. */
+  /** `:set-host-sets`: the Target's host sets become exactly `hostSetIds`. v0.4's action; `setHostSources` works on every release. */
   setHostSets(id: string, version: number, hostSetIds: readonly string[]): Promise<Target> {
-    return this.changeAssociation(id, "set", "host-sets", "host_set_ids", version, hostSetIds);
+    return this.v04Action(id, "set", "hostSetIds", version, hostSetIds);
   }
-  /** `:add-credential-libraries`. */
+  /** `:add-credential-libraries`: v0.4's action; `addCredentialSources` works on every release. */
   addCredentialLibraries(id: string, version: number, ids: readonly string[]): Promise<Target> {
-    return this.changeAssociation(id, "add", "credential-libraries", "application_credential_library_ids", version, ids);
+    return this.v04Action(id, "add", "applicationCredentialLibraryIds", version, ids);
   }
-  /** `:remove-credential-libraries`. */
+  /** `:remove-credential-libraries`: v0.4's action; `removeCredentialSources` works on every release. */
   removeCredentialLibraries(id: string, version: number, ids: readonly string[]): Promise<Target> {
-    return this.changeAssociation(id, "remove", "credential-libraries", "application_credential_library_ids", version, ids);
+    return this.v04Action(id, "remove", "applicationCredentialLibraryIds", version, ids);
   }
-  /** `:set-credential-libraries`: the Target's libraries become exactly `ids`. */
+  /** `:set-credential-libraries`: the Target's libraries become exactly `ids`. v0.4's action; `setCredentialSources` works on every release. */
   setCredentialLibraries(id: string, version: number, ids: readonly string[]): Promise<Target> {
-    return this.changeAssociation(id, "set", "credential-libraries", "application_credential_library_ids", version, ids);
+    return this.v04Action(id, "set", "applicationCredentialLibraryIds", version, ids);
+  }
+
+  /**
+   * A v0.4 action, as named. Its 405 (the controller does not route it: a current release, which
+   * replaced it) becomes an ActionNotRoutedError naming the release that dropped it and the method
+   * that works on every release; nothing was changed.
+   */
+  private async v04Action(id: string, op: AssociationOp, field: ListField, version: number, ids: readonly string[]): Promise<Target> {
+    const a = spec(field).association!;
+    try {
+      return await this.changeAssociation(id, op, a.action!, spec(field).wire, version, ids);
+    } catch (err) {
+      if (!(err instanceof BoundaryApiError) || err instanceof UnexpectedAnswerError || err.status !== 405) throw err;
+      this.narrow((r) => !routesNoun(r, a.action!));
+      const dropped = RELEASES.find((r) => r.release !== "spec" && r.release !== "0.4" && !routesNoun(r, a.action!))?.release;
+      const method = `${op}${pascal(a.current.action)}`;
+      throw new ActionNotRoutedError(err.method, err.path, err.headers, `:${op}-${a.action}`, `:${op}-${a.current.action}`, dropped, method);
+    }
   }
 
   /** Authorizes a session: creates a real session on the controller each time it is called. */
@@ -315,6 +383,30 @@ export class BoundaryClient {
   private async call<S extends z.ZodType>(method: HttpMethod, path: string, body: unknown, schema: S): Promise<z.infer<S>> {
     return parse(await this.transport.api(this.op(), method, path, body), method, path.split("?")[0]!, schema);
   }
+}
+
+/** The lists a Target action changes, by the field table's key: a list absent is left alone (see `changeLists`). */
+export type ListChange = Partial<Record<ListField, readonly string[]>>;
+
+/** A Target's credential sources: brokered (v0.4's credential libraries) and injected (current releases only). */
+export interface CredentialSources {
+  /** Brokered credential sources (`clvlt_…`, …): the user receives them. */
+  brokered?: readonly string[];
+  /** Injected credential sources: the worker injects them; current releases only. */
+  injected?: readonly string[];
+}
+
+/** The field table's id lists, in its order. */
+const LIST_FIELDS: readonly ListField[] = INPUT_FIELDS.filter((f): f is ListField => spec(f).association !== undefined);
+
+/** `CredentialSources` as the table's lists. */
+function credentialLists(sources: CredentialSources): ListChange {
+  return { applicationCredentialLibraryIds: sources.brokered, injectedApplicationCredentialSourceIds: sources.injected };
+}
+
+/** `host-sources` → `HostSources`. */
+function pascal(noun: string): string {
+  return noun.replace(/(^|-)(\w)/g, (_, __, c: string) => c.toUpperCase());
 }
 
 /** The releases a configured generation means: v0.4's API (the spec's and 0.4), or the current actions' (0.5 and later); all when unset. */
@@ -352,4 +444,3 @@ function parse<S extends z.ZodType>(answer: Answer, method: string, shownPath: s
   if (!parsed.success) throw new SchemaValidationError(method, shownPath, parsed.error.issues);
   return parsed.data;
 }
-

@@ -20,6 +20,7 @@ export class ClientSettingsError extends BoundaryClientError {
 /** The controller answered with an error status. */
 export class BoundaryApiError extends BoundaryClientError {
   static override readonly code: string = "BOUNDARY_API_ERROR";
+  /** An error status of `method path`; `note`, when given, says what the user can do (appended to the message). */
   constructor(
     readonly method: string,
     readonly path: string,
@@ -35,6 +36,40 @@ export class BoundaryApiError extends BoundaryClientError {
   ) {
     const fields = requestFields.map((f) => `${f.name}: ${f.description}`).join("; ");
     super(`${method} ${path}: ${status} ${kind}: ${apiMessage}${fields ? ` (${fields})` : ""}${note ? ` ${note}` : ""}`);
+  }
+}
+
+/**
+ * A v0.4 action (`:set-host-sets`, …) answered 405: the controller does not route it, being a
+ * current release of Boundary, which replaced it. Nothing was changed; the message names the
+ * action that replaced it and the client method that works on every release.
+ */
+export class ActionNotRoutedError extends BoundaryApiError {
+  static override readonly code = "BOUNDARY_ACTION_NOT_ROUTED";
+  /**
+   * `action` is the v0.4 action asked (`:set-host-sets`), `current` the one that replaced it,
+   * `droppedIn` the first release without it, `method` the client method to call instead.
+   */
+  constructor(
+    method: string,
+    path: string,
+    headers: Readonly<Record<string, string>>,
+    readonly action: string,
+    readonly current: string,
+    readonly droppedIn: string | undefined,
+    readonly useMethod: string,
+  ) {
+    const since = droppedIn ? `Boundary ${droppedIn} and later have no ${action}` : `it has no ${action}`;
+    super(
+      method,
+      path,
+      405,
+      "Unknown",
+      "HTTP 405",
+      [],
+      headers,
+      `This controller is a current release of Boundary: ${since} (it was replaced by ${current}). Call BoundaryClient.${useMethod}, which picks the action the controller speaks on every release. Nothing was changed.`,
+    );
   }
 }
 
@@ -73,6 +108,7 @@ export class UnauthenticatedError extends BoundaryApiError {
  */
 export class UnexpectedAnswerError extends BoundaryApiError {
   static override readonly code = "BOUNDARY_UNEXPECTED_ANSWER";
+  /** An answer that is not the API's, named by its full address, status, content type and first bytes (already scrubbed). */
   constructor(
     method: string,
     path: string,
@@ -87,7 +123,8 @@ export class UnexpectedAnswerError extends BoundaryApiError {
   ) {
     super(method, path, status, "Unknown", bodyStart || `HTTP ${status}`, [], headers);
     const body = bodyStart ? `body starts ${JSON.stringify(bodyStart)}` : "empty body";
-    const wrongAddress = "this address does not reach the controller's API (a wrong host, port or path): check boundary:addr / BOUNDARY_ADDR, which must be the API's address such as https://boundary.example.com:9200.";
+    const wrongAddress =
+      "this address does not reach the controller's API (a wrong host, port or path): check boundary:addr / BOUNDARY_ADDR, which must be the API's address such as https://boundary.example.com:9200.";
     const hint =
       status === 404
         ? ` A 404 that is not Boundary's means ${wrongAddress}`
@@ -101,6 +138,7 @@ export class UnexpectedAnswerError extends BoundaryApiError {
 /** The response did not have the shape of the API contract: a schema failure, not a transport one. */
 export class SchemaValidationError extends BoundaryClientError {
   static override readonly code = "BOUNDARY_SCHEMA_MISMATCH";
+  /** The answer to `method path` broke the contract: each issue names the path in the body and what was wrong. */
   constructor(
     readonly method: string,
     readonly path: string,
@@ -119,6 +157,7 @@ export class TransportError extends BoundaryClientError {
    * cannot have made anything. True whenever the controller may have applied it.
    */
   readonly maybeApplied: boolean;
+  /** `method path` got no answer; `maybeApplied` (default true) is false only when it provably changed nothing. */
   constructor(
     readonly method: string,
     readonly path: string,
@@ -165,6 +204,12 @@ export function apiError(
     (mutation && status === 404 && /incorrect version provided/i.test(message)) ||
     // v0.4's host-set actions say "0 rows updated"; its credential-library actions "invalid target version"
     (mutation && status === 500 && /\b0 rows updated\b|invalid target version/i.test(message));
-  const Kind = conflict ? VersionConflictError : status === 404 && kind === "NotFound" ? NotFoundError : status === 401 ? UnauthenticatedError : BoundaryApiError;
+  const Kind = conflict
+    ? VersionConflictError
+    : status === 404 && kind === "NotFound"
+      ? NotFoundError
+      : status === 401
+        ? UnauthenticatedError
+        : BoundaryApiError;
   return new Kind(method, path, status, kind, message, fields, headers);
 }

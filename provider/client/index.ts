@@ -1,10 +1,11 @@
 /** The typed Boundary API client: the client, its settings, its errors. */
-export { BoundaryClient, type TargetIdentity, type HttpMethod } from "./client";
+export { BoundaryClient, type TargetIdentity, type HttpMethod, type ListChange, type CredentialSources } from "./client";
 export { resolveSettings, ENV, type BoundaryClientOptions, type ClientSettings } from "./settings";
 export {
   BoundaryClientError,
   ClientSettingsError,
   BoundaryApiError,
+  ActionNotRoutedError,
   VersionConflictError,
   NotFoundError,
   SchemaValidationError,
