@@ -16,8 +16,11 @@ export {
   TargetNotAdoptedError,
   NameTakenError,
   TargetDeletedError,
-} from "./resource/errors";
-export { PlanError } from "./resource/apply";
+  UnsupportedInputError,
+  PlanError,
+  PROVIDER_ERRORS,
+  type ProviderErrorEntry,
+} from "./errors";
 export {
   authorizeSession,
   getTargets,

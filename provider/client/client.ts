@@ -9,7 +9,7 @@ import type { z } from "zod";
 import { SessionAuthorization, Target, TargetList, type CreateTargetRequest, type UpdateTargetRequest } from "../../wire/target";
 import { RELEASES, listIn, releasesAnswering, routesNoun, type ListField, type ListRoute, type Release } from "../../wire/releases";
 import { INPUT_FIELDS, spec, type Association, type AssociationOp } from "../../wire/target-fields";
-import { ActionNotRoutedError, BoundaryApiError, BoundaryClientError, SchemaValidationError, UnexpectedAnswerError } from "./errors";
+import { ActionNotRoutedError, BoundaryApiError, BoundaryClientError, SchemaValidationError, UnexpectedAnswerError } from "../errors";
 import { Operation } from "./operation";
 import { resolveSettings, type ApiGeneration, type BoundaryClientOptions, type ClientSettings } from "./settings";
 import { Transport, type Answer } from "./transport";

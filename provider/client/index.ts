@@ -15,5 +15,5 @@ export {
   CancelledError,
   UnauthenticatedError,
   UnexpectedAnswerError,
-} from "./errors";
+} from "../errors";
 export { Operation, DEFAULT_OPERATION_TIMEOUT_MS, type OperationOptions } from "./operation";

@@ -5,8 +5,9 @@
  */
 import { readFileSync } from "node:fs";
 import { parseDuration } from "../../common/duration";
-import { ClientSettingsError } from "./errors";
+import { ClientSettingsError } from "../errors";
 
+/** How a client is configured; each option left out falls back to its BOUNDARY_* variable, then a default. */
 export interface BoundaryClientOptions {
   /** API address, e.g. `http://127.0.0.1:9200`. Default: `BOUNDARY_ADDR`, else `http://127.0.0.1:9200`. */
   addr?: string;

@@ -18,7 +18,7 @@ import {
   UnexpectedAnswerError,
   apiError,
   type BoundaryClientError,
-} from "./errors";
+} from "../errors";
 import { formatMs, type Operation, type RequestName } from "./operation";
 import { Pacer, quotaOf } from "./pacer";
 import { backoff, isIdempotent, retryAfterMs, retryableAnswer } from "./retry";

@@ -14,10 +14,10 @@ import type { Target } from "../../wire/target";
 import { INPUT_FIELDS, type InputField } from "../../wire/target-fields";
 import { BoundaryApiError, BoundaryClient, NotFoundError, Operation, VersionConflictError, type BoundaryClientOptions } from "../client";
 import { RELEASES, type Release } from "../../wire/releases";
-import { PlanError, applyPlan } from "./apply";
+import { applyPlan } from "./apply";
 import { autoname, type NamingContext } from "./autoname";
 import { createTarget } from "./create";
-import { InvalidResourceDataError, ResourceInitError, TargetDeletedError, UnsupportedInputError } from "./errors";
+import { InvalidResourceDataError, PlanError, ResourceInitError, TargetDeletedError, UnsupportedInputError } from "../errors";
 import { droppedFields, generationFailures, needsGeneration, releasesOf } from "./generation";
 import { checkInputs, type CheckFailure, type TargetInputs } from "./inputs";
 import {

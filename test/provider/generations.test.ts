@@ -8,7 +8,7 @@
  */
 import { BoundaryClient } from "../../provider/client";
 import { DynamicTargetProvider } from "../../provider/resource/dynamic";
-import { ResourceInitError } from "../../provider/resource/errors";
+import { ResourceInitError } from "../../provider/errors";
 import type { TargetState } from "../../provider/resource/state";
 import { release } from "../../wire/releases";
 import { spec } from "../../wire/target-fields";

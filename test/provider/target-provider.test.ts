@@ -6,7 +6,7 @@
  * controller's /metrics.
  */
 import { DynamicTargetProvider } from "../../provider/resource/dynamic";
-import { CreateOutcomeUnknownError, ResourceInitError } from "../../provider/resource/errors";
+import { CreateOutcomeUnknownError, ResourceInitError } from "../../provider/errors";
 import type { TargetState } from "../../provider/resource/state";
 import type { TargetInputs } from "../../provider/resource/inputs";
 import { BoundaryClient } from "../../provider/client";
