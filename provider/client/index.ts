@@ -1,5 +1,6 @@
 /** The typed Boundary API client: the client, its settings, its errors. */
 export { BoundaryClient, type TargetIdentity, type HttpMethod, type ListChange, type CredentialSources } from "./client";
+export type { WireCall, ListQuery, ListIds } from "./api";
 export { resolveSettings, ENV, type BoundaryClientOptions, type ClientSettings } from "./settings";
 export {
   BoundaryClientError,

@@ -4,10 +4,9 @@
  * caller can record exactly what exists.
  */
 import type { Target } from "../../wire/target";
-import { spec } from "../../wire/target-fields";
 import type { BoundaryClient } from "../client";
 import { PlanError } from "../errors";
-import { describeCall, type Call } from "./plan";
+import { describeCall, listsOf, wireCall, type Call } from "./plan";
 
 /** Runs `calls` in order from `version`; returns the final Target, or undefined when there were none. */
 export async function applyPlan(client: BoundaryClient, id: string, version: number, calls: readonly Call[]): Promise<Target | undefined> {
@@ -15,18 +14,8 @@ export async function applyPlan(client: BoundaryClient, id: string, version: num
   for (const call of calls) {
     const v = last?.version ?? version;
     try {
-      last =
-        call.op === "update"
-          ? await client.updateTarget(id, v, call.mask, call.fields)
-          : await client.associate(
-              id,
-              "set",
-              call.association,
-              spec(call.field).wire,
-              v,
-              call.ids,
-              call.siblings?.map((s) => ({ association: spec(s.field).association!, ids: s.ids })),
-            );
+      // the update as plan.ts names it on the wire; a list through the client, which may learn from a 405 and send it through the other action
+      last = call.op === "update" ? await client.send(wireCall(call, id, v, client.releases)) : await client.associate(id, "set", v, listsOf(call));
     } catch (err) {
       throw new PlanError(err, last, call, describeCall(call));
     }
