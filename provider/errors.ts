@@ -76,7 +76,8 @@ export class ActionNotRoutedError extends BoundaryApiError {
       "HTTP 405",
       [],
       headers,
-      `This controller is a current release of Boundary: ${since} (it was replaced by ${current}). Call BoundaryClient.${useMethod}, which picks the action the controller speaks on every release. Nothing was changed.`,
+      `This controller is a current release of Boundary: ${since} (it was replaced by ${current}). ` +
+        `Call BoundaryClient.${useMethod}, which picks the action the controller speaks on every release. Nothing was changed.`,
     );
   }
 }
@@ -132,7 +133,8 @@ export class UnexpectedAnswerError extends BoundaryApiError {
     super(method, path, status, "Unknown", bodyStart || `HTTP ${status}`, [], headers);
     const body = bodyStart ? `body starts ${JSON.stringify(bodyStart)}` : "empty body";
     const wrongAddress =
-      "this address does not reach the controller's API (a wrong host, port or path): check boundary:addr / BOUNDARY_ADDR, which must be the API's address such as https://boundary.example.com:9200.";
+      "this address does not reach the controller's API (a wrong host, port or path): check boundary:addr / BOUNDARY_ADDR, " +
+      "which must be the API's address such as https://boundary.example.com:9200.";
     const hint =
       status === 404
         ? ` A 404 that is not Boundary's means ${wrongAddress}`
@@ -275,7 +277,8 @@ export class CreateOutcomeUnknownError extends PulumiBoundaryError {
 /** The ways out when a Target holds the name a create needs, for messages. */
 function waysOut(id: string): string {
   return (
-    `If ${id} should be managed by this stack, adopt it: \`pulumi import boundary:index:Target <resource name> ${id}\` (plugin route; the dynamic route cannot import). ` +
+    `If ${id} should be managed by this stack, adopt it: \`pulumi import boundary:index:Target <resource name> ${id}\` ` +
+    "(plugin route; the dynamic route cannot import). " +
     `Otherwise give this resource another name (or leave name unset, so Pulumi names it), or delete ${id} if nobody needs it; then run \`pulumi up\` again.`
   );
 }
@@ -342,7 +345,8 @@ export class NameTakenError extends PulumiBoundaryError {
     const by = holder ? ` (by ${holder})` : "";
     super(
       `creating target ${JSON.stringify(targetName)} in ${scopeId}: the name is already used in that project${by}: ${refused.message}. ` +
-        "If it is the Target this resource replaces (`pulumi up --replace`, `replaceOnChanges`), Pulumi creates the replacement before deleting it and the names clash: " +
+        "If it is the Target this resource replaces (`pulumi up --replace`, `replaceOnChanges`), " +
+        "Pulumi creates the replacement before deleting it and the names clash: " +
         "set the resource option `deleteBeforeReplace: true`, or leave `name` unset so each replacement gets a name of its own (autonaming). " +
         (holder ? waysOut(holder) : ""),
       { cause: refused },
@@ -362,7 +366,8 @@ export class TargetDeletedError extends PulumiBoundaryError {
     cause: Error,
   ) {
     super(
-      `target ${targetId} was deleted outside Pulumi (${cause.message}). \`pulumi refresh\` drops it from the stack; the next \`pulumi up\` then creates it again.`,
+      `target ${targetId} was deleted outside Pulumi (${cause.message}). ` +
+        "`pulumi refresh` drops it from the stack; the next `pulumi up` then creates it again.",
       { cause },
     );
   }

@@ -82,7 +82,10 @@ export class Failures {
         `${ENV.tlsInsecure}=true skips verification. If that address does not serve TLS, use http:// in boundary:addr (or ${ENV.addr})`
       );
     }
-    return `no controller answers at ${where}, the address boundary:addr (or ${ENV.addr}) gives. Is the controller running, and is that its API address? Set it with \`pulumi config set boundary:addr <address>\` (or ${ENV.addr})`;
+    return (
+      `no controller answers at ${where}, the address boundary:addr (or ${ENV.addr}) gives. Is the controller running, and is that its API address? ` +
+      `Set it with \`pulumi config set boundary:addr <address>\` (or ${ENV.addr})`
+    );
   }
 
   /**
@@ -101,7 +104,8 @@ export class Failures {
         // an empty 405: Boundary's answer to an action its release lacks, and its admin UI's to any method but GET outside /v1/ (a wrong base path)
         const note =
           answer.status === 405
-            ? `Nothing at ${this.settings.origin}${fullPath} takes ${method}: Boundary answers so for an action its release does not have, and for any path outside /v1/ (a wrong path in boundary:addr / BOUNDARY_ADDR?).`
+            ? `Nothing at ${this.settings.origin}${fullPath} takes ${method}: Boundary answers so for an action its release does not have, ` +
+              "and for any path outside /v1/ (a wrong path in boundary:addr / BOUNDARY_ADDR?)."
             : undefined;
         return new BoundaryApiError(method, path, answer.status, "Unknown", `HTTP ${answer.status}`, [], headers, note);
       }
@@ -110,7 +114,8 @@ export class Failures {
     const err = apiError(method, path, answer.status, boundary.kind, boundary.message, boundary.fields, headers);
     if (err instanceof UnauthenticatedError) {
       const note = this.settings.token
-        ? `The controller refused the token (wrong, expired or revoked, or made by another controller) given by ${this.settings.tokenFrom}: set a valid one with \`pulumi config set --secret boundary:token <token>\` or BOUNDARY_TOKEN.`
+        ? `The controller refused the token (wrong, expired or revoked, or made by another controller) given by ${this.settings.tokenFrom}: ` +
+          "set a valid one with `pulumi config set --secret boundary:token <token>` or BOUNDARY_TOKEN."
         : "No token was given: set one with `pulumi config set --secret boundary:token <token>` or BOUNDARY_TOKEN.";
       return new UnauthenticatedError(method, path, answer.status, boundary.kind, boundary.message, boundary.fields, headers, note);
     }

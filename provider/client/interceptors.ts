@@ -181,8 +181,8 @@ export function retry(maxRetries: number): Interceptor {
             if (n < maxRetries && retryableAnswer(method, status, retryAfter, Buffer.concat(chunks).toString())) {
               const ms = retryAfterMs(retryAfter) ?? backoff(n);
               if (ms <= MAX_RETRY_AFTER_MS) {
-                const why = () =>
-                  `the controller answered ${status}${retryAfter ? ` and asks to wait ${formatMs(ms)} (Retry-After: ${retryAfter})` : `, to be asked again in ${formatMs(ms)}`}`;
+                const asks = retryAfter ? ` and asks to wait ${formatMs(ms)} (Retry-After: ${retryAfter})` : `, to be asked again in ${formatMs(ms)}`;
+                const why = () => `the controller answered ${status}${asks}`;
                 op.wait(ms, req, why).then(() => attempt(n + 1), failed);
                 return;
               }

@@ -110,14 +110,17 @@ const cases: [name: string, code: string, make: (m: Copy) => Error, message: str
     "ActionNotRoutedError",
     "BOUNDARY_ACTION_NOT_ROUTED",
     (m) => new m.provider.ActionNotRoutedError("POST", "/v1/targets/ttcp_1:set-host-sets", {}, ":set-host-sets", ":set-host-sources", "0.11", "setHostSources"),
-    "POST /v1/targets/ttcp_1:set-host-sets: 405 Unknown: HTTP 405 This controller is a current release of Boundary: Boundary 0.11 and later have no :set-host-sets (it was replaced by :set-host-sources). Call BoundaryClient.setHostSources, which picks the action the controller speaks on every release. Nothing was changed.",
+    "POST /v1/targets/ttcp_1:set-host-sets: 405 Unknown: HTTP 405 This controller is a current release of Boundary: Boundary 0.11 and later have no " +
+      ":set-host-sets (it was replaced by :set-host-sources). Call BoundaryClient.setHostSources, which picks the action the controller speaks on every " +
+      "release. Nothing was changed.",
     ["BoundaryApiError", "BoundaryClientError", "PulumiBoundaryError"],
   ],
   [
     "UnexpectedAnswerError",
     "BOUNDARY_UNEXPECTED_ANSWER",
     (m) => new m.provider.UnexpectedAnswerError("GET", "/v1/targets/ttcp_1", "http://127.0.0.1:9200/v1/targets/ttcp_1", 502, "text/html", "<html>Bad Gateway"),
-    'GET http://127.0.0.1:9200/v1/targets/ttcp_1: 502, and not an answer from Boundary\'s API (content-type text/html, body starts "<html>Bad Gateway"). A proxy or gateway in front of the controller answered; nothing can be concluded from it about the Target.',
+    "GET http://127.0.0.1:9200/v1/targets/ttcp_1: 502, and not an answer from Boundary's API (content-type text/html, body starts \"<html>Bad " +
+      'Gateway"). A proxy or gateway in front of the controller answered; nothing can be concluded from it about the Target.',
     ["BoundaryApiError", "BoundaryClientError", "PulumiBoundaryError"],
   ],
   [
@@ -139,28 +142,35 @@ const cases: [name: string, code: string, make: (m: Copy) => Error, message: str
     "BOUNDARY_TARGET_NOT_ADOPTED",
     (m) =>
       new m.provider.TargetNotAdoptedError("p_1", "web", "ttcp_2", ["it has been changed since it was made (version 2)"], new Error("POST /v1/targets: 502")),
-    'creating target "web" in p_1: the answer was lost (POST /v1/targets: 502). A target of that name exists, ttcp_2, but it is not the one this create made (it has been changed since it was made (version 2)), so it is not adopted. If ttcp_2 should be managed by this stack, adopt it: `pulumi import boundary:index:Target <resource name> ttcp_2` (plugin route; the dynamic route cannot import). Otherwise give this resource another name (or leave name unset, so Pulumi names it), or delete ttcp_2 if nobody needs it; then run `pulumi up` again.',
+    'creating target "web" in p_1: the answer was lost (POST /v1/targets: 502). A target of that name exists, ttcp_2, but it is not the one this ' +
+      "create made (it has been changed since it was made (version 2)), so it is not adopted. If ttcp_2 should be managed by this stack, adopt it: " +
+      "`pulumi import boundary:index:Target <resource name> ttcp_2` (plugin route; the dynamic route cannot import). Otherwise give this resource " +
+      "another name (or leave name unset, so Pulumi names it), or delete ttcp_2 if nobody needs it; then run `pulumi up` again.",
     ["PulumiBoundaryError"],
   ],
   [
     "CreateNotAppliedError",
     "BOUNDARY_CREATE_NOT_APPLIED",
     (m) => new m.provider.CreateNotAppliedError("p_1", "web", new Error("POST /v1/targets: 502")),
-    'creating target "web" in p_1: POST /v1/targets: 502. The controller, asked afterwards, holds no target of that name: it was not created, and nothing needs cleaning up. Run `pulumi up` again.',
+    'creating target "web" in p_1: POST /v1/targets: 502. The controller, asked afterwards, holds no target of that name: it was not created, and ' +
+      "nothing needs cleaning up. Run `pulumi up` again.",
     ["PulumiBoundaryError"],
   ],
   [
     "NameTakenError",
     "BOUNDARY_NAME_TAKEN",
     (m) => new m.provider.NameTakenError("p_1", "web", undefined, new Error("POST /v1/targets: 400 InvalidArgument")),
-    'creating target "web" in p_1: the name is already used in that project: POST /v1/targets: 400 InvalidArgument. If it is the Target this resource replaces (`pulumi up --replace`, `replaceOnChanges`), Pulumi creates the replacement before deleting it and the names clash: set the resource option `deleteBeforeReplace: true`, or leave `name` unset so each replacement gets a name of its own (autonaming). ',
+    'creating target "web" in p_1: the name is already used in that project: POST /v1/targets: 400 InvalidArgument. If it is the Target this resource ' +
+      "replaces (`pulumi up --replace`, `replaceOnChanges`), Pulumi creates the replacement before deleting it and the names clash: set the resource " +
+      "option `deleteBeforeReplace: true`, or leave `name` unset so each replacement gets a name of its own (autonaming). ",
     ["PulumiBoundaryError"],
   ],
   [
     "TargetDeletedError",
     "BOUNDARY_TARGET_DELETED",
     (m) => new m.provider.TargetDeletedError("ttcp_1", new Error("PATCH /v1/targets/ttcp_1: 404 NotFound: Resource not found.")),
-    "target ttcp_1 was deleted outside Pulumi (PATCH /v1/targets/ttcp_1: 404 NotFound: Resource not found.). `pulumi refresh` drops it from the stack; the next `pulumi up` then creates it again.",
+    "target ttcp_1 was deleted outside Pulumi (PATCH /v1/targets/ttcp_1: 404 NotFound: Resource not found.). `pulumi refresh` drops it from the stack; " +
+      "the next `pulumi up` then creates it again.",
     ["PulumiBoundaryError"],
   ],
   [
@@ -175,7 +185,11 @@ const cases: [name: string, code: string, make: (m: Copy) => Error, message: str
     "CreateOutcomeUnknownError",
     "BOUNDARY_CREATE_OUTCOME_UNKNOWN",
     (m) => new m.provider.CreateOutcomeUnknownError("p_1", "web", new Error("POST /v1/targets: ECONNRESET"), new Error("GET /v1/targets: ECONNREFUSED")),
-    'creating target "web" in p_1: the answer was lost (POST /v1/targets: ECONNRESET), and the controller could not be asked afterwards whether it was created (GET /v1/targets: ECONNREFUSED). It may exist without being in the stack. Once the controller answers, look for it: GET /v1/targets?scope_id=p_1&filter="/item/name" == "web" (or `boundary targets list -scope-id p_1`). If it is there, adopt it with `pulumi import boundary:index:Target <resource name> <its id>` (plugin route), or delete it and run `pulumi up` again (dynamic route, which cannot import); if it is not, run `pulumi up` again.',
+    'creating target "web" in p_1: the answer was lost (POST /v1/targets: ECONNRESET), and the controller could not be asked afterwards whether it was ' +
+      "created (GET /v1/targets: ECONNREFUSED). It may exist without being in the stack. Once the controller answers, look for it: GET " +
+      '/v1/targets?scope_id=p_1&filter="/item/name" == "web" (or `boundary targets list -scope-id p_1`). If it is there, adopt it with `pulumi import ' +
+      "boundary:index:Target <resource name> <its id>` (plugin route), or delete it and run `pulumi up` again (dynamic route, which cannot import); if " +
+      "it is not, run `pulumi up` again.",
     ["PulumiBoundaryError"],
   ],
   [

@@ -63,7 +63,7 @@ test.each([[[] as string[]], [["--emulate", "0.21"]]])("pulumi-boundary dev %j: 
   }
 });
 
-test("v0.4's list methods against --emulate 0.21: a 405 that says the controller is a current release and names the method to use; nothing changed", async () => {
+test("v0.4's list methods against --emulate 0.21: a 405 saying the controller is a current release, naming the method to use", async () => {
   const cli = await startCli(["--token", TOKEN, "--emulate", "0.21"]);
   started.push(cli);
   const client = new BoundaryClient({ addr: cli.apiUrl, token: TOKEN }, {});

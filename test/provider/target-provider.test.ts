@@ -187,7 +187,8 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     });
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0][0]).toBe(
-      `target ${created.id} was changed outside Pulumi (version ${created.outs.version} → ${created.outs.version + 1}; changed: ${filterInput}); retrying once from the current version.`,
+      `target ${created.id} was changed outside Pulumi (version ${created.outs.version} → ${created.outs.version + 1}; changed: ${filterInput}); ` +
+        `retrying once from the current version.`,
     );
     const server = await raw.getTarget(created.id);
     expect(server).toMatchObject({ description: "new", [filterWire]: '"dev" in "/tags/type"' });
@@ -244,7 +245,9 @@ describe("a failure after create leaves no orphan", () => {
       });
       expect(Object.values(err.properties).includes(undefined)).toBe(false);
       expect(err.reasons).toEqual([
-        `target ${target!.id} was created, but setting host sets failed: POST /v1/targets/${target!.id}:set-host-sets: 400 InvalidArgument: Error in provided request. (host_set_ids: Host set hsst_zzzzzzzzzz was not found.). It is recorded in the stack; the next \`pulumi up\` finishes it, \`pulumi destroy\` removes it.`,
+        `target ${target!.id} was created, but setting host sets failed: POST /v1/targets/${target!.id}:set-host-sets: 400 InvalidArgument: Error in ` +
+          `provided request. (host_set_ids: Host set hsst_zzzzzzzzzz was not found.). It is recorded in the stack; the next \`pulumi up\` finishes it, ` +
+          `\`pulumi destroy\` removes it.`,
       ]);
 
       // the next `pulumi up`, with the program fixed: diff against the recorded state, then update
@@ -386,7 +389,10 @@ describe("a create whose answer is lost while the controller stays away", () => 
       expect(err).toBeInstanceOf(CreateOutcomeUnknownError);
       expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
       expect((err as Error).message).toMatch(
-        /^creating target "maybe-made" in p_1234567890: the answer was lost \(POST \/v1\/targets: .*\), and the controller could not be asked afterwards whether it was created/,
+        new RegExp(
+          '^creating target "maybe-made" in p_1234567890: the answer was lost \\(POST /v1/targets: .*\\), ' +
+            "and the controller could not be asked afterwards whether it was created",
+        ),
       );
       expect((err as Error).message).toContain("pulumi import boundary:index:Target <resource name> <its id>");
       expect(c.store.size).toBe(1); // it was made: exactly what the message warns about
