@@ -178,7 +178,8 @@ export function retry(maxRetries: number): Interceptor {
             if (!held) return handler.onResponseEnd?.(c, trailers);
             const { status, headers, chunks } = held;
             const retryAfter = first(headers["retry-after"]);
-            if (n < maxRetries && retryableAnswer(method, status, retryAfter, Buffer.concat(chunks).toString())) {
+            // only a 429 or a 503 may be sent again: only then is the body read to judge it
+            if (n < maxRetries && (status === 429 || status === 503) && retryableAnswer(method, status, retryAfter, Buffer.concat(chunks).toString())) {
               const ms = retryAfterMs(retryAfter) ?? backoff(n);
               if (ms <= MAX_RETRY_AFTER_MS) {
                 const asks = retryAfter ? ` and asks to wait ${formatMs(ms)} (Retry-After: ${retryAfter})` : `, to be asked again in ${formatMs(ms)}`;
