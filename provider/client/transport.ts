@@ -46,11 +46,6 @@ export class Transport {
     this.failures = new Failures(settings);
   }
 
-  /** Removes the token, and any bearer credential, from text that may reach an error message. */
-  get scrub(): (text: string) => string {
-    return this.failures.scrub;
-  }
-
   /** One API call under `op`: the answer, or the typed error of an error status (its text scrubbed of credentials). */
   async api(op: Operation, method: string, path: string, body: unknown): Promise<Answer> {
     if (!this.api_) {
