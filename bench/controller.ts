@@ -15,6 +15,7 @@ import autocannon from "autocannon";
 import { defaultFixtures } from "../controller";
 import { Store } from "../controller/store";
 import { progress } from "./progress";
+import { sleep } from "../common/sleep";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -148,7 +149,7 @@ export async function benchHealthDuringList(): Promise<string[][]> {
           await (await fetch(`${loaded.first.opsUrl}/health`)).arrayBuffer();
           slowest = Math.max(slowest, performance.now() - t);
           asked++;
-          await new Promise((r) => setTimeout(r, 10));
+          await sleep(10);
         }
         await list;
         listMs = Math.max(listMs, performance.now() - started);

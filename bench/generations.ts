@@ -14,6 +14,7 @@ import { knows, release } from "../wire/releases";
 import { BoundaryClient } from "../provider/client";
 import { TargetCore } from "../provider/resource/core";
 import type { TargetState } from "../provider/resource/state";
+import { sleep } from "../common/sleep";
 
 const TOKEN = "at_1234567890_s1bench";
 const PROJECT = "p_1234567890";
@@ -101,7 +102,7 @@ export async function benchPacing(reads = 2000, concurrency = 16): Promise<{ row
   const client = new BoundaryClient({ addr: c.apiUrl, token: TOKEN });
   try {
     const t = await seed.createTarget({ scope_id: PROJECT, name: "paced", type: "tcp", attributes: { default_port: 22 } });
-    await new Promise((r) => setTimeout(r, periodMs)); // a fresh window
+    await sleep(periodMs); // a fresh window
     const before = await requests(c.opsUrl);
     let next = 0;
     const started = performance.now();

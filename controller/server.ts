@@ -17,6 +17,7 @@ import { silentLogger, type Logger } from "./log";
 import { Sessions } from "./sessions";
 import { Store } from "./store";
 import { rereadTls, secureOptions, type ListenerTls } from "./tls";
+import { sleep } from "../common/sleep";
 
 /** A listener address; port 0 picks a free port. */
 export interface HostPort {
@@ -193,10 +194,6 @@ function close(server: Server): Promise<void> {
       resolve();
     });
   });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }
 
 function url(a: AddressInfo, https: boolean): string {

@@ -113,8 +113,12 @@ function connect(child: ChildProcess, port: string, sdkFrom: string, output: () 
   const status = programRequire<typeof import("@pulumi/pulumi/proto/status_pb")>(sdkFrom, "@pulumi/pulumi/proto/status_pb");
   const empty = programRequire<typeof import("google-protobuf/google/protobuf/empty_pb")>(sdkFrom, "google-protobuf/google/protobuf/empty_pb");
   const client = new services.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-  // the generated client has one method per RPC; tests name them as strings
-  const methods = client as unknown as Record<string, (req: unknown, cb: (err: unknown, res: unknown) => void) => void>;
+  /** The generated client's method for an RPC, which tests name as strings (`"create"`). */
+  const rpc = (method: string): ((this: typeof client, req: unknown, cb: (err: unknown, res: unknown) => void) => void) => {
+    const fn: unknown = Reflect.get(client, method);
+    if (typeof fn !== "function") throw new Error(`the provider's gRPC client has no method ${method}`);
+    return fn as (this: typeof client, req: unknown, cb: (err: unknown, res: unknown) => void) => void;
+  };
   return {
     proto,
     status,
@@ -122,7 +126,7 @@ function connect(child: ChildProcess, port: string, sdkFrom: string, output: () 
     toStruct: (o) => struct.Struct.fromJavaScript(o as Record<string, never>),
     output,
     call: <T>(method: string, request: unknown) =>
-      new Promise<T>((resolve, reject) => methods[method]!.call(client, request, (err, res) => (err ? reject(err) : resolve(res as T)))),
+      new Promise<T>((resolve, reject) => rpc(method).call(client, request, (err, res) => (err ? reject(err) : resolve(res as T)))),
     stop: async () => {
       client.close();
       child.kill();

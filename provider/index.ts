@@ -1,5 +1,6 @@
 /**
- * pulumi-boundary: manage HashiCorp Boundary Targets with Pulumi.
+ * pulumi-boundary: manage HashiCorp Boundary Targets with Pulumi. Importing it has no side effect:
+ * Pulumi runs the plugin through package.json's `main`, `plugin/entry.ts`, which alone decides to serve.
  *
  *   import * as boundary from "pulumi-boundary";
  *   new boundary.Target("web", { scopeId: "p_1234567890", name: "web", hostSetIds: ["hsst_1234567890"] });
@@ -15,8 +16,11 @@ export {
   TargetNotAdoptedError,
   NameTakenError,
   TargetDeletedError,
-} from "./resource/errors";
-export { PlanError } from "./resource/apply";
+  UnsupportedInputError,
+  PlanError,
+  PROVIDER_ERRORS,
+  type ProviderErrorEntry,
+} from "./errors";
 export {
   authorizeSession,
   getTargets,
@@ -33,9 +37,3 @@ export * from "./client";
 export { PulumiBoundaryError } from "../common/errors";
 export { FilterSyntaxError } from "../common/filter";
 export type { Target as ApiTarget, SessionAuthorization } from "../wire/target";
-
-// Run by Pulumi as a plugin (PulumiPlugin.yaml): serve boundary:index:Target over the provider protocol.
-import { runningAsPlugin } from "./plugin/main";
-if (runningAsPlugin(module)) {
-  require("./plugin/server").serve();
-}

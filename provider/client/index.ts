@@ -1,10 +1,12 @@
 /** The typed Boundary API client: the client, its settings, its errors. */
-export { BoundaryClient, type TargetIdentity, type HttpMethod } from "./client";
+export { BoundaryClient, type TargetIdentity, type HttpMethod, type ListChange, type CredentialSources } from "./client";
+export type { WireCall, ListQuery, ListIds } from "./api";
 export { resolveSettings, ENV, type BoundaryClientOptions, type ClientSettings } from "./settings";
 export {
   BoundaryClientError,
   ClientSettingsError,
   BoundaryApiError,
+  ActionNotRoutedError,
   VersionConflictError,
   NotFoundError,
   SchemaValidationError,
@@ -14,5 +16,5 @@ export {
   CancelledError,
   UnauthenticatedError,
   UnexpectedAnswerError,
-} from "./errors";
+} from "../errors";
 export { Operation, DEFAULT_OPERATION_TIMEOUT_MS, type OperationOptions } from "./operation";

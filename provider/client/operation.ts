@@ -7,12 +7,11 @@
  * (`performance.now()`), so a jump of the wall clock never stretches or cuts a wait.
  */
 import { performance } from "node:perf_hooks";
-import { CancelledError, DeadlineError } from "./errors";
+import { MAX_TIMER_MS, sleep } from "../../common/sleep";
+import { CancelledError, DeadlineError } from "../errors";
 
 /** An operation's budget when the engine gives none (no `customTimeouts`): Terraform's default. */
 export const DEFAULT_OPERATION_TIMEOUT_MS = 20 * 60_000;
-/** Node's timers cannot wait longer than this (a longer one fires after 1 ms, with a warning). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** How an operation is bounded. */
 export interface OperationOptions {
@@ -41,6 +40,7 @@ export class Operation {
   /** When the last request left (the transport stamps it): a lost answer's window opens there. */
   lastSentAt: number | undefined;
 
+  /** An operation with `options`' budget from now, or ending at `deadline` (monotonic clock) when given. */
   constructor(options: OperationOptions = {}, deadline?: number) {
     const budget = options.timeoutMs !== undefined && options.timeoutMs > 0 ? options.timeoutMs : DEFAULT_OPERATION_TIMEOUT_MS;
     this.deadline = deadline ?? performance.now() + budget;
@@ -65,7 +65,8 @@ export class Operation {
 
   /** Throws at once when the operation was cancelled or its deadline has passed: nothing more may be sent. */
   ensureActive(req: RequestName): void {
-    if (this.cancelled) throw new CancelledError(req.method, req.path, "cancelled before it was sent (the engine cancelled the operation)", { maybeApplied: false });
+    if (this.cancelled)
+      throw new CancelledError(req.method, req.path, "cancelled before it was sent (the engine cancelled the operation)", { maybeApplied: false });
     if (this.remaining() === 0) throw new DeadlineError(req.method, req.path, `not sent: ${this.describeDeadline()} has passed`, { maybeApplied: false });
   }
 
@@ -80,16 +81,8 @@ export class Operation {
     if (ms > this.remaining()) {
       return Promise.reject(new DeadlineError(req.method, req.path, `not sent: ${why()}, which is after ${this.describeDeadline()}`, { maybeApplied: false }));
     }
-    return new Promise((resolve, reject) => {
-      const onCancel = () => {
-        clearTimeout(timer);
-        reject(new CancelledError(req.method, req.path, "cancelled while waiting to be sent (the engine cancelled the operation)", { maybeApplied: false }));
-      };
-      const timer = setTimeout(() => {
-        this.signal?.removeEventListener("abort", onCancel);
-        resolve();
-      }, Math.min(ms, MAX_TIMER_MS));
-      this.signal?.addEventListener("abort", onCancel, { once: true });
+    return sleep(ms, this.signal).catch(() => {
+      throw new CancelledError(req.method, req.path, "cancelled while waiting to be sent (the engine cancelled the operation)", { maybeApplied: false });
     });
   }
 

@@ -5,8 +5,9 @@
  */
 import { readFileSync } from "node:fs";
 import { parseDuration } from "../../common/duration";
-import { ClientSettingsError } from "./errors";
+import { ClientSettingsError } from "../errors";
 
+/** How a client is configured; each option left out falls back to its BOUNDARY_* variable, then a default. */
 export interface BoundaryClientOptions {
   /** API address, e.g. `http://127.0.0.1:9200`. Default: `BOUNDARY_ADDR`, else `http://127.0.0.1:9200`. */
   addr?: string;
@@ -79,7 +80,9 @@ export function resolveSettings(options: BoundaryClientOptions = {}, env: NodeJS
   const addrKey = options.addr ? "addr" : "BOUNDARY_ADDR";
   const api = parseUrl(addrKey, options.addr ?? env[ENV.addr] ?? "http://127.0.0.1:9200");
   const opsValue = options.opsAddr ?? env[ENV.opsAddr];
-  const ops = opsValue ? parseUrl(options.opsAddr ? "opsAddr" : "BOUNDARY_OPS_ADDR", opsValue) : new URL(`${api.protocol}//${api.hostname.includes(":") ? `[${api.hostname}]` : api.hostname}:9203`);
+  const ops = opsValue
+    ? parseUrl(options.opsAddr ? "opsAddr" : "BOUNDARY_OPS_ADDR", opsValue)
+    : new URL(`${api.protocol}//${api.hostname.includes(":") ? `[${api.hostname}]` : api.hostname}:9203`);
 
   let timeoutMs = options.timeoutMs;
   const timeout = env[ENV.timeout];
@@ -110,7 +113,8 @@ export function resolveSettings(options: BoundaryClientOptions = {}, env: NodeJS
   const rateEnv = env[ENV.rateLimit];
   if (rateLimit === undefined && rateEnv !== undefined && rateEnv !== "") {
     rateLimit = Number(rateEnv);
-    if (!Number.isFinite(rateLimit) || rateLimit <= 0) throw new ClientSettingsError(`${ENV.rateLimit}: ${JSON.stringify(rateEnv)} must be a number of requests per second > 0`);
+    if (!Number.isFinite(rateLimit) || rateLimit <= 0)
+      throw new ClientSettingsError(`${ENV.rateLimit}: ${JSON.stringify(rateEnv)} must be a number of requests per second > 0`);
   }
   const generation = options.apiGeneration ?? (env[ENV.apiGeneration] || undefined);
   if (generation !== undefined && generation !== "v0.4" && generation !== "current") {

@@ -16,7 +16,7 @@ import { PACKAGE, providerOptions } from "../config";
 import { SESSION_SECRET_FIELDS, sessionView, targetSummary } from "../functions";
 import { TargetCore, type OperationContext } from "../resource/core";
 import { UNKNOWN } from "../resource/inputs";
-import { ResourceInitError } from "../resource/errors";
+import { ResourceInitError } from "../errors";
 import type { Change } from "../resource/plan";
 import { packageSchema } from "./schema";
 import { EngineLog } from "./engine-log";

@@ -14,13 +14,25 @@ import type { Target } from "../../wire/target";
 import { INPUT_FIELDS, type InputField } from "../../wire/target-fields";
 import { BoundaryApiError, BoundaryClient, NotFoundError, Operation, VersionConflictError, type BoundaryClientOptions } from "../client";
 import { RELEASES, type Release } from "../../wire/releases";
-import { PlanError, applyPlan } from "./apply";
+import { applyPlan } from "./apply";
 import { autoname, type NamingContext } from "./autoname";
 import { createTarget } from "./create";
-import { InvalidResourceDataError, ResourceInitError, TargetDeletedError, UnsupportedInputError } from "./errors";
+import { InvalidResourceDataError, PlanError, ResourceInitError, TargetDeletedError, UnsupportedInputError } from "../errors";
 import { droppedFields, generationFailures, needsGeneration, releasesOf } from "./generation";
 import { checkInputs, type CheckFailure, type TargetInputs } from "./inputs";
-import { callsFor, changes, diffTarget, projectCreate, projectUpdate, replayChanges, sameValue, undecidedResets, type Change, type PlanContext, type TargetDiff } from "./plan";
+import {
+  callsFor,
+  changes,
+  diffTarget,
+  projectCreate,
+  projectUpdate,
+  replayChanges,
+  sameValue,
+  undecidedResets,
+  type Change,
+  type PlanContext,
+  type TargetDiff,
+} from "./plan";
 import { TargetState, inputsFromState, managedFields, stateFromTarget } from "./state";
 
 const ManagedList = z.array(z.enum(INPUT_FIELDS as [InputField, ...InputField[]]));
@@ -57,6 +69,7 @@ export class TargetCore {
   /** Where warnings go (each route sets its channel); never pass a secret. */
   warn: (message: string) => void = (m) => process.stderr.write(`warning: ${m}\n`);
 
+  /** A core whose client takes `options` (stack config, once `configure` is called, overrides them). */
   constructor(options: BoundaryClientOptions = {}) {
     this.options = options;
   }
@@ -120,14 +133,14 @@ export class TargetCore {
   async diff(olds: unknown, news: Record<string, unknown>, ctx: OperationContext = {}): Promise<TargetDiff> {
     const state = withPrior(parseState(olds), ctx);
     const inputs = parseInputs(news);
-    refuseUnsupported(inputs, this.knownReleases(state), state);
+    refuseUnsupportedAmong(inputs, this.knownReleases(state), state);
     return diffTarget(state, inputs, await this.planContext(() => this.clientFor(ctx).client, state, inputs, ctx));
   }
 
   /** A preview of create: the projected state, with no API call (refused when no release the controller may be can take the inputs). */
   previewCreate(news: Record<string, unknown>): Record<string, unknown> {
     const inputs = parseInputs(news);
-    refuseUnsupported(inputs, this.knownReleases());
+    refuseUnsupportedAmong(inputs, this.knownReleases());
     return projectCreate(inputs);
   }
 
@@ -136,7 +149,7 @@ export class TargetCore {
     const state = withPrior(parseState(olds), ctx);
     const inputs = parseInputs(news);
     const releases = this.knownReleases(state);
-    refuseUnsupported(inputs, releases, state);
+    refuseUnsupportedAmong(inputs, releases, state);
     return projectUpdate(state, inputs, { ...ctx, releases });
   }
 
@@ -164,7 +177,7 @@ export class TargetCore {
    */
   private async refuseUnsupported(client: BoundaryClient, inputs: Partial<TargetInputs>, state?: TargetState): Promise<void> {
     if (needsGeneration(inputs) && new Set(narrowed(client.releases, state).map((r) => r.generation)).size > 1) await client.apiGeneration();
-    refuseUnsupported(inputs, narrowed(client.releases, state), state);
+    refuseUnsupportedAmong(inputs, narrowed(client.releases, state), state);
   }
 
   /**
@@ -218,7 +231,15 @@ export class TargetCore {
       const seen = await this.afterFailure(client, id, err, err.last?.version ?? state.version);
       if (seen.kind === "deleted") throw new TargetDeletedError(id, seen.cause);
       if (seen.kind === "failed") throw partial(id, err, managed);
-      last = await this.replay(client, id, err.last ? stateFromTarget(err.last, state.__managed) : state, seen.current, planned, managed, ctx.warn ?? this.warn);
+      last = await this.replay(
+        client,
+        id,
+        err.last ? stateFromTarget(err.last, state.__managed) : state,
+        seen.current,
+        planned,
+        managed,
+        ctx.warn ?? this.warn,
+      );
     }
     const updated = last ? stateFromTarget(last, managed) : { ...state, __managed: managed };
     const dropped = droppedFields(inputs, updated);
@@ -232,7 +253,12 @@ export class TargetCore {
    * sources"), is judged by a fresh read: gone (deleted outside Pulumi), a moved version (a
    * conflict), or else a real failure, reported as it is.
    */
-  private async afterFailure(client: BoundaryClient, id: string, err: PlanError, sent: number): Promise<{ kind: "conflict"; current?: Target } | { kind: "deleted"; cause: Error } | { kind: "failed" }> {
+  private async afterFailure(
+    client: BoundaryClient,
+    id: string,
+    err: PlanError,
+    sent: number,
+  ): Promise<{ kind: "conflict"; current?: Target } | { kind: "deleted"; cause: Error } | { kind: "failed" }> {
     if (err.cause instanceof VersionConflictError) return { kind: "conflict" };
     const ambiguous = err.cause instanceof NotFoundError || (err.failedCall.op === "set" && err.cause instanceof BoundaryApiError && err.cause.status === 500);
     if (!ambiguous) return { kind: "failed" };
@@ -259,7 +285,15 @@ export class TargetCore {
    * current version: what changed outside (another stack's change, an attach someone made, a field
    * the engine ignores) stays as the controller holds it.
    */
-  private async replay(client: BoundaryClient, id: string, known: TargetState, read: Target | undefined, planned: readonly Change[], managed: InputField[], warn: (m: string) => void): Promise<Target> {
+  private async replay(
+    client: BoundaryClient,
+    id: string,
+    known: TargetState,
+    read: Target | undefined,
+    planned: readonly Change[],
+    managed: InputField[],
+    warn: (m: string) => void,
+  ): Promise<Target> {
     let current = read;
     try {
       current ??= await client.getTarget(id);
@@ -288,8 +322,11 @@ function narrowed(releases: readonly Release[], state: TargetState | undefined):
   return recorded.length > 0 ? recorded : releases;
 }
 
-/** Throws UnsupportedInputError when no release the controller may be can take the inputs. */
-function refuseUnsupported(inputs: Partial<TargetInputs>, releases: readonly Release[], state?: TargetState): void {
+/**
+ * Throws UnsupportedInputError when none of `releases` can take the inputs: the pure check, with
+ * the releases already known (the method `refuseUnsupported` asks the controller first when it must).
+ */
+function refuseUnsupportedAmong(inputs: Partial<TargetInputs>, releases: readonly Release[], state?: TargetState): void {
   const failures = generationFailures(inputs, releases, state);
   if (failures.length > 0) throw new UnsupportedInputError(JSON.stringify(inputs.name ?? "(unnamed)"), failures);
 }

@@ -8,8 +8,8 @@
 import type { Target } from "../../wire/target";
 import { spec, type InputField } from "../../wire/target-fields";
 import { BoundaryApiError, CancelledError, DeadlineError, TransportError, type BoundaryClient, type Operation } from "../client";
-import { PlanError, applyPlan } from "./apply";
-import { CreateNotAppliedError, CreateOutcomeUnknownError, NameTakenError, ResourceInitError, TargetNotAdoptedError } from "./errors";
+import { applyPlan } from "./apply";
+import { CreateNotAppliedError, CreateOutcomeUnknownError, NameTakenError, PlanError, ResourceInitError, TargetNotAdoptedError } from "../errors";
 import { droppedFields } from "./generation";
 import type { TargetInputs } from "./inputs";
 import { createRequest, planUpdate } from "./plan";
@@ -25,10 +25,18 @@ const LOOKUP_GRACE_MS = 1000;
  * Creates the Target under `op` and applies what the POST did not. A failure once the Target exists
  * is a ResourceInitError carrying its id and state; see the module comment for the rest.
  */
-export async function createTarget(client: BoundaryClient, op: Operation, inputs: TargetInputs, warn: (m: string) => void): Promise<{ id: string; state: TargetState }> {
+export async function createTarget(
+  client: BoundaryClient,
+  op: Operation,
+  inputs: TargetInputs,
+  warn: (m: string) => void,
+): Promise<{ id: string; state: TargetState }> {
   const managed = managedFields(inputs);
   // the lists go in the POST only to a controller that may apply them there (the release table's createAppliesLists: the spec's)
-  const asked = createRequest(inputs, client.releases.some((r) => r.createAppliesLists));
+  const asked = createRequest(
+    inputs,
+    client.releases.some((r) => r.createAppliesLists),
+  );
   const post = op.reserving(LOOKUP_RESERVE_MS);
   let created: Target;
   try {
@@ -36,17 +44,25 @@ export async function createTarget(client: BoundaryClient, op: Operation, inputs
   } catch (err) {
     const outcome = createOutcome(err);
     if (outcome === "foreign") throw err;
-    if (outcome === "refused") throw isNameTaken(err) ? new NameTakenError(inputs.scopeId, inputs.name ?? "", await nameHolder(client, inputs), err as Error) : err;
+    if (outcome === "refused")
+      throw isNameTaken(err) ? new NameTakenError(inputs.scopeId, inputs.name ?? "", await nameHolder(client, inputs), err as Error) : err;
     created = await findCreated(client, op, post.lastSentAt, asked, inputs, err as Error);
     const found = `it was created as ${created.id} and is recorded in the stack.`;
-    if (op.cancelled) throw new ResourceInitError(created.id, stateFromTarget(created, managed), [`creating target ${JSON.stringify(inputs.name)} was cancelled after the controller made it: ${found} The next \`pulumi up\` finishes it.`]);
+    if (op.cancelled)
+      throw new ResourceInitError(created.id, stateFromTarget(created, managed), [
+        `creating target ${JSON.stringify(inputs.name)} was cancelled after the controller made it: ${found} The next \`pulumi up\` finishes it.`,
+      ]);
     warn(`creating target ${JSON.stringify(inputs.name)}: ${(err as Error).message}; ${found}`);
   }
   let state = stateFromTarget(created, managed);
   // Lists the POST did not apply (Boundary ignores them on create) are set now. A field the POST
   // silently dropped (a release older than the field) no later call would keep: the answer check
   // below names it.
-  const dropped = new Set(droppedFields(inputs, state).filter((d) => !spec(d.property as InputField).association).map((d) => d.property));
+  const dropped = new Set(
+    droppedFields(inputs, state)
+      .filter((d) => !spec(d.property as InputField).association)
+      .map((d) => d.property),
+  );
   const planned = Object.fromEntries(Object.entries(inputs).filter(([f]) => !dropped.has(f))) as TargetInputs;
   try {
     const last = await applyPlan(client, created.id, created.version, planUpdate(state, planned));
@@ -60,7 +76,9 @@ export async function createTarget(client: BoundaryClient, op: Operation, inputs
   }
   const notKept = droppedFields(inputs, state);
   if (notKept.length > 0) {
-    throw new ResourceInitError(created.id, state, [`target ${created.id} was created, but ${notKept.map((d) => d.reason).join("; ")}. It is recorded in the stack as the controller holds it.`]);
+    throw new ResourceInitError(created.id, state, [
+      `target ${created.id} was created, but ${notKept.map((d) => d.reason).join("; ")}. It is recorded in the stack as the controller holds it.`,
+    ]);
   }
   return { id: created.id, state };
 }
@@ -72,7 +90,14 @@ export async function createTarget(client: BoundaryClient, op: Operation, inputs
  * Throws CreateNotAppliedError when it shows none, TargetNotAdoptedError when the Target of our
  * name is not ours, CreateOutcomeUnknownError when it cannot be asked.
  */
-async function findCreated(client: BoundaryClient, op: Operation, sentAt: number | undefined, asked: ReturnType<typeof createRequest>, inputs: TargetInputs, lost: Error): Promise<Target> {
+async function findCreated(
+  client: BoundaryClient,
+  op: Operation,
+  sentAt: number | undefined,
+  asked: ReturnType<typeof createRequest>,
+  inputs: TargetInputs,
+  lost: Error,
+): Promise<Target> {
   // as long as the client timeout at most, as the recovery always was
   const budget = op.afterwards(LOOKUP_GRACE_MS, client.settings.timeoutMs);
   const lookup = client.within(budget);
@@ -82,13 +107,17 @@ async function findCreated(client: BoundaryClient, op: Operation, sentAt: number
     try {
       answer = await lookup.listTargetsAnswered({ scopeId: inputs.scopeId, filter: `"/item/name" == ${JSON.stringify(name)}` });
     } catch (err) {
-      const again = (err instanceof TransportError && !(err instanceof CancelledError) && !(err instanceof DeadlineError)) || (err instanceof BoundaryApiError && err.status >= 500);
+      const again =
+        (err instanceof TransportError && !(err instanceof CancelledError) && !(err instanceof DeadlineError)) ||
+        (err instanceof BoundaryApiError && err.status >= 500);
       // asked again until the budget is spent, the last wait cut to what is left
       const pause = Math.min(200 * 2 ** attempt, 2000, budget.remaining() - 1);
       if (!again || pause <= 0) throw new CreateOutcomeUnknownError(inputs.scopeId, name, lost, err);
-      await budget.wait(pause, { method: "GET", path: "/v1/targets" }, () => "asking again whether the target was created").catch(() => {
-        throw new CreateOutcomeUnknownError(inputs.scopeId, name, lost, err);
-      });
+      await budget
+        .wait(pause, { method: "GET", path: "/v1/targets" }, () => "asking again whether the target was created")
+        .catch(() => {
+          throw new CreateOutcomeUnknownError(inputs.scopeId, name, lost, err);
+        });
       continue;
     }
     const named = answer.targets.filter((t) => t.name === name);

@@ -22,7 +22,7 @@ import { parseDuration } from "../../common/duration";
 import type { BoundaryClientOptions } from "../client";
 import { providerOptions } from "../config";
 import { TargetCore, type OperationContext } from "./core";
-import { ResourceInitError } from "./errors";
+import { ResourceInitError } from "../errors";
 import { managedFields } from "./state";
 
 const PROVIDER_KEY = "__provider";
@@ -131,10 +131,15 @@ const entry = () => (shared ??= new DynamicTargetProvider());
  * The host configures it once per `__provider` text, which all Targets share.
  */
 export const configure = (req: pulumi.dynamic.ConfigureRequest) => entry().configure(req);
+/** `ResourceProvider.check` of the module's one provider: the program's inputs checked, normalised and autonamed. */
 export const check = (olds: Record<string, unknown>, news: Record<string, unknown>) => entry().check(olds, news);
+/** `ResourceProvider.diff`: what changes between the state and the program, and what replaces the Target. */
 export const diff = (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) => entry().diff(id, olds, news);
+/** `ResourceProvider.create`: creates the Target; a failure once it exists records it (a partial failure). */
 export const create = (inputs: Record<string, unknown>) => entry().create(inputs);
+/** `ResourceProvider.read`: the Target as the controller holds it now, or none when it is gone. */
 export const read = (id: string, props: Record<string, unknown>) => entry().read(id, props);
+/** `ResourceProvider.update`: applies the planned changes in place, threading `version`. */
 export const update = (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) => entry().update(id, olds, news);
 const remove = (id: string, props?: Record<string, unknown>) => entry().delete(id, props);
 export { remove as delete };

@@ -11,8 +11,8 @@ export {
   NameTakenError,
   TargetDeletedError,
   UnsupportedInputError,
-} from "./errors";
-export { PlanError } from "./apply";
+  PlanError,
+} from "../errors";
 export { TargetInputs, checkInputs, UNKNOWN, type CheckFailure } from "./inputs";
 export { TargetState, TARGET_OUTPUTS, OUTPUT_FIELDS, stateFromTarget } from "./state";
 export { diffTarget, planUpdate, createRequest, type TargetDiff, type Change, type Call } from "./plan";

@@ -12,10 +12,12 @@
  * same changes, and only they, are replayed on the fresh Target (`replayChanges`), so nothing
  * another stack or a person changed meanwhile is reverted.
  */
-import type { CreateTargetRequest, UpdateTargetRequest } from "../../wire/target";
+import type { CreateTargetRequest, Target, UpdateTargetRequest } from "../../wire/target";
 import { INPUT_FIELDS, setPath, spec, type Association, type InputField } from "../../wire/target-fields";
 import { UNKNOWN, isUnknown, type TargetInputs } from "./inputs";
-import { controllerDefault, type Release } from "../../wire/releases";
+import { controllerDefault, type ListField, type Release } from "../../wire/releases";
+import * as api from "../client/api";
+import { LIST_FIELDS, type ListIds, type WireCall } from "../client/api";
 import { OUTPUT_FIELDS, TARGET_OUTPUTS, managedFields, type TargetState } from "./state";
 
 /** One field whose desired value differs from the state. */
@@ -104,7 +106,15 @@ export function undecidedResets(state: TargetState, news: Partial<TargetInputs>,
  * positions), and `*` names them all.
  */
 export function ignoredFields(paths: readonly string[] = []): (field: InputField) => boolean {
-  const names = new Set(paths.map((p) => p.trim().replace(/^\["([^"]+)"\].*$/, "$1").split(/[.[]/)[0]!));
+  const names = new Set(
+    paths.map(
+      (p) =>
+        p
+          .trim()
+          .replace(/^\["([^"]+)"\].*$/, "$1")
+          .split(/[.[]/)[0]!,
+    ),
+  );
   return (field) => names.has("*") || names.has(field);
 }
 
@@ -144,14 +154,14 @@ export type Call =
   | { op: "update"; mask: string[]; fields: Omit<UpdateTargetRequest, "version"> }
   | {
       op: "set";
-      field: InputField;
+      field: ListField;
       association: Association;
       ids: string[];
       /**
        * The other lists the same current action replaces, with the ids each must hold after it
        * (`:set-credential-sources` sets the brokered and the injected list: leaving one out would clear it).
        */
-      siblings?: { field: InputField; ids: string[] }[];
+      siblings?: { field: ListField; ids: string[] }[];
     };
 
 /**
@@ -180,7 +190,7 @@ export function callsFor(base: TargetState, planned: readonly Change[]): Call[] 
   for (const c of planned) {
     const f = spec(c.field);
     if (c.replace) continue; // handled by replacement, never by update
-    if (f.association) {
+    if (f.association && isList(c.field)) {
       if (lists.some((l) => l.op === "set" && l.siblings?.some((s) => s.field === c.field))) continue; // travels with a list already planned
       lists.push({ op: "set", field: c.field, association: f.association, ids: wanted(c.field), ...siblingsOf(c.field, f.association, wanted) });
     } else if (f.mask) {
@@ -190,6 +200,25 @@ export function callsFor(base: TargetState, planned: readonly Change[]): Call[] 
     }
   }
   return mask.length > 0 ? [{ op: "update", mask, fields }, ...lists] : lists;
+}
+
+/** Whether a field is one of the Target's id lists. */
+function isList(field: InputField): field is ListField {
+  return (LIST_FIELDS as readonly InputField[]).includes(field);
+}
+
+/** The lists a set call carries, its own first (that one decides the action). */
+export function listsOf(call: Extract<Call, { op: "set" }>): ListIds[] {
+  return [{ field: call.field, ids: call.ids }, ...(call.siblings ?? [])];
+}
+
+/**
+ * The exact wire call (method, path, body) a planned call is sent as, on Target `id` at `version`,
+ * to a controller that may be any of `releases` (which picks a list's action and names: see
+ * `api.listAction`). What `apply.ts` sends, each call at the version the previous answer carried.
+ */
+export function wireCall(call: Call, id: string, version: number, releases: readonly Release[]): WireCall<Target> {
+  return call.op === "update" ? api.updateTarget(id, version, call.mask, call.fields) : api.listAction(releases, id, "set", version, listsOf(call));
 }
 
 /**
@@ -202,8 +231,8 @@ export function replayChanges(fresh: TargetState, planned: readonly Change[]): C
 }
 
 /** The lists that share `field`'s current action, each with the ids it must hold after the call. */
-function siblingsOf(field: InputField, association: Association, wanted: (f: InputField) => string[]): { siblings?: { field: InputField; ids: string[] }[] } {
-  const others = INPUT_FIELDS.filter((o) => o !== field && spec(o).association?.current.action === association.current.action);
+function siblingsOf(field: ListField, association: Association, wanted: (f: InputField) => string[]): { siblings?: { field: ListField; ids: string[] }[] } {
+  const others = LIST_FIELDS.filter((o) => o !== field && spec(o).association?.current.action === association.current.action);
   if (others.length === 0) return {};
   return { siblings: others.map((o) => ({ field: o, ids: wanted(o) })) };
 }
@@ -228,7 +257,9 @@ export function createRequest(news: TargetInputs, withLists = true): CreateTarge
 
 /** Says what a call does, for messages. */
 export function describeCall(call: Call): string {
-  return call.op === "update" ? `updating ${call.mask.join(", ")}` : `setting ${(call.association.action ?? call.association.current.action).replace("-", " ")}`;
+  return call.op === "update"
+    ? `updating ${call.mask.join(", ")}`
+    : `setting ${(call.association.action ?? call.association.current.action).replace("-", " ")}`;
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
  * The one error hierarchy: every class has its name, a fixed code, the message its callers rely
  * on, and `instanceof` that holds across two loaded copies of the package (the program's and the
- * provider host's), for the class itself and each ancestor, and never for an unrelated class.
+ * provider host's), for the class itself and each ancestor, and never for an unrelated class. The
+ * provider's classes are enumerated from its catalogue (`provider/errors.ts`, `PROVIDER_ERRORS`):
+ * a class added there without a case here fails.
  */
 import * as path from "node:path";
 
@@ -9,23 +11,26 @@ const ROOT = path.join(__dirname, "..", "..");
 /** Every module that defines an error class, loaded twice: two copies, as two installs would be. */
 const MODULES = {
   common: "common/errors",
-  client: "provider/client/errors",
-  apply: "provider/resource/apply",
-  resource: "provider/resource/errors",
+  provider: "provider/errors",
   filter: "common/filter",
   config: "controller/config",
   hcl: "controller/hcl",
   controller: "controller/errors",
 } as const;
-/** One copy: each module's exports, loaded at run time by path (the cases call constructors and factories of each). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- modules loaded by path have no static type
-type Copy = { [K in keyof typeof MODULES]: any };
+type Copy = {
+  common: typeof import("../../common/errors");
+  provider: typeof import("../../provider/errors");
+  filter: typeof import("../../common/filter");
+  config: typeof import("../../controller/config");
+  hcl: typeof import("../../controller/hcl");
+  controller: typeof import("../../controller/errors");
+};
+/** A class of the hierarchy, whatever its constructor takes. */
+type ErrorClass = abstract new (...args: never[]) => Error;
 const load = (): Copy => {
   let copy = {} as Copy;
   jest.isolateModules(() => {
-    // jest's require: only it loads a fresh copy inside isolateModules (an import is loaded once)
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    copy = Object.fromEntries(Object.entries(MODULES).map(([k, m]) => [k, require(path.join(ROOT, m))])) as Copy;
+    copy = Object.fromEntries(Object.entries(MODULES).map(([k, m]) => [k, jest.requireActual(path.join(ROOT, m))])) as Copy;
   });
   return copy;
 };
@@ -35,11 +40,11 @@ const b = load();
 const call = { method: "POST", path: "/v1/targets" };
 const cases: [name: string, code: string, make: (m: Copy) => Error, message: string, ancestors: string[]][] = [
   ["PulumiBoundaryError", "BOUNDARY_ERROR", (m) => new m.common.PulumiBoundaryError("root"), "root", []],
-  ["BoundaryClientError", "BOUNDARY_CLIENT_ERROR", (m) => new m.client.BoundaryClientError("client"), "client", ["PulumiBoundaryError"]],
+  ["BoundaryClientError", "BOUNDARY_CLIENT_ERROR", (m) => new m.provider.BoundaryClientError("client"), "client", ["PulumiBoundaryError"]],
   [
     "ClientSettingsError",
     "BOUNDARY_CLIENT_SETTINGS",
-    (m) => new m.client.ClientSettingsError("BOUNDARY_ADDR: bad"),
+    (m) => new m.provider.ClientSettingsError("BOUNDARY_ADDR: bad"),
     "BOUNDARY_ADDR: bad",
     ["BoundaryClientError", "PulumiBoundaryError"],
   ],
@@ -47,7 +52,7 @@ const cases: [name: string, code: string, make: (m: Copy) => Error, message: str
     "BoundaryApiError",
     "BOUNDARY_API_ERROR",
     (m) =>
-      new m.client.BoundaryApiError(
+      new m.provider.BoundaryApiError(
         call.method,
         call.path,
         400,
@@ -62,68 +67,142 @@ const cases: [name: string, code: string, make: (m: Copy) => Error, message: str
   [
     "VersionConflictError",
     "BOUNDARY_VERSION_CONFLICT",
-    (m) => m.client.apiError("PATCH", "/v1/targets/ttcp_1", 404, "NotFound", 'Target "ttcp_1" not found or incorrect version provided.', []),
+    (m) => m.provider.apiError("PATCH", "/v1/targets/ttcp_1", 404, "NotFound", 'Target "ttcp_1" not found or incorrect version provided.', []),
     'PATCH /v1/targets/ttcp_1: 404 NotFound: Target "ttcp_1" not found or incorrect version provided.',
     ["BoundaryApiError", "BoundaryClientError", "PulumiBoundaryError"],
   ],
   [
     "NotFoundError",
     "BOUNDARY_NOT_FOUND",
-    (m) => m.client.apiError("GET", "/v1/targets/ttcp_1", 404, "NotFound", "Resource not found.", []),
+    (m) => m.provider.apiError("GET", "/v1/targets/ttcp_1", 404, "NotFound", "Resource not found.", []),
     "GET /v1/targets/ttcp_1: 404 NotFound: Resource not found.",
     ["BoundaryApiError", "BoundaryClientError", "PulumiBoundaryError"],
   ],
   [
     "SchemaValidationError",
     "BOUNDARY_SCHEMA_MISMATCH",
-    (m) => new m.client.SchemaValidationError("GET", "/v1/targets/ttcp_1", [{ path: ["version"], message: "expected number" }]),
+    (m) => new m.provider.SchemaValidationError("GET", "/v1/targets/ttcp_1", [{ path: ["version"], message: "expected number" }]),
     "GET /v1/targets/ttcp_1: unexpected response: version: expected number",
     ["BoundaryClientError", "PulumiBoundaryError"],
   ],
   [
     "TransportError",
     "BOUNDARY_TRANSPORT_ERROR",
-    (m) => new m.client.TransportError("GET", "/v1/targets", "ECONNREFUSED: refused"),
+    (m) => new m.provider.TransportError("GET", "/v1/targets", "ECONNREFUSED: refused"),
     "GET /v1/targets: ECONNREFUSED: refused",
     ["BoundaryClientError", "PulumiBoundaryError"],
   ],
   [
     "TimeoutError",
     "BOUNDARY_TIMEOUT",
-    (m) => new m.client.TimeoutError("GET", "/v1/targets", "no answer within 5 ms"),
+    (m) => new m.provider.TimeoutError("GET", "/v1/targets", "no answer within 5 ms"),
     "GET /v1/targets: no answer within 5 ms",
     ["TransportError", "BoundaryClientError", "PulumiBoundaryError"],
   ],
   [
+    "UnauthenticatedError",
+    "BOUNDARY_UNAUTHENTICATED",
+    (m) => m.provider.apiError("GET", "/v1/targets", 401, "Unauthenticated", "Unauthenticated, or invalid token.", []),
+    "GET /v1/targets: 401 Unauthenticated: Unauthenticated, or invalid token.",
+    ["BoundaryApiError", "BoundaryClientError", "PulumiBoundaryError"],
+  ],
+  [
+    "ActionNotRoutedError",
+    "BOUNDARY_ACTION_NOT_ROUTED",
+    (m) => new m.provider.ActionNotRoutedError("POST", "/v1/targets/ttcp_1:set-host-sets", {}, ":set-host-sets", ":set-host-sources", "0.11", "setHostSources"),
+    "POST /v1/targets/ttcp_1:set-host-sets: 405 Unknown: HTTP 405 This controller is a current release of Boundary: Boundary 0.11 and later have no " +
+      ":set-host-sets (it was replaced by :set-host-sources). Call BoundaryClient.setHostSources, which picks the action the controller speaks on every " +
+      "release. Nothing was changed.",
+    ["BoundaryApiError", "BoundaryClientError", "PulumiBoundaryError"],
+  ],
+  [
+    "UnexpectedAnswerError",
+    "BOUNDARY_UNEXPECTED_ANSWER",
+    (m) => new m.provider.UnexpectedAnswerError("GET", "/v1/targets/ttcp_1", "http://127.0.0.1:9200/v1/targets/ttcp_1", 502, "text/html", "<html>Bad Gateway"),
+    "GET http://127.0.0.1:9200/v1/targets/ttcp_1: 502, and not an answer from Boundary's API (content-type text/html, body starts \"<html>Bad " +
+      'Gateway"). A proxy or gateway in front of the controller answered; nothing can be concluded from it about the Target.',
+    ["BoundaryApiError", "BoundaryClientError", "PulumiBoundaryError"],
+  ],
+  [
+    "DeadlineError",
+    "BOUNDARY_DEADLINE",
+    (m) => new m.provider.DeadlineError("GET", "/v1/targets", "no answer before this operation's deadline (customTimeouts create 3s)"),
+    "GET /v1/targets: no answer before this operation's deadline (customTimeouts create 3s)",
+    ["TimeoutError", "TransportError", "BoundaryClientError", "PulumiBoundaryError"],
+  ],
+  [
+    "CancelledError",
+    "BOUNDARY_CANCELLED",
+    (m) => new m.provider.CancelledError("GET", "/v1/targets", "cancelled while waiting for the answer", { maybeApplied: false }),
+    "GET /v1/targets: cancelled while waiting for the answer",
+    ["TransportError", "BoundaryClientError", "PulumiBoundaryError"],
+  ],
+  [
+    "TargetNotAdoptedError",
+    "BOUNDARY_TARGET_NOT_ADOPTED",
+    (m) =>
+      new m.provider.TargetNotAdoptedError("p_1", "web", "ttcp_2", ["it has been changed since it was made (version 2)"], new Error("POST /v1/targets: 502")),
+    'creating target "web" in p_1: the answer was lost (POST /v1/targets: 502). A target of that name exists, ttcp_2, but it is not the one this ' +
+      "create made (it has been changed since it was made (version 2)), so it is not adopted. If ttcp_2 should be managed by this stack, adopt it: " +
+      "`pulumi import boundary:index:Target <resource name> ttcp_2` (plugin route; the dynamic route cannot import). Otherwise give this resource " +
+      "another name (or leave name unset, so Pulumi names it), or delete ttcp_2 if nobody needs it; then run `pulumi up` again.",
+    ["PulumiBoundaryError"],
+  ],
+  [
+    "CreateNotAppliedError",
+    "BOUNDARY_CREATE_NOT_APPLIED",
+    (m) => new m.provider.CreateNotAppliedError("p_1", "web", new Error("POST /v1/targets: 502")),
+    'creating target "web" in p_1: POST /v1/targets: 502. The controller, asked afterwards, holds no target of that name: it was not created, and ' +
+      "nothing needs cleaning up. Run `pulumi up` again.",
+    ["PulumiBoundaryError"],
+  ],
+  [
+    "NameTakenError",
+    "BOUNDARY_NAME_TAKEN",
+    (m) => new m.provider.NameTakenError("p_1", "web", undefined, new Error("POST /v1/targets: 400 InvalidArgument")),
+    'creating target "web" in p_1: the name is already used in that project: POST /v1/targets: 400 InvalidArgument. If it is the Target this resource ' +
+      "replaces (`pulumi up --replace`, `replaceOnChanges`), Pulumi creates the replacement before deleting it and the names clash: set the resource " +
+      "option `deleteBeforeReplace: true`, or leave `name` unset so each replacement gets a name of its own (autonaming). ",
+    ["PulumiBoundaryError"],
+  ],
+  [
+    "TargetDeletedError",
+    "BOUNDARY_TARGET_DELETED",
+    (m) => new m.provider.TargetDeletedError("ttcp_1", new Error("PATCH /v1/targets/ttcp_1: 404 NotFound: Resource not found.")),
+    "target ttcp_1 was deleted outside Pulumi (PATCH /v1/targets/ttcp_1: 404 NotFound: Resource not found.). `pulumi refresh` drops it from the stack; " +
+      "the next `pulumi up` then creates it again.",
+    ["PulumiBoundaryError"],
+  ],
+  [
     "PlanError",
     "BOUNDARY_PLAN_FAILED",
-    (m) => new m.apply.PlanError(new Error("400"), undefined, { op: "update", mask: ["name"], fields: {} }),
+    (m) => new m.provider.PlanError(new Error("400"), undefined, { op: "update", mask: ["name"], fields: {} }, "updating name"),
     "updating name failed: 400",
     ["PulumiBoundaryError"],
   ],
-  ["ResourceInitError", "BOUNDARY_PARTIAL_FAILURE", (m) => new m.resource.ResourceInitError("ttcp_1", {}, ["a", "b"]), "a; b", ["PulumiBoundaryError"]],
+  ["ResourceInitError", "BOUNDARY_PARTIAL_FAILURE", (m) => new m.provider.ResourceInitError("ttcp_1", {}, ["a", "b"]), "a; b", ["PulumiBoundaryError"]],
   [
     "CreateOutcomeUnknownError",
     "BOUNDARY_CREATE_OUTCOME_UNKNOWN",
-    (m) => new m.resource.CreateOutcomeUnknownError("p_1", "web", new Error("POST /v1/targets: ECONNRESET"), new Error("GET /v1/targets: ECONNREFUSED")),
+    (m) => new m.provider.CreateOutcomeUnknownError("p_1", "web", new Error("POST /v1/targets: ECONNRESET"), new Error("GET /v1/targets: ECONNREFUSED")),
     'creating target "web" in p_1: the answer was lost (POST /v1/targets: ECONNRESET), and the controller could not be asked afterwards whether it was ' +
-      "created (GET /v1/targets: ECONNREFUSED). It may exist without being in the stack. Once the controller answers, look for it: " +
-      'GET /v1/targets?scope_id=p_1&filter="/item/name" == "web" (or `boundary targets list -scope-id p_1`). If it is there, adopt it with ' +
-      "`pulumi import boundary:index:Target <resource name> <its id>` (plugin route), or delete it and run `pulumi up` again (dynamic route, " +
-      "which cannot import); if it is not, run `pulumi up` again.",
+      "created (GET /v1/targets: ECONNREFUSED). It may exist without being in the stack. Once the controller answers, look for it: GET " +
+      '/v1/targets?scope_id=p_1&filter="/item/name" == "web" (or `boundary targets list -scope-id p_1`). If it is there, adopt it with `pulumi import ' +
+      "boundary:index:Target <resource name> <its id>` (plugin route), or delete it and run `pulumi up` again (dynamic route, which cannot import); if " +
+      "it is not, run `pulumi up` again.",
     ["PulumiBoundaryError"],
   ],
   [
     "UnsupportedInputError",
     "BOUNDARY_UNSUPPORTED_INPUT",
-    (m) => new m.resource.UnsupportedInputError('"db"', [{ property: "address", reason: "address needs Boundary 0.12.0 or later" }]),
+    (m) => new m.provider.UnsupportedInputError('"db"', [{ property: "address", reason: "address needs Boundary 0.12.0 or later" }]),
     'target "db": address needs Boundary 0.12.0 or later',
     ["PulumiBoundaryError"],
   ],
   [
     "InvalidResourceDataError",
     "BOUNDARY_INVALID_RESOURCE_DATA",
-    (m) => new m.resource.InvalidResourceDataError("state: version"),
+    (m) => new m.provider.InvalidResourceDataError("state: version"),
     "state: version",
     ["PulumiBoundaryError"],
   ],
@@ -146,7 +225,6 @@ const cases: [name: string, code: string, make: (m: Copy) => Error, message: str
 ];
 
 /** Each class by name, in a copy. */
-type ErrorClass = abstract new (...args: never[]) => Error;
 const classes = (m: Copy): Record<string, ErrorClass> => Object.assign({}, ...Object.values(m));
 
 test.each(cases)("%s: code %s, message, and instanceof across two copies", (name, code, make, message, ancestors) => {
@@ -156,16 +234,40 @@ test.each(cases)("%s: code %s, message, and instanceof across two copies", (name
   expect(err.message).toBe(message);
   expect(err).toBeInstanceOf(Error);
   for (const copy of [a, b]) {
-    for (const cls of [name, ...ancestors]) expect(err instanceof classes(copy)[cls]!).toBe(true);
+    for (const cls of [name, ...ancestors]) expect(err instanceof (classes(copy)[cls] as new () => unknown)).toBe(true);
   }
   // never an instance of a class outside its chain
   for (const [other] of cases) {
-    if (other !== name && !ancestors.includes(other)) expect(err instanceof classes(b)[other]!).toBe(false);
+    if (other !== name && !ancestors.includes(other)) expect(err instanceof (classes(b)[other] as new () => unknown)).toBe(false);
   }
 });
 
 test("the copies really are two: their classes differ", () => {
-  expect(a.client.BoundaryApiError).not.toBe(b.client.BoundaryApiError);
+  expect(a.provider.BoundaryApiError).not.toBe(b.provider.BoundaryApiError);
+});
+
+test("every class of the provider's catalogue has its case above, under its own code; and the catalogue holds every error class the module exports", () => {
+  const catalogue = a.provider.PROVIDER_ERRORS.map((e) => e.error);
+  for (const cls of catalogue) expect(cases.find((c) => c[0] === cls.name)?.[1]).toBe(cls.code);
+  const exported = Object.values(a.provider as Record<string, unknown>).filter((v) => typeof v === "function" && v.prototype instanceof Error);
+  expect(new Set(catalogue)).toEqual(new Set(exported));
+});
+
+test("the catalogue's statuses are what the client makes of them", () => {
+  const { PROVIDER_ERRORS, apiError } = a.provider;
+  const statuses = (name: string) => PROVIDER_ERRORS.find((e) => e.error.name === name)!.statuses;
+  expect(apiError("GET", "/v1/targets/ttcp_1", 401, "Unauthenticated", "Unauthenticated, or invalid token.", []).name).toBe("UnauthenticatedError");
+  expect(statuses("UnauthenticatedError")).toEqual([401]);
+  expect(apiError("GET", "/v1/targets/ttcp_1", 404, "NotFound", "Resource not found.", []).name).toBe("NotFoundError");
+  expect(statuses("NotFoundError")).toEqual([404]);
+  for (const [status, kind, message] of [
+    [409, "Aborted", "version mismatch"],
+    [404, "NotFound", 'Target "ttcp_1" not found or incorrect version provided.'],
+    [500, "Internal", "db.DoTx: 0 rows updated"],
+  ] as const) {
+    expect(apiError("POST", "/v1/targets/ttcp_1:set-host-sets", status, kind, message, []).name).toBe("VersionConflictError");
+    expect(statuses("VersionConflictError")).toContain(status);
+  }
 });
 
 test("codes are unique", () => {

@@ -31,12 +31,12 @@ afterAll(async () => {
   await c.shutdown();
 });
 
-/** The error a promise rejects with. */
-async function failure(p: Promise<unknown>): Promise<any> {
+/** The error a promise rejects with (an API error's fields read as optional: tests check its class first). */
+async function failure(p: Promise<unknown>): Promise<Error & Partial<BoundaryApiError>> {
   try {
     await p;
   } catch (err) {
-    return err;
+    return err as Error & Partial<BoundaryApiError>;
   }
   throw new Error("expected a rejection");
 }
@@ -69,7 +69,13 @@ describe("every endpoint", () => {
   });
 
   test("authorize session by id and by name; health on the ops address", async () => {
-    const t = await client.createTarget({ scope_id: PROJECT, name: "client-session", type: "tcp", host_set_ids: ["hsst_1234567890"], application_credential_library_ids: ["clvlt_1234567890"] });
+    const t = await client.createTarget({
+      scope_id: PROJECT,
+      name: "client-session",
+      type: "tcp",
+      host_set_ids: ["hsst_1234567890"],
+      application_credential_library_ids: ["clvlt_1234567890"],
+    });
     const byId = await client.authorizeSession({ targetId: t.id });
     expect(byId).toMatchObject({ target_id: t.id, endpoint: "tcp://127.0.0.1" });
     expect(byId.credentials![0]!.secret.decoded).toEqual({ username: "dev", password: "dev-password" });
@@ -133,9 +139,9 @@ describe("typed errors", () => {
   });
 
   test("instanceof holds across two loaded copies of the package (brand check)", () => {
-    let Other: typeof import("../../provider/client/errors");
+    let Other: typeof import("../../provider/errors");
     jest.isolateModules(() => {
-      Other = require("../../provider/client/errors");
+      Other = jest.requireActual("../../provider/errors");
     });
     const foreign = new Other!.VersionConflictError("GET", "/x", 409, "Aborted", "m");
     expect(Other!.VersionConflictError).not.toBe(VersionConflictError);
@@ -222,7 +228,13 @@ describe("retries and timeouts", () => {
 describe("settings", () => {
   test("BOUNDARY_ADDR and BOUNDARY_TOKEN are read when the client is made; bad values name the variable", () => {
     const s = new BoundaryClient({}, { BOUNDARY_ADDR: "https://boundary.example:9200/", BOUNDARY_TOKEN: "at_x" }).settings;
-    expect(s).toMatchObject({ origin: "https://boundary.example:9200", opsOrigin: "https://boundary.example:9203", token: "at_x", maxRetries: 2, timeoutMs: 60000 });
+    expect(s).toMatchObject({
+      origin: "https://boundary.example:9200",
+      opsOrigin: "https://boundary.example:9203",
+      token: "at_x",
+      maxRetries: 2,
+      timeoutMs: 60000,
+    });
     expect(() => new BoundaryClient({}, { BOUNDARY_ADDR: "nope" })).toThrow('BOUNDARY_ADDR: "nope" is not a URL');
     expect(() => new BoundaryClient({}, { BOUNDARY_CLIENT_TIMEOUT: "soon" })).toThrow('BOUNDARY_CLIENT_TIMEOUT: invalid duration "soon"');
     expect(() => new BoundaryClient({}, { BOUNDARY_MAX_RETRIES: "-1" })).toThrow("BOUNDARY_MAX_RETRIES");
@@ -242,7 +254,11 @@ describe("the client's own errors", () => {
       const err = await viaProxy.getTarget("ttcp_1234567890").catch((e: unknown) => e);
       proxy.intercept(undefined);
       expect(err).toBeInstanceOf(BoundaryApiError);
-      const everything = JSON.stringify({ message: (err as Error).message, fields: (err as BoundaryApiError).requestFields, api: (err as BoundaryApiError).apiMessage });
+      const everything = JSON.stringify({
+        message: (err as Error).message,
+        fields: (err as BoundaryApiError).requestFields,
+        api: (err as BoundaryApiError).apiMessage,
+      });
       expect(everything).not.toContain(ADMIN_TOKEN);
       expect(everything).toContain("[redacted]");
     }
@@ -304,9 +320,11 @@ describe("rate limits (Boundary ≥ 0.14.3)", () => {
     try {
       let next = 0;
       const started = Date.now();
-      await Promise.all(Array.from({ length: 16 }, async () => {
-        for (let i = next++; i < 2000; i = next++) expect((await paced.getTarget(t.id)).id).toBe(t.id);
-      }));
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          for (let i = next++; i < 2000; i = next++) expect((await paced.getTarget(t.id)).id).toBe(t.id);
+        }),
+      );
       // the quota itself allows 2,000 reads in just over 3 s; pacing waits for the windows
       expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
       expect(quota.refused()).toBeLessThanOrEqual(16);

@@ -5,7 +5,6 @@
  */
 import { BoundaryClient, DeadlineError, Operation } from "../../provider/client";
 import { quotaOf } from "../../provider/client/pacer";
-import { spec } from "../../wire/target-fields";
 import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
 
 let c: TestController;
@@ -34,15 +33,20 @@ test("a spent read quota holds back reads only: a create, a PATCH and an action 
   expect(c.store.size).toBe(before + 1);
   const patched = await within5s().updateTarget(second.id, second.version, ["description"], { description: "not slowed" });
   expect(patched.description).toBe("not slowed");
-  const set = await within5s().associate(second.id, "set", spec("hostSetIds").association!, "host_set_ids", patched.version, ["hsst_1234567890"]);
+  const set = await within5s().associate(second.id, "set", patched.version, [{ field: "hostSetIds", ids: ["hsst_1234567890"] }]);
   expect(set.version).toBe(patched.version + 1);
 
   // a read waits for its own window, which ends after this operation's deadline: refused before sending
   const err = await within5s()
     .getTarget(t.id)
-    .then(() => undefined, (e: unknown) => e);
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   expect(err).toBeInstanceOf(DeadlineError);
-  expect((err as Error).message).toMatch(/rate limit for target:read is spent until its window resets in (59|60) s \(RateLimit: limit=2, remaining=0, reset=\d+\)/);
+  expect((err as Error).message).toMatch(
+    /rate limit for target:read is spent until its window resets in (59|60) s \(RateLimit: limit=2, remaining=0, reset=\d+\)/,
+  );
 });
 
 test("each request is paced by its resource and action, as the controller keys its quotas", () => {

@@ -6,7 +6,7 @@
  * controller's /metrics.
  */
 import { DynamicTargetProvider } from "../../provider/resource/dynamic";
-import { CreateOutcomeUnknownError, ResourceInitError } from "../../provider/resource/errors";
+import { CreateOutcomeUnknownError, ResourceInitError } from "../../provider/errors";
 import type { TargetState } from "../../provider/resource/state";
 import type { TargetInputs } from "../../provider/resource/inputs";
 import { BoundaryClient } from "../../provider/client";
@@ -79,7 +79,10 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
       sessionConnectionLimit: m.connectionLimit, // the controller's default (1 until Boundary 0.9.1)
       version: m.createVersion,
       scope: { id: PROJECT, type: "project" },
-      hostSets: [{ id: "hsst_1234567890", hostCatalogId: "hcst_1234567890" }, { id: "hsst_1234567891", hostCatalogId: "hcst_1234567890" }],
+      hostSets: [
+        { id: "hsst_1234567890", hostCatalogId: "hcst_1234567890" },
+        { id: "hsst_1234567891", hostCatalogId: "hcst_1234567890" },
+      ],
       applicationCredentialLibraries: [{ id: "clvlt_1234567890", credentialStoreId: "csvlt_1234567890" }],
       __managed: ["scopeId", "name", "description", "hostSetIds", "applicationCredentialLibraryIds", ...(portRequired ? ["defaultPort"] : [])],
     });
@@ -109,11 +112,15 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
   test.each([
     ["a scalar", { description: "changed" }, { "PATCH /v1/targets/{id}": 1 }],
     ["the host sets only", { hostSetIds: ["hsst_1234567890"] }, { [setHostSets]: 1 }],
-    ["a scalar and both lists", { sessionMaxSeconds: 60, hostSetIds: [], applicationCredentialLibraryIds: ["clvlt_1234567891"] }, {
-      "PATCH /v1/targets/{id}": 1,
-      [setHostSets]: 1,
-      [setCreds]: 1,
-    }],
+    [
+      "a scalar and both lists",
+      { sessionMaxSeconds: 60, hostSetIds: [], applicationCredentialLibraryIds: ["clvlt_1234567891"] },
+      {
+        "PATCH /v1/targets/{id}": 1,
+        [setHostSets]: 1,
+        [setCreds]: 1,
+      },
+    ],
   ])("update of %s makes only those calls, threading the version", async (_what, change, expected) => {
     const inputs = program();
     const created = await provider.create(inputs);
@@ -131,6 +138,7 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     const inputs = program({ sessionMaxSeconds: 60, defaultPort: 22 });
     const created = await provider.create(inputs);
     // current releases require the default port: it stays in the program there
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the fields the new program leaves out
     const { description, sessionMaxSeconds, defaultPort, applicationCredentialLibraryIds, ...rest } = inputs;
     const news = portRequired ? { ...rest, defaultPort } : rest;
     const { result, calls: made } = await calls(() => provider.update(created.id, created.outs as TargetState, news));
@@ -179,7 +187,8 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     });
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0][0]).toBe(
-      `target ${created.id} was changed outside Pulumi (version ${created.outs.version} → ${created.outs.version + 1}; changed: ${filterInput}); retrying once from the current version.`,
+      `target ${created.id} was changed outside Pulumi (version ${created.outs.version} → ${created.outs.version + 1}; changed: ${filterInput}); ` +
+        `retrying once from the current version.`,
     );
     const server = await raw.getTarget(created.id);
     expect(server).toMatchObject({ description: "new", [filterWire]: '"dev" in "/tags/type"' });
@@ -227,10 +236,18 @@ describe("a failure after create leaves no orphan", () => {
       if (!err) return;
       const [target] = await raw.listTargets({ scopeId: PROJECT, filter: '"/item/name" == "half-made"' });
       expect(err.id).toBe(target!.id);
-      expect(err.properties).toMatchObject({ name: "half-made", hostSetIds: [], version: 1, __provider: PROVIDER_TEXT, __managed: ["scopeId", "name", "hostSetIds"] });
+      expect(err.properties).toMatchObject({
+        name: "half-made",
+        hostSetIds: [],
+        version: 1,
+        __provider: PROVIDER_TEXT,
+        __managed: ["scopeId", "name", "hostSetIds"],
+      });
       expect(Object.values(err.properties).includes(undefined)).toBe(false);
       expect(err.reasons).toEqual([
-        `target ${target!.id} was created, but setting host sets failed: POST /v1/targets/${target!.id}:set-host-sets: 400 InvalidArgument: Error in provided request. (host_set_ids: Host set hsst_zzzzzzzzzz was not found.). It is recorded in the stack; the next \`pulumi up\` finishes it, \`pulumi destroy\` removes it.`,
+        `target ${target!.id} was created, but setting host sets failed: POST /v1/targets/${target!.id}:set-host-sets: 400 InvalidArgument: Error in ` +
+          `provided request. (host_set_ids: Host set hsst_zzzzzzzzzz was not found.). It is recorded in the stack; the next \`pulumi up\` finishes it, ` +
+          `\`pulumi destroy\` removes it.`,
       ]);
 
       // the next `pulumi up`, with the program fixed: diff against the recorded state, then update
@@ -288,7 +305,7 @@ test("configure takes boundary:addr and boundary:token from stack config", async
   const c = await startTestController();
   const provider = new DynamicTargetProvider();
   const config: Record<string, string> = { "boundary:addr": c.apiUrl, "boundary:token": ADMIN_TOKEN };
-  await provider.configure({ config: { get: (k: string) => config[k], require: (k: string) => config[k]! } } as unknown as Parameters<DynamicTargetProvider["configure"]>[0]);
+  await provider.configure({ config: { get: (k: string) => config[k], require: (k: string) => config[k]! } });
   try {
     const created = await provider.create({ scopeId: PROJECT, name: "configured" });
     expect(created.id).toMatch(/^ttcp_/);
@@ -312,7 +329,9 @@ describe("a create whose answer is lost", () => {
       expect(c.store.size).toBe(1);
       expect(created.id).toBe(c.store.listTargets(PROJECT, false)[0]!.id);
       expect(created.outs).toMatchObject({ name: "answer-lost", hostSetIds: ["hsst_1234567890"] });
-      expect(warn.mock.calls[0][0]).toMatch(new RegExp(`^creating target "answer-lost": POST /v1/targets: .*; it was created as ${created.id} and is recorded in the stack.$`));
+      expect(warn.mock.calls[0][0]).toMatch(
+        new RegExp(`^creating target "answer-lost": POST /v1/targets: .*; it was created as ${created.id} and is recorded in the stack.$`),
+      );
     } finally {
       await provider.core.client.close();
       await proxy.close();
@@ -343,7 +362,9 @@ describe("a create whose answer is lost while the controller stays away", () => 
     const proxy = await startFaultProxy(c.apiUrl);
     let lookups = 0;
     // the POST is processed but its answer lost; then the first two lookups find no controller
-    proxy.intercept((req) => (req.method === "POST" ? { status: 0, dropAnswer: true } : req.method === "GET" && ++lookups <= 2 ? { status: 0, reset: true } : undefined));
+    proxy.intercept((req) =>
+      req.method === "POST" ? { status: 0, dropAnswer: true } : req.method === "GET" && ++lookups <= 2 ? { status: 0, reset: true } : undefined,
+    );
     const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN, timeoutMs: 5000, maxRetries: 0 });
     provider.core.warn = jest.fn();
     try {
@@ -367,7 +388,12 @@ describe("a create whose answer is lost while the controller stays away", () => 
       const err = await provider.create({ scopeId: PROJECT, name: "maybe-made" }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(CreateOutcomeUnknownError);
       expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
-      expect((err as Error).message).toMatch(/^creating target "maybe-made" in p_1234567890: the answer was lost \(POST \/v1\/targets: .*\), and the controller could not be asked afterwards whether it was created/);
+      expect((err as Error).message).toMatch(
+        new RegExp(
+          '^creating target "maybe-made" in p_1234567890: the answer was lost \\(POST /v1/targets: .*\\), ' +
+            "and the controller could not be asked afterwards whether it was created",
+        ),
+      );
       expect((err as Error).message).toContain("pulumi import boundary:index:Target <resource name> <its id>");
       expect(c.store.size).toBe(1); // it was made: exactly what the message warns about
     } finally {
@@ -390,9 +416,15 @@ describe("a stale version answered as current Boundary does on the actions (a pl
       await c.call("PATCH", `/v1/targets/${created.id}`, { version: 1, description: "changed outside" }); // version 1 → 2
       let sets = 0;
       proxy.intercept((req) =>
-        req.url?.endsWith(":set-host-sets") && ++sets === 1 ? { status: 500, body: JSON.stringify({ kind: "Internal", message: "Failed to set target host sources" }) } : undefined,
+        req.url?.endsWith(":set-host-sets") && ++sets === 1
+          ? { status: 500, body: JSON.stringify({ kind: "Internal", message: "Failed to set target host sources" }) }
+          : undefined,
       );
-      const updated = await provider.update(created.id, created.outs as TargetState, { scopeId: PROJECT, name: "current-conflict", hostSetIds: ["hsst_1234567890"] });
+      const updated = await provider.update(created.id, created.outs as TargetState, {
+        scopeId: PROJECT,
+        name: "current-conflict",
+        hostSetIds: ["hsst_1234567890"],
+      });
       expect(updated.outs).toMatchObject({ hostSetIds: ["hsst_1234567890"], description: "changed outside" });
       expect(sets).toBe(2);
       expect(warn.mock.calls[0][0]).toContain("was changed outside Pulumi (version 1 → 2");
@@ -409,8 +441,12 @@ describe("a stale version answered as current Boundary does on the actions (a pl
     const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN, maxRetries: 0 });
     try {
       const created = await provider.create({ scopeId: PROJECT, name: "real-500" });
-      proxy.intercept((req) => (req.url?.endsWith(":set-host-sets") ? { status: 500, body: JSON.stringify({ kind: "Internal", message: "database is down" }) } : undefined));
-      const err = await provider.update(created.id, created.outs as TargetState, { scopeId: PROJECT, name: "real-500", hostSetIds: ["hsst_1234567890"] }).catch((e: unknown) => e);
+      proxy.intercept((req) =>
+        req.url?.endsWith(":set-host-sets") ? { status: 500, body: JSON.stringify({ kind: "Internal", message: "database is down" }) } : undefined,
+      );
+      const err = await provider
+        .update(created.id, created.outs as TargetState, { scopeId: PROJECT, name: "real-500", hostSetIds: ["hsst_1234567890"] })
+        .catch((e: unknown) => e);
       expect(String(err)).toContain("500 Internal: database is down");
       expect(proxy.seen.filter((r) => r.path.endsWith(":set-host-sets"))).toHaveLength(1);
     } finally {
