@@ -26,6 +26,7 @@ export const PROVIDER_CONFIG = {
     doc: 'The controller\'s API generation, "v0.4" or "current"; learned from its answers when unset.',
   },
 } as const satisfies Record<string, ConfigSpec>;
+/** A key of the provider's configuration (`boundary:<key>`), as PROVIDER_CONFIG lists them. */
 export type ConfigKey = keyof typeof PROVIDER_CONFIG;
 
 /** Client options from a lookup of the config keys; an unset or empty key is left to the environment. */

@@ -92,7 +92,15 @@ export class Pacer {
 /** `limit=150, remaining=12, reset=7` → its numbers; undefined when absent or malformed. */
 export function parseRateLimit(header: string | undefined): { limit: number; remaining: number; reset: number } | undefined {
   if (!header) return undefined;
-  const fields = Object.fromEntries(header.split(",").map((p) => p.trim().split("=").map((s) => s.trim()) as [string, string]));
+  const fields = Object.fromEntries(
+    header.split(",").map(
+      (p) =>
+        p
+          .trim()
+          .split("=")
+          .map((s) => s.trim()) as [string, string],
+    ),
+  );
   const [limit, remaining, reset] = [Number(fields.limit), Number(fields.remaining), Number(fields.reset)];
   return [limit, remaining, reset].every(Number.isFinite) ? { limit, remaining, reset } : undefined;
 }

@@ -18,7 +18,22 @@ function packageVersion(): string {
   return root ? JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version : "0.0.0";
 }
 
-const IMPLEMENTED = ["handshake", "getPluginInfo", "getSchema", "checkConfig", "diffConfig", "configure", "check", "diff", "create", "read", "update", "delete", "invoke", "cancel"] as const;
+const IMPLEMENTED = [
+  "handshake",
+  "getPluginInfo",
+  "getSchema",
+  "checkConfig",
+  "diffConfig",
+  "configure",
+  "check",
+  "diff",
+  "create",
+  "read",
+  "update",
+  "delete",
+  "invoke",
+  "cancel",
+] as const;
 type Implemented = (typeof IMPLEMENTED)[number];
 
 /** Serves the provider on a loopback port; prints the port as the first stdout line (the plugin protocol). */

@@ -63,7 +63,12 @@ export function needsGeneration(inputs: Partial<TargetInputs>): boolean {
  * requires must be set on create and stay set. `stateless` (check, which has no state) leaves
  * those two out.
  */
-export function generationFailures(inputs: Partial<TargetInputs>, releases: readonly Release[], state?: TargetState, options: { stateless?: boolean } = {}): CheckFailure[] {
+export function generationFailures(
+  inputs: Partial<TargetInputs>,
+  releases: readonly Release[],
+  state?: TargetState,
+  options: { stateless?: boolean } = {},
+): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const those = describeReleases(releases.map((r) => r.release));
   for (const f of INPUT_FIELDS) {
@@ -78,19 +83,33 @@ export function generationFailures(inputs: Partial<TargetInputs>, releases: read
 }
 
 /** A refusal worded for a Pulumi user: the field, the release that changed it, what to do. */
-function explain(f: InputField, reason: string, inputs: Partial<TargetInputs>, releases: readonly Release[], state: TargetState | undefined, those: string): string {
+function explain(
+  f: InputField,
+  reason: string,
+  inputs: Partial<TargetInputs>,
+  releases: readonly Release[],
+  state: TargetState | undefined,
+  those: string,
+): string {
   const v = inputs[f];
   switch (reason) {
     case "required":
       return `${f} is required by Boundary ${requiredSince(f)} and later, which this controller is (${those}): ${state ? "keep" : "set"} it`;
     case "unknown":
-      return `${f} needs Boundary ${fieldSince(f)} or later, but this controller is ${those}, which would silently drop it: remove ${f} or upgrade the controller (if it was upgraded since, \`pulumi refresh\` reads the Target again)`;
+      return (
+        `${f} needs Boundary ${fieldSince(f)} or later, but this controller is ${those}, which would silently drop it: ` +
+        `remove ${f} or upgrade the controller (if it was upgraded since, \`pulumi refresh\` reads the Target again)`
+      );
     case "value":
-      return `${f} ${JSON.stringify(v)} needs Boundary ${valueSince(f, v as string)} or later, but this controller is ${those}: use ${JSON.stringify(spec(f).default)}`;
+      return (
+        `${f} ${JSON.stringify(v)} needs Boundary ${valueSince(f, v as string)} or later, ` +
+        `but this controller is ${those}: use ${JSON.stringify(spec(f).default)}`
+      );
     case "ids": {
       const refused = [...new Set(releases.flatMap((r) => idsRefused(r, f, v)))];
       const takes = [...new Set(releases.flatMap((r) => listIn(r, f)?.prefixes ?? []))];
-      return `${f}: ${refused.join(", ")} ${refused.length === 1 ? "is a kind" : "are kinds"} of source this controller (${those}) does not take: it takes ${oneOf(takes.map((p) => `${p}…`))}`;
+      const kinds = `${refused.join(", ")} ${refused.length === 1 ? "is a kind" : "are kinds"}`;
+      return `${f}: ${kinds} of source this controller (${those}) does not take: it takes ${oneOf(takes.map((p) => `${p}…`))}`;
     }
     case "description":
       return `${f} holds a new line, a tab or another space that only Boundary 0.17 and later take, but this controller is ${those}: keep it on one line`;
@@ -109,7 +128,9 @@ function explain(f: InputField, reason: string, inputs: Partial<TargetInputs>, r
 export function droppedFields(inputs: Partial<TargetInputs>, state: TargetState): CheckFailure[] {
   return INPUT_FIELDS.filter((f) => fieldSince(f) && isSet(inputs[f]) && !isSet(state[f])).map((f) => ({
     property: f,
-    reason: `${f} was not kept: the controller took it without an error but does not know it (Boundary ${fieldSince(f)} added it); remove ${f} or upgrade the controller`,
+    reason:
+      `${f} was not kept: the controller took it without an error but does not know it ` +
+      `(Boundary ${fieldSince(f)} added it); remove ${f} or upgrade the controller`,
   }));
 }
 

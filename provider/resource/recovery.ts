@@ -49,7 +49,11 @@ export interface CreationWindow {
  * `elapsed` after the POST left), nor after the answer (`Date` + its second). Undefined without a
  * `Date`: then when the Target was made cannot be told.
  */
-export function creationWindow(controllerTime: number | undefined, sentAt: number | undefined, answeredAt: number = performance.now()): CreationWindow | undefined {
+export function creationWindow(
+  controllerTime: number | undefined,
+  sentAt: number | undefined,
+  answeredAt: number = performance.now(),
+): CreationWindow | undefined {
   if (controllerTime === undefined || sentAt === undefined) return undefined;
   return { from: controllerTime - Math.max(0, answeredAt - sentAt), to: controllerTime + 1000 };
 }
@@ -73,7 +77,10 @@ export function judgeCandidate(found: Target, asked: CreateTargetRequest, window
   const created = found.created_time === undefined ? NaN : Date.parse(found.created_time);
   if (!window) why.push("the controller's answers carry no Date header, so when it was made cannot be told on the controller's clock");
   else if (Number.isNaN(created)) why.push("its answer carries no created_time");
-  else if (created < window.from) why.push(`it was made at ${found.created_time} on the controller's clock, ${Math.round((window.from - created) / 1000)} s or more before this create was sent`);
+  else if (created < window.from)
+    why.push(
+      `it was made at ${found.created_time} on the controller's clock, ${Math.round((window.from - created) / 1000)} s or more before this create was sent`,
+    );
   else if (created > window.to) why.push(`it was made at ${found.created_time} on the controller's clock, after the lookup`);
   return why.length === 0 ? { ours: true } : { ours: false, why };
 }

@@ -14,7 +14,13 @@ import { TIMEOUTS_KEY } from "./dynamic";
 import type { TargetInputs } from "./inputs";
 import { OUTPUT_FIELDS, type TargetState } from "./state";
 
-/** @internal Serialized by value into state; keep every method self-contained. */
+/**
+ * @internal Serialized by value into state; keep every method self-contained. Each method loads the
+ * installed `pulumi-boundary/dynamic` inside the host and hands the call to it unchanged.
+ */
+/* eslint-disable jsdoc/require-jsdoc, @typescript-eslint/no-require-imports --
+   the SDK serializes these methods' source text: a require inside each is the only import that
+   survives, and each method does exactly what ResourceProvider's method of the same name says */
 export class TargetProviderProxy implements pulumi.dynamic.ResourceProvider {
   async configure(req: pulumi.dynamic.ConfigureRequest) {
     return require("pulumi-boundary/dynamic").providerFor(this).configure(req);
@@ -38,9 +44,12 @@ export class TargetProviderProxy implements pulumi.dynamic.ResourceProvider {
     return require("pulumi-boundary/dynamic").providerFor(this).delete(id, props);
   }
 }
+/* eslint-enable jsdoc/require-jsdoc, @typescript-eslint/no-require-imports */
 
 /** The module when this package is installed (the SDK then references it), else the proxy. */
-const provider: pulumi.dynamic.ResourceProvider = /[\\/]node_modules[\\/]/.test(__filename) ? (entry as pulumi.dynamic.ResourceProvider) : new TargetProviderProxy();
+const provider: pulumi.dynamic.ResourceProvider = /[\\/]node_modules[\\/]/.test(__filename)
+  ? (entry as pulumi.dynamic.ResourceProvider)
+  : new TargetProviderProxy();
 
 /** A program's value for a field: an Input, and for a list an Input of Inputs (not distributed: `Input<"tcp" | "ssh">`). */
 type ArgValue<T> = [T] extends [readonly (infer E)[]] ? pulumi.Input<pulumi.Input<E>[]> : pulumi.Input<T>;
@@ -57,10 +66,18 @@ type TargetOutputs = {
 };
 
 /** Interface merged into the class: its outputs, typed from the state schema. */
+// Pulumi's own resources declare outputs as class fields; here they come from the state schema, and
+// only a merged interface can add a mapped type's members to a class (the dynamic base sets them)
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
 export interface Target extends TargetOutputs {}
 
 /** A Boundary Target. The resource id is the Boundary id (`ttcp_…`). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class Target extends pulumi.dynamic.Resource {
+  /**
+   * Registers a Target named `name` (the logical name; also the Boundary name when `args.name` is
+   * unset) with the given inputs and resource options.
+   */
   constructor(name: string, args: TargetArgs, opts?: pulumi.CustomResourceOptions) {
     // every field is registered, so each output exists whether or not the program set it; a key
     // that is no field goes too, so that check names it (plain JavaScript has no type check)

@@ -63,7 +63,9 @@ test("the mapper reads session_recording_id where a release sets it", () => {
 test("the plugin's schema declares every output of authorizeSession, the secret ones marked", () => {
   const fn = packageSchema("0.0.0").functions["boundary:index:authorizeSession"];
   expect(Object.keys(fn.outputs.properties).sort()).toEqual(Object.keys(SessionView.shape).sort());
-  const secret = Object.entries(fn.outputs.properties).filter(([, p]) => (p as { secret?: boolean }).secret).map(([k]) => k);
+  const secret = Object.entries(fn.outputs.properties)
+    .filter(([, p]) => (p as { secret?: boolean }).secret)
+    .map(([k]) => k);
   expect(secret.sort()).toEqual([...SESSION_SECRET_FIELDS].sort());
   expect(fn.outputs.properties).toMatchObject({ endpointPort: { type: "integer" }, connectionLimit: { type: "integer" }, expiration: { type: "string" } });
 });

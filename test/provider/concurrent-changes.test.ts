@@ -40,7 +40,9 @@ describe.each(ROUTES)("through the %s route", (kind) => {
     if (kind === "plugin") expect(Object.keys(preview.detailed)).toEqual(["description"]);
     expect(await stack.up(program)).toBe("update");
     expect(c.store.getTarget(stack.id!)).toMatchObject({ description: "v2", host_set_ids: [A, B] });
-    expect(route.warnings().join("\n")).toContain(`target ${stack.id} was changed outside Pulumi (version 1 → 2; changed: hostSetIds); retrying once from the current version.`);
+    expect(route.warnings().join("\n")).toContain(
+      `target ${stack.id} was changed outside Pulumi (version 1 → 2; changed: hostSetIds); retrying once from the current version.`,
+    );
     await stack.destroy();
   });
 

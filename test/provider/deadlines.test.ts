@@ -81,26 +81,31 @@ describe.each(ROUTES)("through the %s route", (kind) => {
   test.each([
     ["one hour", 3_600_000, "60 min"],
     ["longer than a timer can wait (2^31 ms)", 4_000_000_000, "46 days"],
-  ])("a rate-limit window of %s: the next request fails at once naming the server's reset, with no TimeoutOverflowWarning", async (_what, windowMs, shownReset) => {
-    const quota = await startQuotaProxy(c.apiUrl, 1, windowMs);
-    const route = await routeTo(kind, quota.url);
-    try {
-      const stack = new Stack(route, "web");
-      await stack.up({ scopeId: PROJECT, name: name("window") });
-      // quotas are per action (as Boundary keeps them): the first refresh spends the reads' quota of 1
-      expect((await timed(() => stack.refresh())).err).toBeUndefined();
-      const refresh = await timed(() => stack.refresh());
-      expect(refresh.ms).toBeLessThan(2000);
-      expect(shown(refresh.err)).toContain(`GET /v1/targets/${stack.id}: not sent: the controller's rate limit for target:read is spent until its window resets in ${shownReset} (RateLimit: limit=1, remaining=0, reset=`);
-      expect(shown(refresh.err)).toContain("which is after this operation's deadline (the provider's default of 20 min (set customTimeouts to change it))");
-      expect(route.host.output()).not.toContain("TimeoutOverflowWarning");
-      expect(stack.id).toBeDefined();
-      c.store.deleteTarget(stack.id!);
-    } finally {
-      await route.stop();
-      await quota.close();
-    }
-  });
+  ])(
+    "a rate-limit window of %s: the next request fails at once naming the server's reset, with no TimeoutOverflowWarning",
+    async (_what, windowMs, shownReset) => {
+      const quota = await startQuotaProxy(c.apiUrl, 1, windowMs);
+      const route = await routeTo(kind, quota.url);
+      try {
+        const stack = new Stack(route, "web");
+        await stack.up({ scopeId: PROJECT, name: name("window") });
+        // quotas are per action (as Boundary keeps them): the first refresh spends the reads' quota of 1
+        expect((await timed(() => stack.refresh())).err).toBeUndefined();
+        const refresh = await timed(() => stack.refresh());
+        expect(refresh.ms).toBeLessThan(2000);
+        expect(shown(refresh.err)).toContain(
+          `GET /v1/targets/${stack.id}: not sent: the controller's rate limit for target:read is spent until its window resets in ${shownReset} (RateLimit: limit=1, remaining=0, reset=`,
+        );
+        expect(shown(refresh.err)).toContain("which is after this operation's deadline (the provider's default of 20 min (set customTimeouts to change it))");
+        expect(route.host.output()).not.toContain("TimeoutOverflowWarning");
+        expect(stack.id).toBeDefined();
+        c.store.deleteTarget(stack.id!);
+      } finally {
+        await route.stop();
+        await quota.close();
+      }
+    },
+  );
 
   describe("customTimeouts of 3 s against a controller that never answers", () => {
     let gw: Gateway;
@@ -147,7 +152,9 @@ describe.each(ROUTES)("through the %s route", (kind) => {
 });
 
 test("the dynamic route gets customTimeouts from the Target class, which copies them into its inputs (the host drops the engine's)", () => {
-  const [registered] = registeredInputs(packedProgram(), [{ name: "web", args: { scopeId: PROJECT, name: "web" }, opts: { customTimeouts: { create: "3s", delete: "1m" } } }]);
+  const [registered] = registeredInputs(packedProgram(), [
+    { name: "web", args: { scopeId: PROJECT, name: "web" }, opts: { customTimeouts: { create: "3s", delete: "1m" } } },
+  ]);
   expect(registered).toMatchObject({ scopeId: PROJECT, name: "web", __timeouts: { create: "3s", delete: "1m" } });
 });
 
@@ -180,7 +187,9 @@ describe("Cancel (Ctrl-C) on the plugin route", () => {
       const held = c.store.listTargets(PROJECT, false).filter((t) => t.name === name);
       if (made) {
         // a partial failure: recorded with its id; the next up finishes it
-        expect((err as StepFailed).reasons?.[0]).toContain(`creating target "${name}" was cancelled after the controller made it: it was created as ${held[0]!.id} and is recorded in the stack.`);
+        expect((err as StepFailed).reasons?.[0]).toContain(
+          `creating target "${name}" was cancelled after the controller made it: it was created as ${held[0]!.id} and is recorded in the stack.`,
+        );
         expect(stack.id).toBe(held[0]!.id);
         c.store.deleteTarget(stack.id!);
       } else {

@@ -5,7 +5,17 @@
  * delete first, a controller's defaults by release, the closest input to a misspelt key, and the
  * operation's waits and budgets.
  */
-import { BoundaryApiError, CancelledError, DeadlineError, NotFoundError, Operation, SchemaValidationError, TimeoutError, TransportError, UnexpectedAnswerError } from "../../provider/client";
+import {
+  BoundaryApiError,
+  CancelledError,
+  DeadlineError,
+  NotFoundError,
+  Operation,
+  SchemaValidationError,
+  TimeoutError,
+  TransportError,
+  UnexpectedAnswerError,
+} from "../../provider/client";
 import { formatMs } from "../../provider/client/operation";
 import { refusedUnprocessed, retryAfterMs, retryableAnswer } from "../../provider/client/retry";
 import { closestInput } from "../../provider/resource/inputs";
@@ -18,18 +28,19 @@ import { stateFromTarget, type TargetState } from "../../provider/resource/state
 import type { Target } from "../../wire/target";
 
 const T0 = Date.parse("2026-11-23T12:00:00Z");
-const target = (over: Partial<Target> = {}): Target => ({
-  id: "ttcp_1234567890",
-  scope_id: "p_1234567890",
-  name: "web",
-  type: "tcp",
-  version: 1,
-  created_time: new Date(T0).toISOString(),
-  session_max_seconds: 28800,
-  session_connection_limit: 1,
-  authorized_actions: ["read", "update", "set-host-sets", "set-credential-libraries"],
-  ...over,
-} as Target);
+const target = (over: Partial<Target> = {}): Target =>
+  ({
+    id: "ttcp_1234567890",
+    scope_id: "p_1234567890",
+    name: "web",
+    type: "tcp",
+    version: 1,
+    created_time: new Date(T0).toISOString(),
+    session_max_seconds: 28800,
+    session_connection_limit: 1,
+    authorized_actions: ["read", "update", "set-host-sets", "set-credential-libraries"],
+    ...over,
+  }) as Target;
 const state = (over: Partial<Target> = {}, managed: TargetState["__managed"] = ["scopeId", "name"]): TargetState => stateFromTarget(target(over), managed);
 
 describe("what a failed create proves", () => {
@@ -44,7 +55,11 @@ describe("what a failed create proves", () => {
     ["a gateway's 502 page", new UnexpectedAnswerError("POST", "/v1/targets", "http://x/v1/targets", 502, "text/html", "<html>"), "unknown"],
     ["an empty 504", new BoundaryApiError("POST", "/v1/targets", 504, "Unknown", "HTTP 504"), "unknown"],
     ["a 429", new BoundaryApiError("POST", "/v1/targets", 429, "Unknown", "HTTP 429"), "refused"],
-    ["Boundary's rate limiter's 503 (empty, Retry-After)", new BoundaryApiError("POST", "/v1/targets", 503, "Unknown", "HTTP 503", [], { "retry-after": "1" }), "refused"],
+    [
+      "Boundary's rate limiter's 503 (empty, Retry-After)",
+      new BoundaryApiError("POST", "/v1/targets", 503, "Unknown", "HTTP 503", [], { "retry-after": "1" }),
+      "refused",
+    ],
     ["an empty 503 without Retry-After", new BoundaryApiError("POST", "/v1/targets", 503, "Unknown", "HTTP 503"), "unknown"],
     ["a 200 whose body breaks the contract", new SchemaValidationError("POST", "/v1/targets", [{ path: ["id"], message: "expected string" }]), "unknown"],
     ["a bug", new TypeError("x is undefined"), "foreign"],
@@ -53,9 +68,31 @@ describe("what a failed create proves", () => {
   });
 
   test("a taken name is told apart, in our controller's words and in real Boundary's", () => {
-    expect(isNameTaken(new BoundaryApiError("POST", "/v1/targets", 400, "InvalidArgument", "Error in provided request.", [{ name: "name", description: 'A target named "web" already exists in scope p_1.' }]))).toBe(true);
-    expect(isNameTaken(new BoundaryApiError("POST", "/v1/targets", 400, "InvalidArgument", "Invalid request.  Request attempted to make second resource with the same field value that must be unique."))).toBe(true);
-    expect(isNameTaken(new BoundaryApiError("POST", "/v1/targets", 400, "InvalidArgument", "Error in provided request.", [{ name: "name", description: "This field is required." }]))).toBe(false);
+    expect(
+      isNameTaken(
+        new BoundaryApiError("POST", "/v1/targets", 400, "InvalidArgument", "Error in provided request.", [
+          { name: "name", description: 'A target named "web" already exists in scope p_1.' },
+        ]),
+      ),
+    ).toBe(true);
+    expect(
+      isNameTaken(
+        new BoundaryApiError(
+          "POST",
+          "/v1/targets",
+          400,
+          "InvalidArgument",
+          "Invalid request.  Request attempted to make second resource with the same field value that must be unique.",
+        ),
+      ),
+    ).toBe(true);
+    expect(
+      isNameTaken(
+        new BoundaryApiError("POST", "/v1/targets", 400, "InvalidArgument", "Error in provided request.", [
+          { name: "name", description: "This field is required." },
+        ]),
+      ),
+    ).toBe(false);
   });
 });
 
@@ -85,7 +122,10 @@ describe("whether a Target found after a lost answer is ours", () => {
         "it was made at 2026-11-23T12:00:00.000Z on the controller's clock, 5 s or more before this create was sent",
       ],
     });
-    expect(judgeCandidate(target({ description: "mine" }), asked, undefined)).toEqual({ ours: false, why: ["the controller's answers carry no Date header, so when it was made cannot be told on the controller's clock"] });
+    expect(judgeCandidate(target({ description: "mine" }), asked, undefined)).toEqual({
+      ours: false,
+      why: ["the controller's answers carry no Date header, so when it was made cannot be told on the controller's clock"],
+    });
   });
 });
 
@@ -119,10 +159,18 @@ describe("the plan", () => {
   });
 
   test("a list sharing its action with another carries the other as the fresh read holds it", () => {
-    const base = state({ application_credential_library_ids: ["clvlt_1234567890"], injected_application_credential_source_ids: ["credup_1234567890"] } as never, ["scopeId", "name", "applicationCredentialLibraryIds"]);
+    const base = state(
+      { application_credential_library_ids: ["clvlt_1234567890"], injected_application_credential_source_ids: ["credup_1234567890"] } as never,
+      ["scopeId", "name", "applicationCredentialLibraryIds"],
+    );
     const planned = changes(base, { scopeId: "p_1234567890", name: "web", applicationCredentialLibraryIds: ["clvlt_1234567891"] });
     const [call] = callsFor(base, planned);
-    expect(call).toMatchObject({ op: "set", field: "applicationCredentialLibraryIds", ids: ["clvlt_1234567891"], siblings: [{ field: "injectedApplicationCredentialSourceIds", ids: ["credup_1234567890"] }] });
+    expect(call).toMatchObject({
+      op: "set",
+      field: "applicationCredentialLibraryIds",
+      ids: ["clvlt_1234567891"],
+      siblings: [{ field: "injectedApplicationCredentialSourceIds", ids: ["credup_1234567890"] }],
+    });
   });
 
   test("ignoreChanges names top-level inputs, in any of the engine's path forms", () => {
@@ -176,7 +224,11 @@ describe("the controller's default, by what is known of its release", () => {
     expect(undecidedResets(s, news, { releases })).toEqual(["sessionConnectionLimit"]);
     expect(changes(s, news, { releases })).toMatchObject([{ field: "sessionConnectionLimit", kind: "delete", unknown: true }]);
     expect(changes(s, news, { releases: afterProbe(releases, false) })).toHaveLength(1);
-    expect(changes(state({ session_connection_limit: 1 }, ["scopeId", "name", "sessionConnectionLimit"]), news, { releases: fromActions(["set-host-sets", "set-credential-libraries"]) })).toEqual([]);
+    expect(
+      changes(state({ session_connection_limit: 1 }, ["scopeId", "name", "sessionConnectionLimit"]), news, {
+        releases: fromActions(["set-host-sets", "set-credential-libraries"]),
+      }),
+    ).toEqual([]);
   });
 });
 
@@ -196,7 +248,10 @@ describe("the operation's waits", () => {
     const err = await op.wait(3_600_000, req, () => "the window resets in 60 min").catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(50);
     expect(err).toBeInstanceOf(DeadlineError);
-    expect(err).toMatchObject({ maybeApplied: false, message: "GET /v1/targets/ttcp_1: not sent: the window resets in 60 min, which is after this operation's deadline (customTimeouts read 1s)" });
+    expect(err).toMatchObject({
+      maybeApplied: false,
+      message: "GET /v1/targets/ttcp_1: not sent: the window resets in 60 min, which is after this operation's deadline (customTimeouts read 1s)",
+    });
   });
 
   test("Cancel ends a wait at once, and any later request fails before it is sent", async () => {
@@ -231,5 +286,7 @@ test("the Node.js check", () => {
 });
 
 test("only Boundary's own NotFound body is a NotFoundError", () => {
-  expect(new UnexpectedAnswerError("GET", "/v1/targets/x", "http://h/boundary/v1/targets/x", 404, "text/plain", "404 page not found")).not.toBeInstanceOf(NotFoundError);
+  expect(new UnexpectedAnswerError("GET", "/v1/targets/x", "http://h/boundary/v1/targets/x", 404, "text/plain", "404 page not found")).not.toBeInstanceOf(
+    NotFoundError,
+  );
 });

@@ -26,7 +26,9 @@ describe.each(["spec", "0.4", "0.21"])("npm run demo -- --emulate %s", (mode) =>
     expect(r.stdout).toMatch(/pulumi up \(offline\): create web, create db/);
     expect(r.stdout).toMatch(/ttcp_\w{10} {2}db {2}v\d+ {2}port 5432 {2}host sets \[hsst_1234567890\] {2}libraries \[clvlt_1234567890\]/);
     expect(r.stdout).toMatch(/ttcp_\w{10} {2}web {2}v\d+ {2}port 22 {2}host sets \[hsst_1234567891\] {2}libraries \[\]/);
-    expect(r.stdout).toMatch(/Another operator changes web outside Pulumi: PATCH \/v1\/targets\/ttcp_\w{10}\?update_mask=description \{"description": "changed by another operator"\}/);
+    expect(r.stdout).toMatch(
+      /Another operator changes web outside Pulumi: PATCH \/v1\/targets\/ttcp_\w{10}\?update_mask=description \{"description": "changed by another operator"\}/,
+    );
     expect(r.stdout).toContain(
       [
         "pulumi preview --refresh --expect-no-changes (offline):",
@@ -35,7 +37,9 @@ describe.each(["spec", "0.4", "0.21"])("npm run demo -- --emulate %s", (mode) =>
         "  error: no changes were expected for preview but changes were proposed (exit code 7)",
       ].join("\n"),
     );
-    expect(r.stdout).toMatch(/pulumi up --refresh \(offline\): refresh web \(description: .*\), update web \(description: "changed by another operator" → "Web servers, over SSH"\) \(the change outside Pulumi is undone\)/);
+    expect(r.stdout).toMatch(
+      /pulumi up --refresh \(offline\): refresh web \(description: .*\), update web \(description: "changed by another operator" → "Web servers, over SSH"\) \(the change outside Pulumi is undone\)/,
+    );
     expect(r.stdout).toContain("pulumi up again: same web, same db");
     expect(r.stdout).toContain("pulumi destroy (offline): delete db, delete web");
   });

@@ -35,7 +35,8 @@ afterAll(async () => {
 /** Check as the engine calls it for a dynamic resource: the program's inputs plus `__provider`. */
 const check = (olds: object, news: object) => e.check({ ...news, __provider: providerText }, olds);
 /** The dynamic host answers Diff without detailed diffs: only these three fields. */
-const diff = (id: string, olds: object, news: object) => e.diff(id, olds, news).then(({ changes, replaces, deleteBeforeReplace }) => ({ changes, replaces, deleteBeforeReplace }));
+const diff = (id: string, olds: object, news: object) =>
+  e.diff(id, olds, news).then(({ changes, replaces, deleteBeforeReplace }) => ({ changes, replaces, deleteBeforeReplace }));
 const create = (inputs: object) => e.create(inputs).then(({ id, props }) => ({ id, outs: props }));
 const read = (id: string, props: object) => e.read(id, props);
 const update = (id: string, olds: object, news: object) => e.update(id, olds, news);
@@ -117,7 +118,10 @@ test("check names each bad field and skips values unknown during preview", async
 
 test("a failure after create reaches the engine as a partial failure carrying id, state and reason", async () => {
   const inputs = (await check({}, { scopeId: PROJECT, name: "half", hostSetIds: ["hsst_zzzzzzzzzz"] })).inputs;
-  const err = await create(inputs).then(() => undefined, (x: unknown) => x);
+  const err = await create(inputs).then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   if (!err) throw new Error("expected the create to fail");
   const { id, properties: props, reasons } = e.initFailure(err);
   expect(id).toMatch(/^ttcp_/);
@@ -163,9 +167,19 @@ describe("a stack deployed with version 0.1.0 keeps working after the upgrade", 
   test("the stored __provider loads pulumi-boundary/dynamic; its state diffs clean, updates, refreshes and deletes", async () => {
     expect(oldProvider).toContain('require("pulumi-boundary/dynamic").providerFor(this)');
     // the Target that state describes, on this controller (v0.4 create: lists set afterwards)
-    const made = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "web", description: "made by 0.1.0", type: "tcp", session_connection_limit: 4, attributes: { default_port: 22 } });
+    const made = await c.call("POST", "/v1/targets", {
+      scope_id: PROJECT,
+      name: "web",
+      description: "made by 0.1.0",
+      type: "tcp",
+      session_connection_limit: 4,
+      attributes: { default_port: 22 },
+    });
     const withHosts = await c.call("POST", `/v1/targets/${made.body.id}:set-host-sets`, { version: 1, host_set_ids: ["hsst_1234567890"] });
-    const withLibs = await c.call("POST", `/v1/targets/${made.body.id}:set-credential-libraries`, { version: withHosts.body.version, application_credential_library_ids: ["clvlt_1234567890"] });
+    const withLibs = await c.call("POST", `/v1/targets/${made.body.id}:set-credential-libraries`, {
+      version: withHosts.body.version,
+      application_credential_library_ids: ["clvlt_1234567890"],
+    });
     const id: string = withLibs.body.id;
     const state = { ...oldState, version: withLibs.body.version, __provider: oldProvider };
     // the program that deployed it, as the engine hands it on (inputs plus the stored provider)
@@ -178,7 +192,12 @@ describe("a stack deployed with version 0.1.0 keeps working after the upgrade", 
 
     const changed = await e.check({ ...inputs, description: "changed after the upgrade" }, inputs);
     const updated = await update(id, state, changed.inputs);
-    expect(updated).toMatchObject({ description: "changed after the upgrade", version: state.version + 1, __provider: oldProvider, __managed: oldState.__managed });
+    expect(updated).toMatchObject({
+      description: "changed after the upgrade",
+      version: state.version + 1,
+      __provider: oldProvider,
+      __managed: oldState.__managed,
+    });
 
     const refreshed = await read(id, updated);
     expect(refreshed.props).toMatchObject({ description: "changed after the upgrade", __provider: oldProvider });
@@ -217,7 +236,13 @@ describe.each(["spec", "0.4", "0.21"] as const)("through the host against --emul
       await expect(me.create(refused.inputs)).rejects.toThrow("attributes.default_port: This field is required.");
       expect(mc.store.size).toBe(before);
 
-      const program1 = { scopeId: PROJECT, name: "web", defaultPort: 22, hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"] };
+      const program1 = {
+        scopeId: PROJECT,
+        name: "web",
+        defaultPort: 22,
+        hostSetIds: ["hsst_1234567890"],
+        applicationCredentialLibraryIds: ["clvlt_1234567890"],
+      };
       const checked = await me.check({ ...program1, __provider: providerText }, {});
       expect(checked.failures).toEqual([]);
 
@@ -256,7 +281,9 @@ describe.each(["spec", "0.4", "0.21"] as const)("through the host against --emul
     expect((await me.diff(created.id, refreshed.props, checked.inputs)).changes).toBe(me.proto.DiffResponse.DiffChanges.DIFF_SOME);
 
     // a version conflict: an unmanaged field changes after the refresh, then the program's update runs
-    expect((await mc.call("PATCH", `/v1/targets/${created.id}?update_mask=${filterWire}`, { version: v + 1, [filterWire]: '"dev" in "/tags/type"' })).status).toBe(200);
+    expect(
+      (await mc.call("PATCH", `/v1/targets/${created.id}?update_mask=${filterWire}`, { version: v + 1, [filterWire]: '"dev" in "/tags/type"' })).status,
+    ).toBe(200);
     const checked2 = await me.check({ ...program1, description: "v2", hostSetIds: ["hsst_1234567891"], __provider: providerText }, checked.inputs);
     const { result: updated, calls } = await countCalls(mc.opsUrl, () => me.update(created.id, refreshed.props, checked2.inputs));
     expect(calls).toEqual({ "PATCH /v1/targets/{id}": 2, "GET /v1/targets/{id}": 1, [`POST /v1/targets/{id}:${setHosts}`]: 1 });

@@ -76,8 +76,12 @@ describe.each(ROUTES)("through the %s route", (kind) => {
     gw.on((s) => (isCreate(s) ? { page: pages.badGateway } : undefined));
     const err = await stack.up({ scopeId: PROJECT, name }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StepFailed);
-    expect(String(err)).toContain(`creating target "${name}" in ${PROJECT}: POST ${gw.url}/v1/targets: 502, and not an answer from Boundary's API (content-type text/html, body starts "<html>`);
-    expect(String(err)).toContain("The controller, asked afterwards, holds no target of that name: it was not created, and nothing needs cleaning up. Run `pulumi up` again.");
+    expect(String(err)).toContain(
+      `creating target "${name}" in ${PROJECT}: POST ${gw.url}/v1/targets: 502, and not an answer from Boundary's API (content-type text/html, body starts "<html>`,
+    );
+    expect(String(err)).toContain(
+      "The controller, asked afterwards, holds no target of that name: it was not created, and nothing needs cleaning up. Run `pulumi up` again.",
+    );
     expect(stack.id).toBeUndefined();
     gw.on(undefined);
     expect(await stack.up({ scopeId: PROJECT, name })).toBe("create");
@@ -95,7 +99,9 @@ describe.each(ROUTES)("through the %s route", (kind) => {
       // B's POST reaches the controller (which refuses the taken name) but its answer never comes back
       gw.on((s) => (isCreate(s) ? { hold: true } : undefined));
       const err = await b.up({ scopeId: PROJECT, name, description: "stack B" }).catch((e: unknown) => e);
-      expect(String(err)).toContain(`creating target "${name}" in ${PROJECT}: the answer was lost (POST /v1/targets: no answer within 1000 ms (BOUNDARY_CLIENT_TIMEOUT)). A target of that name exists, ${a.id}, but it is not the one this create made (its description is "stack A", this create asked for "stack B"`);
+      expect(String(err)).toContain(
+        `creating target "${name}" in ${PROJECT}: the answer was lost (POST /v1/targets: no answer within 1000 ms (BOUNDARY_CLIENT_TIMEOUT)). A target of that name exists, ${a.id}, but it is not the one this create made (its description is "stack A", this create asked for "stack B"`,
+      );
       expect(String(err)).toContain(`pulumi import boundary:index:Target <resource name> ${a.id}`);
       expect(String(err)).toContain("give this resource another name (or leave name unset, so Pulumi names it)");
       expect(b.id).toBeUndefined();

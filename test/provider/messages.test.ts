@@ -6,6 +6,8 @@
  * load with one line naming both versions.
  */
 import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import { registeredInputs } from "../../harness/program";
 import { packedProgram } from "../../harness/provider-host";
 import { Stack, StepFailed } from "../../harness/stack";
@@ -47,7 +49,9 @@ describe.each(ROUTES)("through the %s route", (kind) => {
     const id = stack.id!;
     c.store.deleteTarget(id);
     const err = await stack.up({ ...program, applicationCredentialLibraryIds: ["clvlt_1234567891"] }).catch((e: unknown) => e);
-    expect(shown(err)).toContain(`target ${id} was deleted outside Pulumi (POST /v1/targets/${id}:set-credential-libraries: 404 NotFound: Resource not found.). \`pulumi refresh\` drops it from the stack; the next \`pulumi up\` then creates it again.`);
+    expect(shown(err)).toContain(
+      `target ${id} was deleted outside Pulumi (POST /v1/targets/${id}:set-credential-libraries: 404 NotFound: Resource not found.). \`pulumi refresh\` drops it from the stack; the next \`pulumi up\` then creates it again.`,
+    );
     expect(await stack.refresh()).toBe("gone");
     expect(await stack.up(program)).toBe("create");
     await stack.destroy();
@@ -96,11 +100,15 @@ const OLD_NODE = ["/usr/bin/node", "/bin/node", "/usr/local/bin/node", ...spawnS
     expect(r.stderr).toContain(line);
     expect(r.stderr).not.toContain("Cannot read properties");
     // caught by a program, it is that one line
-    const caught = spawnSync(OLD_NODE!, ["-e", `try { require(${JSON.stringify(entry)}) } catch (e) { process.stdout.write(e.message) }`], { cwd: packedProgram(), encoding: "utf8" });
+    const caught = spawnSync(OLD_NODE!, ["-e", `try { require(${JSON.stringify(entry)}) } catch (e) { process.stdout.write(e.message) }`], {
+      cwd: packedProgram(),
+      encoding: "utf8",
+    });
     expect(caught.stdout).toBe(line);
   });
 
   test("the Node.js needed is package.json's engines", () => {
-    expect(require("../../package.json").engines.node).toBe(`>=${NODE_MAJOR_NEEDED}`);
+    const pkg = JSON.parse(readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as { engines: { node: string } };
+    expect(pkg.engines.node).toBe(`>=${NODE_MAJOR_NEEDED}`);
   });
 });

@@ -22,15 +22,17 @@ beforeAll(async () => {
 });
 afterAll(() => c.shutdown());
 
-const program = (webHostSets: string[], withDb = true) => () => {
-  const web = new boundary.Target("web", { scopeId: PROJECT, name: "web", hostSetIds: webHostSets, defaultPort: 22 });
-  const out: Record<string, unknown> = { webId: web.id, webVersion: web.version, webHostSets: web.hostSetIds };
-  if (withDb) {
-    const db = new boundary.Target("db", { scopeId: PROJECT, name: "db", applicationCredentialLibraryIds: ["clvlt_1234567890"] });
-    out.dbId = db.id;
-  }
-  return out;
-};
+const program =
+  (webHostSets: string[], withDb = true) =>
+  () => {
+    const web = new boundary.Target("web", { scopeId: PROJECT, name: "web", hostSetIds: webHostSets, defaultPort: 22 });
+    const out: Record<string, unknown> = { webId: web.id, webVersion: web.version, webHostSets: web.hostSetIds };
+    if (withDb) {
+      const db = new boundary.Target("db", { scopeId: PROJECT, name: "db", applicationCredentialLibraryIds: ["clvlt_1234567890"] });
+      out.dbId = db.id;
+    }
+    return out;
+  };
 /** Values made by the natively loaded provider come from another realm than jest's: compare as JSON. */
 const plain = (v: unknown) => JSON.parse(JSON.stringify(v));
 /** Steps sorted by name: the engine registers resources concurrently. */
@@ -39,7 +41,10 @@ const targets = () => c.store.listTargets(PROJECT, false).map((t) => ({ name: t.
 
 test("create, then change hosts, then remove one, then destroy", async () => {
   const first = await engine.up(program(["hsst_1234567890"]));
-  expect(sorted(first.steps)).toEqual([{ name: "db", op: "create" }, { name: "web", op: "create" }]);
+  expect(sorted(first.steps)).toEqual([
+    { name: "db", op: "create" },
+    { name: "web", op: "create" },
+  ]);
   expect(plain(first.outputs)).toMatchObject({ webVersion: 1, webHostSets: ["hsst_1234567890"] });
   expect(first.outputs.webId).toMatch(/^ttcp_/);
   expect(targets().sort((a, b) => a.name.localeCompare(b.name))).toEqual([
@@ -52,12 +57,18 @@ test("create, then change hosts, then remove one, then destroy", async () => {
   expect(sameCalls).toEqual({});
 
   const { result: changed, calls: changeCalls } = await countCalls(c.opsUrl, () => engine.up(program(["hsst_1234567891", "hsst_1234567890"])));
-  expect(sorted(changed.steps)).toMatchObject([{ name: "db", op: "same" }, { name: "web", op: "update" }]);
+  expect(sorted(changed.steps)).toMatchObject([
+    { name: "db", op: "same" },
+    { name: "web", op: "update" },
+  ]);
   expect(changeCalls).toEqual({ "POST /v1/targets/{id}:set-host-sets": 1 });
   expect(plain(changed.outputs)).toMatchObject({ webId: first.outputs.webId, webVersion: 2, webHostSets: ["hsst_1234567890", "hsst_1234567891"] });
 
   const removed = await engine.up(program(["hsst_1234567891", "hsst_1234567890"], false));
-  expect(sorted(removed.steps)).toEqual([{ name: "db", op: "delete" }, { name: "web", op: "same" }]);
+  expect(sorted(removed.steps)).toEqual([
+    { name: "db", op: "delete" },
+    { name: "web", op: "same" },
+  ]);
   expect(targets().map((t) => t.name)).toEqual(["web"]);
 
   expect(await engine.destroy()).toEqual([{ name: "web", op: "delete" }]);
@@ -78,7 +89,13 @@ test("functions: authorizeSession marks the token and credentials secret; getTar
   process.env.BOUNDARY_TOKEN = ADMIN_TOKEN;
   try {
     const { outputs } = await engine.up(() => {
-      const db = new boundary.Target("db", { scopeId: PROJECT, name: "db", hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"], defaultPort: 5432 });
+      const db = new boundary.Target("db", {
+        scopeId: PROJECT,
+        name: "db",
+        hostSetIds: ["hsst_1234567890"],
+        applicationCredentialLibraryIds: ["clvlt_1234567890"],
+        defaultPort: 5432,
+      });
       const session = boundary.authorizeSession({ targetId: db.id });
       const found = boundary.getTargets({ scopeId: PROJECT, filter: '"/item/name" == "db"' });
       return {

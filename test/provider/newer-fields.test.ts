@@ -22,7 +22,9 @@ beforeAll(() => {
 afterAll(() => Promise.all(running.map((r) => r.stop())));
 
 /** A controller in `mode` and a fresh host configured for it (so nothing about the generation is known yet). */
-async function setup(mode: Emulation): Promise<{ c: TestController; host: Host; e: Engine; check: (news: object, olds?: object) => ReturnType<Engine["check"]> }> {
+async function setup(
+  mode: Emulation,
+): Promise<{ c: TestController; host: Host; e: Engine; check: (news: object, olds?: object) => ReturnType<Engine["check"]> }> {
   const c = await startTestController({ emulation: mode });
   const host = await startHost(program);
   running.push({ stop: () => host.stop() }, { stop: () => c.shutdown() });
@@ -34,7 +36,14 @@ async function setup(mode: Emulation): Promise<{ c: TestController; host: Host; 
 describe("against Boundary v0.21", () => {
   test("create, refresh, drift and update of the newer fields, with the fewest calls", async () => {
     const { c, e, check } = await setup("0.21");
-    const program1 = { scopeId: PROJECT, name: "db", defaultPort: 5432, defaultClientPort: 15432, address: "db.internal", egressWorkerFilter: '"dev" in "/tags/type"' };
+    const program1 = {
+      scopeId: PROJECT,
+      name: "db",
+      defaultPort: 5432,
+      defaultClientPort: 15432,
+      address: "db.internal",
+      egressWorkerFilter: '"dev" in "/tags/type"',
+    };
     const checked = await check(program1);
     expect(checked.failures).toEqual([]);
 
@@ -73,26 +82,48 @@ describe("against Boundary v0.21", () => {
 
   test("plugin host sets and static credentials as hostSetIds and applicationCredentialLibraryIds", async () => {
     const { c, e, check } = await setup("0.21");
-    const checked = await check({ scopeId: PROJECT, name: "kinds", defaultPort: 22, hostSetIds: ["hsplg_1234567890"], applicationCredentialLibraryIds: ["credup_1234567890", "clvlt_1234567890"] });
+    const checked = await check({
+      scopeId: PROJECT,
+      name: "kinds",
+      defaultPort: 22,
+      hostSetIds: ["hsplg_1234567890"],
+      applicationCredentialLibraryIds: ["credup_1234567890", "clvlt_1234567890"],
+    });
     expect(checked.failures).toEqual([]);
     const created = await e.create(checked.inputs);
     expect(created.props).toMatchObject({ hostSetIds: ["hsplg_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890", "credup_1234567890"] });
-    expect(c.store.getTarget(created.id)).toMatchObject({ host_set_ids: ["hsplg_1234567890"], application_credential_library_ids: ["clvlt_1234567890", "credup_1234567890"] });
+    expect(c.store.getTarget(created.id)).toMatchObject({
+      host_set_ids: ["hsplg_1234567890"],
+      application_credential_library_ids: ["clvlt_1234567890", "credup_1234567890"],
+    });
   });
 
   test("injected credential sources travel with the brokered ones in one :set-credential-sources, never cleared by the other", async () => {
     const { c, e, check } = await setup("0.21");
-    const program1 = { scopeId: PROJECT, name: "inject", defaultPort: 22, applicationCredentialLibraryIds: ["clvlt_1234567890"], injectedApplicationCredentialSourceIds: ["credup_1234567890"] };
+    const program1 = {
+      scopeId: PROJECT,
+      name: "inject",
+      defaultPort: 22,
+      applicationCredentialLibraryIds: ["clvlt_1234567890"],
+      injectedApplicationCredentialSourceIds: ["credup_1234567890"],
+    };
     const checked = await check(program1);
     const { result: created, calls } = await countCalls(c.opsUrl, () => e.create(checked.inputs));
     expect(calls).toEqual({ "POST /v1/targets/{id}:add-host-sources": 1, "POST /v1/targets": 1, "POST /v1/targets/{id}:set-credential-sources": 1 });
-    expect(created.props).toMatchObject({ applicationCredentialLibraryIds: ["clvlt_1234567890"], injectedApplicationCredentialSourceIds: ["credup_1234567890"], version: 2 });
+    expect(created.props).toMatchObject({
+      applicationCredentialLibraryIds: ["clvlt_1234567890"],
+      injectedApplicationCredentialSourceIds: ["credup_1234567890"],
+      version: 2,
+    });
 
     // only the brokered list changes: the one call carries the injected list unchanged
     const checked2 = await check({ ...program1, applicationCredentialLibraryIds: ["clvlt_1234567891"] }, checked.inputs);
     const { result: updated, calls: updateCalls } = await countCalls(c.opsUrl, () => e.update(created.id, created.props, checked2.inputs));
     expect(updateCalls).toEqual({ "POST /v1/targets/{id}:set-credential-sources": 1 });
-    expect(c.store.getTarget(created.id)).toMatchObject({ application_credential_library_ids: ["clvlt_1234567891"], injected_application_credential_source_ids: ["credup_1234567890"] });
+    expect(c.store.getTarget(created.id)).toMatchObject({
+      application_credential_library_ids: ["clvlt_1234567891"],
+      injected_application_credential_source_ids: ["credup_1234567890"],
+    });
 
     // the program stops setting the injected list: it is emptied, the brokered one kept
     const { injectedApplicationCredentialSourceIds: _gone, ...program3 } = { ...program1, applicationCredentialLibraryIds: ["clvlt_1234567891"] };
@@ -107,15 +138,27 @@ describe("against Boundary v0.21", () => {
     const legacy = { scopeId: PROJECT, name: "legacy", defaultPort: 22, workerFilter: '"dev" in "/tags/type"' };
     const checked = await check(legacy);
     expect(checked.failures).toEqual([]); // the release is not known at check
-    const { result, calls } = await countCalls(c.opsUrl, () => e.create(checked.inputs).then(() => undefined, (err: Error) => err));
+    const { result, calls } = await countCalls(c.opsUrl, () =>
+      e.create(checked.inputs).then(
+        () => undefined,
+        (err: Error) => err,
+      ),
+    );
     expect(String(result)).toContain("worker_filter: This field is deprecated. Use egress_worker_filter instead.");
     expect(calls).toEqual({ "POST /v1/targets/{id}:add-host-sources": 1, "POST /v1/targets": 1 }); // the probe, then the POST the controller refused
     expect(c.store.size).toBe(0);
     await e.create((await check({ scopeId: PROJECT, name: "teaches", defaultPort: 22 })).inputs); // its answer carries "address": 0.12 or later
     const again = await check({ ...legacy, name: "legacy-again" });
     expect(again.failures).toEqual([]); // whether a Target already holds one is not known at check
-    const known = await countCalls(c.opsUrl, () => e.create(again.inputs).then(() => undefined, (err: Error) => err));
-    expect(String(known.result)).toMatch(/workerFilter was replaced by egressWorkerFilter in Boundary 0\.12, and this controller \(Boundary 0\.12 or later\) refuses a new workerFilter: use egressWorkerFilter instead/);
+    const known = await countCalls(c.opsUrl, () =>
+      e.create(again.inputs).then(
+        () => undefined,
+        (err: Error) => err,
+      ),
+    );
+    expect(String(known.result)).toMatch(
+      /workerFilter was replaced by egressWorkerFilter in Boundary 0\.12, and this controller \(Boundary 0\.12 or later\) refuses a new workerFilter: use egressWorkerFilter instead/,
+    );
     expect(known.calls).toEqual({});
   });
 
@@ -125,11 +168,23 @@ describe("against Boundary v0.21", () => {
     const made = await e.create(first.inputs); // the answer says "current"
     // a program that stops setting defaultPort would clear it: refused before the PATCH Boundary would refuse
     const { defaultPort: _port, ...portless0 } = first.inputs as Record<string, unknown>;
-    const removing = await countCalls(c.opsUrl, () => e.update(made.id, made.props, portless0).then(() => undefined, (err: Error) => err));
-    expect(String(removing.result)).toMatch(/defaultPort is required by Boundary 0\.9 and later, which this controller is \(Boundary 0\.12 or later\): keep it/);
+    const removing = await countCalls(c.opsUrl, () =>
+      e.update(made.id, made.props, portless0).then(
+        () => undefined,
+        (err: Error) => err,
+      ),
+    );
+    expect(String(removing.result)).toMatch(
+      /defaultPort is required by Boundary 0\.9 and later, which this controller is \(Boundary 0\.12 or later\): keep it/,
+    );
     expect(removing.calls).toEqual({});
     const portless = await check({ scopeId: PROJECT, name: "portless" });
-    const { result, calls } = await countCalls(c.opsUrl, () => e.create(portless.inputs).then(() => undefined, (err: Error) => err));
+    const { result, calls } = await countCalls(c.opsUrl, () =>
+      e.create(portless.inputs).then(
+        () => undefined,
+        (err: Error) => err,
+      ),
+    );
     expect(String(result)).toMatch(/defaultPort is required by Boundary 0\.9 and later, which this controller is \(Boundary 0\.12 or later\): set it/);
     expect(calls).toEqual({});
     const ssh = await check({ scopeId: PROJECT, name: "ssh", type: "ssh", defaultPort: 22 });
@@ -155,11 +210,25 @@ describe("against Boundary v0.21", () => {
 describe.each(["0.4", "spec"] as const)("against a v0.4 controller (%s)", (mode) => {
   test("a newer field is refused before anything changes, naming the release that added it; once known, at check", async () => {
     const { c, e, check } = await setup(mode);
-    const inputs = { scopeId: PROJECT, name: "db", type: "rdp", address: "db.internal", defaultClientPort: 15432, injectedApplicationCredentialSourceIds: ["clvlt_1234567890"] };
+    const inputs = {
+      scopeId: PROJECT,
+      name: "db",
+      type: "rdp",
+      address: "db.internal",
+      defaultClientPort: 15432,
+      injectedApplicationCredentialSourceIds: ["clvlt_1234567890"],
+    };
     const checked = await check(inputs);
     expect(checked.failures).toEqual([]); // the generation is not known yet
-    const { result, calls } = await countCalls(c.opsUrl, () => e.create(checked.inputs).then(() => undefined, (err: Error) => err));
-    expect(String(result)).toMatch(/address needs Boundary 0\.12 or later, but this controller is Boundary v0\.4 \(the v0\.4 API\), which would silently drop it: remove address or upgrade the controller/);
+    const { result, calls } = await countCalls(c.opsUrl, () =>
+      e.create(checked.inputs).then(
+        () => undefined,
+        (err: Error) => err,
+      ),
+    );
+    expect(String(result)).toMatch(
+      /address needs Boundary 0\.12 or later, but this controller is Boundary v0\.4 \(the v0\.4 API\), which would silently drop it: remove address or upgrade the controller/,
+    );
     expect(String(result)).toMatch(/defaultClientPort needs Boundary 0\.13 or later/);
     expect(String(result)).toMatch(/type "rdp" needs Boundary 0\.20 or later, but this controller is Boundary v0\.4 \(the v0\.4 API\): use "tcp"/);
     expect(calls).toEqual({ "POST unmatched": 1 }); // the probe, a 405 (no such action on v0.4): nothing created
@@ -172,10 +241,20 @@ describe.each(["0.4", "spec"] as const)("against a v0.4 controller (%s)", (mode)
 
   test("a plugin host set or a static credential is refused before anything changes, naming the kinds v0.4 takes", async () => {
     const { c, e, check } = await setup(mode);
-    const checked = await check({ scopeId: PROJECT, name: "kinds", hostSetIds: ["hsst_1234567890", "hsplg_1234567890"], applicationCredentialLibraryIds: ["credup_1234567890"] });
+    const checked = await check({
+      scopeId: PROJECT,
+      name: "kinds",
+      hostSetIds: ["hsst_1234567890", "hsplg_1234567890"],
+      applicationCredentialLibraryIds: ["credup_1234567890"],
+    });
     expect(checked.failures).toEqual([]);
-    const err = await e.create(checked.inputs).then(() => undefined, (x: Error) => x);
-    expect(String(err)).toMatch(/hostSetIds: hsplg_1234567890 is a kind of source this controller \(Boundary v0\.4 \(the v0\.4 API\)\) does not take: it takes hsst_…/);
+    const err = await e.create(checked.inputs).then(
+      () => undefined,
+      (x: Error) => x,
+    );
+    expect(String(err)).toMatch(
+      /hostSetIds: hsplg_1234567890 is a kind of source this controller \(Boundary v0\.4 \(the v0\.4 API\)\) does not take: it takes hsst_…/,
+    );
     expect(String(err)).toMatch(/applicationCredentialLibraryIds: credup_1234567890 is a kind of source/);
     expect(c.store.size).toBe(0);
   });

@@ -45,7 +45,9 @@ describe.each(ROUTES)("through the %s route", (kind) => {
     const id = stack.id!;
     gw.on((s) => (s.method === "GET" ? { page: pages.notFound } : undefined));
     const err = await stack.refresh().catch((e: unknown) => e);
-    expect(shown(err)).toContain(`GET ${gw.url}/v1/targets/${id}: 404, and not an answer from Boundary's API (content-type text/html; charset=utf-8, body starts "<!DOCTYPE html><html><head><title>404 Not Found</title>`);
+    expect(shown(err)).toContain(
+      `GET ${gw.url}/v1/targets/${id}: 404, and not an answer from Boundary's API (content-type text/html; charset=utf-8, body starts "<!DOCTYPE html><html><head><title>404 Not Found</title>`,
+    );
     expect(shown(err)).toContain("check boundary:addr / BOUNDARY_ADDR");
     expect(stack.id).toBe(id);
     gw.on(undefined);
@@ -76,7 +78,9 @@ describe.each(ROUTES)("through the %s route", (kind) => {
       const there = new Stack(wrong, "web");
       there.recordSame(stack);
       const refreshed = await there.refresh().catch((e: unknown) => e);
-      expect(shown(refreshed)).toContain(`GET ${gw.url}/boundary/v1/targets/${id}: 404, and not an answer from Boundary's API (content-type text/plain; charset=utf-8, body starts "404 page not found\\n")`);
+      expect(shown(refreshed)).toContain(
+        `GET ${gw.url}/boundary/v1/targets/${id}: 404, and not an answer from Boundary's API (content-type text/plain; charset=utf-8, body starts "404 page not found\\n")`,
+      );
       expect(shown(refreshed)).toContain("this address does not reach the controller's API (a wrong host, port or path)");
       expect(there.id).toBe(id);
       const destroyed = await there.destroy().catch((e: unknown) => e);
@@ -107,11 +111,15 @@ describe.each(ROUTES)("through the %s route", (kind) => {
         const destroyed = await there.destroy().catch((e: unknown) => e);
         if (r.outsideApi === "ours") {
           // the spec's controller: a plain-text 404 naming the path
-          expect(shown(refreshed)).toContain(`GET ${url}: 404, and not an answer from Boundary's API (content-type text/plain; charset=utf-8, body starts "No route for GET /boundary/v1/targets/${id}`);
+          expect(shown(refreshed)).toContain(
+            `GET ${url}: 404, and not an answer from Boundary's API (content-type text/plain; charset=utf-8, body starts "No route for GET /boundary/v1/targets/${id}`,
+          );
           expect(shown(destroyed)).toContain(`DELETE ${url}: 404, and not an answer from Boundary's API (content-type text/plain`);
         } else {
           // a release: its admin UI answers outside /v1/, a GET with its index page, a DELETE with an empty 405
-          expect(shown(refreshed)).toContain(`GET ${url}: 200, and not an answer from Boundary's API (content-type text/html; charset=utf-8, body starts "<!DOCTYPE html>`);
+          expect(shown(refreshed)).toContain(
+            `GET ${url}: 200, and not an answer from Boundary's API (content-type text/html; charset=utf-8, body starts "<!DOCTYPE html>`,
+          );
           expect(shown(refreshed)).toContain("this address does not reach the controller's API (a wrong host, port or path)");
           expect(shown(destroyed)).toContain(`DELETE /v1/targets/${id}: 405 Unknown: HTTP 405 Nothing at ${url} takes DELETE`);
         }

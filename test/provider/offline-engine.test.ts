@@ -12,10 +12,16 @@ import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 
 const programDir = path.join(__dirname, "..", "..", "examples", "basic");
-const engineFor = (addr: string) => new OfflineEngine({ programDir, project: "offline-test", stack: "dev", config: { "boundary:addr": addr, "boundary:token": ADMIN_TOKEN } });
+const engineFor = (addr: string) =>
+  new OfflineEngine({ programDir, project: "offline-test", stack: "dev", config: { "boundary:addr": addr, "boundary:token": ADMIN_TOKEN } });
 const program = () => {
   const web = new boundary.Target("web", { scopeId: PROJECT, name: "web", description: "Web servers", hostSetIds: ["hsst_1234567891"], defaultPort: 22 });
-  const db = new boundary.Target("db", { scopeId: PROJECT, name: "db", hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"] });
+  const db = new boundary.Target("db", {
+    scopeId: PROJECT,
+    name: "db",
+    hostSetIds: ["hsst_1234567890"],
+    applicationCredentialLibraryIds: ["clvlt_1234567890"],
+  });
   return { webId: web.id, dbId: db.id };
 };
 const plain = (v: unknown) => JSON.parse(JSON.stringify(v));
@@ -34,7 +40,9 @@ describe("drift detection", () => {
       const webId = engine.state.get("web")!.id;
       const read = await c.call("GET", `/v1/targets/${webId}`);
       // another operator, through the API
-      expect((await c.call("PATCH", `/v1/targets/${webId}?update_mask=description`, { version: read.body.version, description: "changed outside" })).status).toBe(200);
+      expect(
+        (await c.call("PATCH", `/v1/targets/${webId}?update_mask=description`, { version: read.body.version, description: "changed outside" })).status,
+      ).toBe(200);
 
       const drift = await engine.preview(program, { refresh: true, expectNoChanges: true });
       expect(drift).toMatchObject({ changes: true, exitCode: 7, error: "no changes were expected for preview but changes were proposed" });
@@ -48,7 +56,9 @@ describe("drift detection", () => {
 
       const fixed = await engine.up(program, { refresh: true });
       expect(fixed.failed).toBe(false);
-      expect(plain(fixed.steps.filter((s) => s.op === "update"))).toEqual([{ name: "web", op: "update", diffs: [{ field: "description", old: "changed outside", new: "Web servers" }] }]);
+      expect(plain(fixed.steps.filter((s) => s.op === "update"))).toEqual([
+        { name: "web", op: "update", diffs: [{ field: "description", old: "changed outside", new: "Web servers" }] },
+      ]);
       expect((await c.call("GET", `/v1/targets/${webId}`)).body.description).toBe("Web servers");
       expect(await engine.preview(program, { refresh: true, expectNoChanges: true })).toMatchObject({ changes: false, exitCode: 0 });
     } finally {
@@ -96,7 +106,9 @@ describe("a failing resource", () => {
   });
 
   test("a partial failure (created, then a set action fails) is recorded with its id; the rest is applied; destroy leaves nothing", async () => {
-    proxy.intercept((req) => (req.url?.endsWith(":set-credential-libraries") ? { status: 500, body: JSON.stringify({ kind: "Internal", message: "disk full" }) } : undefined));
+    proxy.intercept((req) =>
+      req.url?.endsWith(":set-credential-libraries") ? { status: 500, body: JSON.stringify({ kind: "Internal", message: "disk full" }) } : undefined,
+    );
     const engine = engineFor(proxy.url);
     const result = await engine.up(program);
     expect(result.failed).toBe(true);
@@ -104,15 +116,26 @@ describe("a failing resource", () => {
     expect(db).toMatchObject({ op: "create", failed: expect.stringMatching(/^partial failure: .*disk full/) });
     expect(result.steps.find((s) => s.name === "web")).toEqual({ name: "web", op: "create" });
     // both exist on the controller, and both are in state: db with its id, as the controller left it
-    expect(c.store.listTargets(PROJECT, false).map((t) => t.name).sort()).toEqual(["db", "web"]);
+    expect(
+      c.store
+        .listTargets(PROJECT, false)
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(["db", "web"]);
     expect(engine.state.get("db")!.id).toBe(c.store.listTargets(PROJECT, false).find((t) => t.name === "db")!.id);
     expect(engine.state.get("db")!.outputs).toMatchObject({ hostSetIds: ["hsst_1234567890"] });
     proxy.intercept(undefined);
     // the next up finishes it
     const again = await engine.up(program);
     expect(again.failed).toBe(false);
-    expect(byName(plain(again.steps))).toEqual([{ name: "db", op: "update", diffs: expect.any(Array) }, { name: "web", op: "same" }]);
-    expect(byName(await engine.destroy())).toEqual([{ name: "db", op: "delete" }, { name: "web", op: "delete" }]);
+    expect(byName(plain(again.steps))).toEqual([
+      { name: "db", op: "update", diffs: expect.any(Array) },
+      { name: "web", op: "same" },
+    ]);
+    expect(byName(await engine.destroy())).toEqual([
+      { name: "db", op: "delete" },
+      { name: "web", op: "delete" },
+    ]);
     expect(c.store.size).toBe(0);
     expect(unhandled).toEqual([]);
   });
@@ -120,7 +143,11 @@ describe("a failing resource", () => {
   test("a create refused outright: nothing recorded for it, no rejection escapes, destroy removes the rest", async () => {
     let creates = 0;
     // the first create is refused (as a 400 would: nothing made); the other goes through
-    proxy.intercept((req) => (req.method === "POST" && req.url === "/v1/targets" && ++creates === 1 ? { status: 400, body: JSON.stringify({ kind: "InvalidArgument", message: "refused" }) } : undefined));
+    proxy.intercept((req) =>
+      req.method === "POST" && req.url === "/v1/targets" && ++creates === 1
+        ? { status: 400, body: JSON.stringify({ kind: "InvalidArgument", message: "refused" }) }
+        : undefined,
+    );
     const engine = engineFor(proxy.url);
     try {
       const result = await engine.up(program);

@@ -18,7 +18,14 @@ const server = {
 };
 const state = (managed: TargetState["__managed"] = ["scopeId", "name", "description", "hostSetIds", "sessionMaxSeconds", "defaultPort"]) =>
   stateFromTarget(server, managed);
-const program = { scopeId: "p_1234567890", name: "web", description: "front", hostSetIds: ["hsst_1234567890", "hsst_1234567891"], sessionMaxSeconds: 600, defaultPort: 22 };
+const program = {
+  scopeId: "p_1234567890",
+  name: "web",
+  description: "front",
+  hostSetIds: ["hsst_1234567890", "hsst_1234567891"],
+  sessionMaxSeconds: 600,
+  defaultPort: 22,
+};
 
 describe("check", () => {
   test("valid inputs pass unchanged: no defaults injected", () => {
@@ -133,7 +140,10 @@ describe("plan", () => {
       { op: "update", mask: ["description"], fields: { description: "x" } },
       // the injected list travels along: a current :set-credential-sources replaces both
       {
-        op: "set", field: "applicationCredentialLibraryIds", association: TARGET_FIELDS.applicationCredentialLibraryIds.association, ids: ["clvlt_1234567890"],
+        op: "set",
+        field: "applicationCredentialLibraryIds",
+        association: TARGET_FIELDS.applicationCredentialLibraryIds.association,
+        ids: ["clvlt_1234567890"],
         siblings: [{ field: "injectedApplicationCredentialSourceIds", ids: [] }],
       },
     ]);
@@ -159,17 +169,39 @@ describe("state", () => {
   test("the mapper fills defaults, sorts lists and holds no undefined value", () => {
     const s = stateFromTarget({ id: "ttcp_1", scope_id: "p_1", version: 1 }, []);
     expect(s).toEqual({
-      scopeId: "p_1", name: "", type: "tcp", hostSetIds: [], applicationCredentialLibraryIds: [], injectedApplicationCredentialSourceIds: [], sessionMaxSeconds: 28800,
-      sessionConnectionLimit: -1, version: 1, hostSets: [], applicationCredentialLibraries: [], authorizedActions: [], aliases: [], __managed: [],
+      scopeId: "p_1",
+      name: "",
+      type: "tcp",
+      hostSetIds: [],
+      applicationCredentialLibraryIds: [],
+      injectedApplicationCredentialSourceIds: [],
+      sessionMaxSeconds: 28800,
+      sessionConnectionLimit: -1,
+      version: 1,
+      hostSets: [],
+      applicationCredentialLibraries: [],
+      authorizedActions: [],
+      aliases: [],
+      __managed: [],
     });
     expect(Object.values(s).includes(undefined)).toBe(false);
   });
 
   test("refreshed inputs cover the managed fields; an import takes every field that has a value", () => {
-    expect(inputsFromState(state(["scopeId", "name", "hostSetIds"]))).toEqual({ scopeId: "p_1234567890", name: "web", hostSetIds: ["hsst_1234567890", "hsst_1234567891"] });
+    expect(inputsFromState(state(["scopeId", "name", "hostSetIds"]))).toEqual({
+      scopeId: "p_1234567890",
+      name: "web",
+      hostSetIds: ["hsst_1234567890", "hsst_1234567891"],
+    });
     expect(inputsFromState(state([]), true)).toEqual({
-      scopeId: "p_1234567890", name: "web", description: "front", type: "tcp", hostSetIds: ["hsst_1234567890", "hsst_1234567891"],
-      sessionMaxSeconds: 600, sessionConnectionLimit: -1, defaultPort: 22,
+      scopeId: "p_1234567890",
+      name: "web",
+      description: "front",
+      type: "tcp",
+      hostSetIds: ["hsst_1234567890", "hsst_1234567891"],
+      sessionMaxSeconds: 600,
+      sessionConnectionLimit: -1,
+      defaultPort: 22,
     });
   });
 });

@@ -92,7 +92,9 @@ describe.each(ROUTES)("through the %s route", (kind) => {
     const old = stack.id!;
     const err = await stack.up(program, { replace: true }).catch((e: unknown) => e);
     expect(shown(err)).toContain(`creating target "${name}" in ${PROJECT}: the name is already used in that project (by ${old})`);
-    expect(shown(err)).toContain("set the resource option `deleteBeforeReplace: true`, or leave `name` unset so each replacement gets a name of its own (autonaming)");
+    expect(shown(err)).toContain(
+      "set the resource option `deleteBeforeReplace: true`, or leave `name` unset so each replacement gets a name of its own (autonaming)",
+    );
     expect(stack.id).toBe(old);
     expect(named(name).map((t) => t.id)).toEqual([old]);
 

@@ -138,7 +138,7 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     const inputs = program({ sessionMaxSeconds: 60, defaultPort: 22 });
     const created = await provider.create(inputs);
     // current releases require the default port: it stays in the program there
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the fields the new program leaves out
+    // the fields the new program leaves out
     const { description, sessionMaxSeconds, defaultPort, applicationCredentialLibraryIds, ...rest } = inputs;
     const news = portRequired ? { ...rest, defaultPort } : rest;
     const { result, calls: made } = await calls(() => provider.update(created.id, created.outs as TargetState, news));
