@@ -6,7 +6,7 @@
  */
 import { RELEASE_KEYS, actionFailure, knows, replacement, requires, type Release, type ReleaseKey } from "../wire/releases";
 import type { RequestField, UpdateTargetRequest } from "../wire/target";
-import type { AssociationOp } from "../wire/target-fields";
+import type { AssociationOp, ListKind } from "../wire/target-fields";
 import { BoundaryError, invalidField } from "./errors";
 import type { TargetRecord } from "./record";
 
@@ -15,8 +15,7 @@ export const EMULATIONS = RELEASE_KEYS;
 /** A release the controller can emulate. */
 export type Emulation = ReleaseKey;
 
-/** The two kinds of list an action changes, as the repository names its errors. */
-export type ListKind = "host" | "credential";
+export type { ListKind } from "../wire/target-fields";
 
 /** One line for the banner: which API this controller speaks. */
 export function describeEmulation(r: Release): string {
@@ -43,7 +42,8 @@ export function staleVersion(r: Release, targetId: string, current: number, sent
 }
 
 /** What an action meets that the database refuses: an attached id added again, an id not attached removed, an id not found or of another project. */
-export type ActionMistake = { kind: "attached" | "missing" | "unknown"; id: string; why: string } | { kind: "not-attached"; id: string; why: string; deleted: number; asked: number };
+export type ActionMistake =
+  { kind: "attached" | "missing" | "unknown"; id: string; why: string } | { kind: "not-attached"; id: string; why: string; deleted: number; asked: number };
 
 /**
  * The answer to an action's mistake: ours is a 400 naming the field; Boundary's is the repository
@@ -80,8 +80,10 @@ const given = (v: unknown) => v !== undefined && v !== null;
 /** Field errors of a create body beyond the field rules: what the release requires, and fields it replaced (TS validateCreateRequest, tcp.go Vet). */
 export function createRules(r: Release, req: { worker_filter?: unknown; attributes?: { default_port?: unknown } | null }): RequestField[] {
   const fields: RequestField[] = [];
-  if (replacement(r, "workerFilter") && req.worker_filter !== undefined) fields.push({ name: "worker_filter", description: "This field is deprecated. Use egress_worker_filter instead." });
-  if (requires(r, "defaultPort") && !given(req.attributes?.default_port)) fields.push({ name: "attributes.default_port", description: "This field is required." });
+  if (replacement(r, "workerFilter") && req.worker_filter !== undefined)
+    fields.push({ name: "worker_filter", description: "This field is deprecated. Use egress_worker_filter instead." });
+  if (requires(r, "defaultPort") && !given(req.attributes?.default_port))
+    fields.push({ name: "attributes.default_port", description: "This field is required." });
   return fields;
 }
 
@@ -97,7 +99,8 @@ export function patchAlwaysApplies(r: Release, req: UpdateTargetRequest): string
  */
 export function updateFieldRules(r: Release, req: UpdateTargetRequest, paths: ReadonlySet<string>): RequestField[] {
   const fields: RequestField[] = [];
-  if (requires(r, "defaultPort") && paths.has("attributes.default_port") && !given(req.attributes?.default_port)) fields.push({ name: "attributes.default_port", description: "This field is required." });
+  if (requires(r, "defaultPort") && paths.has("attributes.default_port") && !given(req.attributes?.default_port))
+    fields.push({ name: "attributes.default_port", description: "This field is required." });
   if (!replacement(r, "workerFilter") || !given(req.worker_filter)) return fields;
   for (const k of ["egress_worker_filter", "ingress_worker_filter"] as const) {
     if (given(req[k])) fields.push({ name: k, description: `Cannot set worker_filter and ${k}; they are mutually exclusive fields.` });
@@ -115,7 +118,10 @@ export function updateRules(r: Release, before: TargetRecord, next: TargetRecord
   if (!replacement(r, "workerFilter")) return;
   if (next.worker_filter && !before.worker_filter) {
     const at = "target.(Repository).UpdateTarget";
-    throw new BoundaryError("Internal", `Unable to update target: ${at}: db.DoTx: ${at}: db.Update: worker_filter is deprecated and cannot be set: db exception: error #1104.`);
+    throw new BoundaryError(
+      "Internal",
+      `Unable to update target: ${at}: db.DoTx: ${at}: db.Update: worker_filter is deprecated and cannot be set: db exception: error #1104.`,
+    );
   }
   const newFilter = next.egress_worker_filter !== before.egress_worker_filter || next.ingress_worker_filter !== before.ingress_worker_filter;
   if (newFilter && next.worker_filter === before.worker_filter) delete (next as { worker_filter?: string }).worker_filter;

@@ -5,12 +5,21 @@
  * session fields from the one list of them.
  */
 import { valueSince } from "../../wire/releases";
-import { INPUT_FIELDS, programMustSet, spec, type FieldSpec } from "../../wire/target-fields";
+import { INPUT_FIELDS, LIST_FIELDS, REFERENTS, associationOf, programMustSet, spec, type FieldSpec } from "../../wire/target-fields";
 import { PROVIDER_CONFIG, type ConfigSpec } from "../config";
 import { SESSION_SECRET_FIELDS } from "../functions";
 import { OUTPUT_FIELDS, TARGET_OUTPUTS, type OutputType } from "../resource/state";
 
-type Prop = { type?: string; items?: Prop; $ref?: string; description?: string; secret?: boolean; default?: unknown; defaultInfo?: unknown; additionalProperties?: Prop };
+type Prop = {
+  type?: string;
+  items?: Prop;
+  $ref?: string;
+  description?: string;
+  secret?: boolean;
+  default?: unknown;
+  defaultInfo?: unknown;
+  additionalProperties?: Prop;
+};
 
 const str = (description: string): Prop => ({ type: "string", description });
 const int = (description: string): Prop => ({ type: "integer", description });
@@ -54,9 +63,23 @@ const ALWAYS_SET = [
 ];
 
 const configVars: Record<string, Prop> = Object.fromEntries(
-  Object.entries(PROVIDER_CONFIG as Record<string, ConfigSpec>).map(([key, c]) => [key, { ...str(c.doc), ...(c.secret ? { secret: true } : {}), defaultInfo: { environment: [c.env] } }]),
+  Object.entries(PROVIDER_CONFIG as Record<string, ConfigSpec>).map(([key, c]) => [
+    key,
+    { ...str(c.doc), ...(c.secret ? { secret: true } : {}), defaultInfo: { environment: [c.env] } },
+  ]),
 );
 const object = (description: string, properties: Record<string, Prop>, required: string[] = []) => ({ type: "object", description, properties, required });
+
+/** The object types of the lists' summary outputs (`HostSetSummary`), from the field table's association entries. */
+const LIST_SUMMARY_TYPES = Object.fromEntries(
+  LIST_FIELDS.flatMap((f) => {
+    const a = associationOf(f);
+    if (!a.output) return [];
+    const carries: Readonly<Record<string, { doc: string }>> = REFERENTS[a.kind].summary;
+    const properties = { id: str(REFERENTS[a.kind].idDoc), ...Object.fromEntries(Object.entries(carries).map(([key, c]) => [key, str(c.doc)])) };
+    return [[`boundary:index:${a.output.type}`, object(a.output.itemDoc, properties, ["id"])]];
+  }),
+);
 
 /**
  * The generated SDKs' names, set here rather than derived: `pulumi package add` generates each
@@ -88,18 +111,44 @@ export function packageSchema(version: string) {
     config: { variables: configVars },
     provider: { description: "The Boundary provider: one controller address and token.", inputProperties: configVars, properties: configVars },
     types: {
-      "boundary:index:Scope": object("A scope summary.", { id: str("Scope id."), type: str("Scope type."), name: str("Name."), description: str("Description."), parentScopeId: str("Parent scope id.") }, ["id", "type"]),
-      "boundary:index:HostSetSummary": object("A host set attached to a Target.", { id: str("Host set id."), hostCatalogId: str("Host catalog id.") }, ["id"]),
-      "boundary:index:CredentialLibrarySummary": object("A credential library attached to a Target.", { id: str("Library id."), credentialStoreId: str("Credential store id.") }, ["id"]),
-      "boundary:index:Alias": object("An alias pointing to a Target (Boundary 0.16+).", { id: str("Alias id (alt_…)."), value: str("The alias value, a DNS name usable in place of the Target's id.") }, ["id", "value"]),
-      "boundary:index:CredentialLibrary": object("The library that brokered a credential.", {
-        id: str("Library id."), name: str("Name."), description: str("Description."), credentialStoreId: str("Credential store id."), type: str("Library type."),
-      }, ["id"]),
-      "boundary:index:CredentialSecret": object("A credential secret.", { raw: str("Base64 of the provider's bytes."), decoded: { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" }, description: "The decoded JSON object." } }, ["raw"]),
-      "boundary:index:SessionCredential": object("A credential brokered for a session.", {
-        credentialLibrary: ref("CredentialLibrary", "The library that generated it."),
-        secret: ref("CredentialSecret", "The secret."),
-      }, ["credentialLibrary", "secret"]),
+      "boundary:index:Scope": object(
+        "A scope summary.",
+        { id: str("Scope id."), type: str("Scope type."), name: str("Name."), description: str("Description."), parentScopeId: str("Parent scope id.") },
+        ["id", "type"],
+      ),
+      ...LIST_SUMMARY_TYPES,
+      "boundary:index:Alias": object(
+        "An alias pointing to a Target (Boundary 0.16+).",
+        { id: str("Alias id (alt_…)."), value: str("The alias value, a DNS name usable in place of the Target's id.") },
+        ["id", "value"],
+      ),
+      "boundary:index:CredentialLibrary": object(
+        "The library that brokered a credential.",
+        {
+          id: str("Library id."),
+          name: str("Name."),
+          description: str("Description."),
+          credentialStoreId: str("Credential store id."),
+          type: str("Library type."),
+        },
+        ["id"],
+      ),
+      "boundary:index:CredentialSecret": object(
+        "A credential secret.",
+        {
+          raw: str("Base64 of the provider's bytes."),
+          decoded: { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" }, description: "The decoded JSON object." },
+        },
+        ["raw"],
+      ),
+      "boundary:index:SessionCredential": object(
+        "A credential brokered for a session.",
+        {
+          credentialLibrary: ref("CredentialLibrary", "The library that generated it."),
+          secret: ref("CredentialSecret", "The secret."),
+        },
+        ["credentialLibrary", "secret"],
+      ),
       "boundary:index:TargetSummary": object("A Target found by getTargets.", { id: str("Target id."), ...targetProperties }, ["id", "scopeId", "name"]),
       ...ENUM_TYPES,
     },
@@ -115,12 +164,28 @@ export function packageSchema(version: string) {
     functions: {
       "boundary:index:authorizeSession": {
         description:
-          "Authorizes a session on a Target, by id or by name with a scope. Each call creates a real session and runs at every preview and update. `authorizationToken` and `credentials` are secret.",
-        inputs: { properties: { targetId: str("Target id."), name: str("Target name (with scopeId or scopeName)."), scopeId: str("Scope id."), scopeName: str("Scope name."), hostId: str("A host of the Target's host sets.") } },
+          "Authorizes a session on a Target, by id or by name with a scope. Each call creates a real session and runs at every preview and " +
+          "update. `authorizationToken` and `credentials` are secret.",
+        inputs: {
+          properties: {
+            targetId: str("Target id."),
+            name: str("Target name (with scopeId or scopeName)."),
+            scopeId: str("Scope id."),
+            scopeName: str("Scope name."),
+            hostId: str("A host of the Target's host sets."),
+          },
+        },
         outputs: {
           properties: markSecrets({
-            sessionId: str("Session id."), targetId: str("Target id."), scopeId: str("Scope id."), createdTime: str("Creation time."), userId: str("User id."),
-            hostSetId: str("Host set of the chosen host."), hostId: str("Chosen host."), type: str("Session type."), endpoint: str("Endpoint the worker connects to."),
+            sessionId: str("Session id."),
+            targetId: str("Target id."),
+            scopeId: str("Scope id."),
+            createdTime: str("Creation time."),
+            userId: str("User id."),
+            hostSetId: str("Host set of the chosen host."),
+            hostId: str("Chosen host."),
+            type: str("Session type."),
+            endpoint: str("Endpoint the worker connects to."),
             endpointPort: int("Port the worker connects to (Boundary 0.15+)."),
             connectionLimit: int("Connections the session allows, -1 for unlimited (Boundary 0.15+)."),
             expiration: str("When the session expires, RFC 3339 (Boundary 0.15+)."),
@@ -133,7 +198,14 @@ export function packageSchema(version: string) {
       },
       "boundary:index:getTargets": {
         description: "Lists Targets of a scope (recursively from global or an org), optionally filtered with a Boundary filter expression.",
-        inputs: { properties: { scopeId: str("Scope id."), recursive: { type: "boolean", description: "Include every project below the scope." }, filter: str('Filter, e.g. `"/item/name" matches "^web"`.') }, required: ["scopeId"] },
+        inputs: {
+          properties: {
+            scopeId: str("Scope id."),
+            recursive: { type: "boolean", description: "Include every project below the scope." },
+            filter: str('Filter, e.g. `"/item/name" matches "^web"`.'),
+          },
+          required: ["scopeId"],
+        },
         outputs: { properties: { targets: refs("TargetSummary", "The Targets found.") }, required: ["targets"] },
       },
     },
