@@ -12,7 +12,8 @@ import type { Host } from "./provider-host";
 /** The SDK's own sentinels: the unknown value and the secret wrapper. */
 export const UNKNOWN = unknownValue;
 export const secret = (value: unknown) => ({ [specialSigKey]: specialSecretSig, value });
-export const isWrappedSecret = (v: unknown): boolean => v !== null && typeof v === "object" && (v as Record<string, unknown>)[specialSigKey] === specialSecretSig;
+export const isWrappedSecret = (v: unknown): boolean =>
+  v !== null && typeof v === "object" && (v as Record<string, unknown>)[specialSigKey] === specialSecretSig;
 
 type Obj = Record<string, any>;
 type Struct = { toJavaScript(): Obj } | undefined;
@@ -38,6 +39,8 @@ export interface Engine {
   proto: typeof pb;
   configure(args: Obj, variables?: Record<string, string>): Promise<pb.ConfigureResponse>;
   checkConfig(news: Obj): Promise<{ inputs: Obj; failures: string[] }>;
+  /** DiffConfig as the engine sends it before re-configuring a provider: which config keys changed. */
+  diffConfig(olds: Obj, news: Obj): Promise<{ changes: number; diffs: string[] }>;
   check(news: Obj, olds?: Obj, options?: CheckOptions): Promise<{ inputs: Obj; failures: { property: string; reason: string }[] }>;
   diff(
     id: string,
@@ -96,6 +99,14 @@ export function engine(host: Host, urn: string): Engine {
       const res = await rpc<pb.CheckRequest, pb.CheckResponse>("checkConfig", r);
       return { inputs: js(res.getInputs()), failures: res.getFailuresList().map((f) => f.getProperty()) };
     },
+    async diffConfig(olds, news) {
+      const r = new proto.DiffRequest();
+      r.setUrn("urn:pulumi:dev::test::pulumi:providers:boundary::default");
+      r.setOlds(toStruct(olds));
+      r.setNews(toStruct(news));
+      const res = await rpc<pb.DiffRequest, pb.DiffResponse>("diffConfig", r);
+      return { changes: res.getChanges(), diffs: res.getDiffsList() };
+    },
     async check(news, olds = {}, options = {}) {
       const r = withUrn(new proto.CheckRequest());
       r.setOlds(toStruct(olds));
@@ -122,7 +133,13 @@ export function engine(host: Host, urn: string): Engine {
       const res = await rpc<pb.DiffRequest, pb.DiffResponse>("diff", r);
       const detailed: Record<string, number> = {};
       res.getDetaileddiffMap().forEach((v, k) => (detailed[k] = v.getKind()));
-      return { changes: res.getChanges(), replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace(), hasDetailed: res.getHasdetaileddiff(), detailed };
+      return {
+        changes: res.getChanges(),
+        replaces: res.getReplacesList(),
+        deleteBeforeReplace: res.getDeletebeforereplace(),
+        hasDetailed: res.getHasdetaileddiff(),
+        detailed,
+      };
     },
     async create(inputs, options = {}) {
       const r = withUrn(new proto.CreateRequest());
@@ -176,7 +193,9 @@ export function engine(host: Host, urn: string): Engine {
     initFailure(err) {
       const bin = (err as { metadata?: { get(key: string): unknown[] } }).metadata?.get("grpc-status-details-bin")[0];
       if (!(bin instanceof Uint8Array)) throw new Error(`not a partial failure: ${String(err)}`);
-      const detail = host.status.Status.deserializeBinary(bin).getDetailsList()[0]?.unpack(proto.ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed");
+      const detail = host.status.Status.deserializeBinary(bin)
+        .getDetailsList()[0]
+        ?.unpack(proto.ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed");
       if (!detail) throw new Error(`not a partial failure: ${String(err)}`);
       return { id: detail.getId(), properties: js(detail.getProperties()), reasons: detail.getReasonsList() };
     },
