@@ -15,7 +15,7 @@ import type * as pb from "@pulumi/pulumi/proto/provider_pb";
 import { ClientSettingsError } from "../client/errors";
 import { resolveSettings } from "../client/settings";
 import { PACKAGE, PROVIDER_CONFIG, providerOptions, type ConfigKey } from "../config";
-import { SESSION_SECRET_FIELDS, sessionView, targetSummary } from "../functions";
+import { GetTargetsArgsSchema, SESSION_SECRET_FIELDS, decodeAuthorizeSessionArgs, sessionView, targetSummary } from "../functions";
 import { TargetCore, type OperationContext } from "../resource/core";
 import { UNKNOWN } from "../resource/inputs";
 import { ResourceInitError } from "../resource/errors";
@@ -272,25 +272,22 @@ export class BoundaryProviderService {
 
   /** The two functions, with the same mappers as the TypeScript ones; the secret fields wrapped. */
   async invoke(req: pb.InvokeRequest): Promise<pb.InvokeResponse> {
-    const args = this.fromStruct(req.getArgs()) as Record<string, string | boolean | undefined>;
-    const str = (k: string) => (typeof args[k] === "string" ? (args[k] as string) : undefined);
+    const args = this.fromStruct(req.getArgs());
     const client = this.core.client;
     let ret: Obj;
     switch (req.getTok()) {
       case "boundary:index:authorizeSession": {
-        const name = str("name") ?? "";
-        const scopeId = str("scopeId");
-        const targetId = str("targetId");
-        const identity = targetId ? { targetId } : scopeId ? { name, scopeId } : { name, scopeName: str("scopeName") ?? "" };
-        ret = sessionView(await client.authorizeSession(identity, str("hostId")));
+        const { hostId, ...identity } = decodeAuthorizeSessionArgs(args);
+        ret = sessionView(await client.authorizeSession(identity, hostId));
         for (const k of SESSION_SECRET_FIELDS) ret[k] = wrapSecret(ret[k]);
         break;
       }
-      case "boundary:index:getTargets":
-        ret = {
-          targets: (await client.listTargets({ scopeId: str("scopeId") ?? "", recursive: args.recursive === true, filter: str("filter") })).map(targetSummary),
-        };
+      case "boundary:index:getTargets": {
+        const parsed = GetTargetsArgsSchema.safeParse(args);
+        if (!parsed.success) throw new Error(`getTargets: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
+        ret = { targets: (await client.listTargets(parsed.data)).map(targetSummary) };
         break;
+      }
       default:
         throw new Error(`unknown function ${req.getTok()}: this provider has boundary:index:authorizeSession and boundary:index:getTargets`);
     }

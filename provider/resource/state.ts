@@ -25,19 +25,24 @@ import {
 } from "../../wire/target-fields";
 import type { TargetInputs } from "./inputs";
 
-const ScopeState = z.object({
-  id: z.string(),
-  type: z.string(),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  parentScopeId: z.string().optional(),
-});
-const AliasState = z.object({ id: z.string(), value: z.string() });
+// the object types' `id` and descriptions name them in the package schema, which is generated from these schemas
+const ScopeState = z
+  .object({
+    id: z.string().describe("Scope id."),
+    type: z.string().describe("Scope type."),
+    name: z.string().optional().describe("Name."),
+    description: z.string().optional().describe("Description."),
+    parentScopeId: z.string().optional().describe("Parent scope id."),
+  })
+  .meta({ id: "Scope", description: "A scope summary." });
+const AliasState = z
+  .object({ id: z.string().describe("Alias id (alt_…)."), value: z.string().describe("The alias value, a DNS name usable in place of the Target's id.") })
+  .meta({ id: "Alias", description: "An alias pointing to a Target (Boundary 0.16+)." });
 
-/** How an output appears in the plugin's package schema: a plain type, or a named object type. */
-export type OutputType = "string" | "integer" | "strings" | { ref: string } | { refs: string };
-
-/** One output-only field: its state schema, how it is read from a Target, what an update does to it, its package-schema type and doc. */
+/**
+ * One output-only field: its state schema (the package schema's property is generated from it),
+ * how it is read from a Target, what an update does to it, its doc.
+ */
 export interface OutputSpec<S extends z.ZodType> {
   /** Its schema in state. */
   schema: S;
@@ -45,8 +50,6 @@ export interface OutputSpec<S extends z.ZodType> {
   from: (t: Target) => z.infer<S>;
   /** What an update does to it: keeps it, changes it (unknown in a preview), or follows an input field. */
   onUpdate: "kept" | "changes" | InputField;
-  /** Its type in the package schema. */
-  type: OutputType;
   /** Its documentation (package schema, SDKs). */
   doc: string;
 }
@@ -67,13 +70,18 @@ function listOutputs(): ListOutputs {
   for (const f of LIST_FIELDS) {
     const a = associationOf(f);
     if (!a.output) continue;
-    const carries: Readonly<Record<string, { wire: string }>> = REFERENTS[a.kind].summary;
+    const carries: Readonly<Record<string, { wire: string; doc: string }>> = REFERENTS[a.kind].summary;
     const fields = Object.entries(carries);
+    const item = z
+      .object({
+        id: z.string().describe(REFERENTS[a.kind].idDoc),
+        ...Object.fromEntries(fields.map(([key, c]) => [key, z.string().optional().describe(c.doc)])),
+      })
+      .meta({ id: a.output.type, description: a.output.itemDoc });
     outputs[a.output.name] = output({
-      schema: z.array(z.object({ id: z.string(), ...Object.fromEntries(fields.map(([key]) => [key, z.string().optional()])) })),
+      schema: z.array(item),
       from: (t) => summaries(t, f).map((s) => compact({ id: s.id, ...Object.fromEntries(fields.map(([key, { wire }]) => [key, s[wire]])) })),
       onUpdate: f,
-      type: { refs: a.output.type },
       doc: a.output.doc,
     });
   }
@@ -86,15 +94,13 @@ export const TARGET_OUTPUTS = {
     schema: z.number().int(),
     from: (t) => t.version,
     onUpdate: "changes",
-    type: "integer",
     doc: "The Target's version after the last change Pulumi made or saw.",
   }),
-  createdTime: output({ schema: z.string().optional(), from: (t) => t.created_time, onUpdate: "kept", type: "string", doc: "Creation time (RFC 3339)." }),
+  createdTime: output({ schema: z.string().optional(), from: (t) => t.created_time, onUpdate: "kept", doc: "Creation time (RFC 3339)." }),
   updatedTime: output({
     schema: z.string().optional(),
     from: (t) => t.updated_time,
     onUpdate: "changes",
-    type: "string",
     doc: "Time of the last update (RFC 3339).",
   }),
   scope: output({
@@ -102,7 +108,6 @@ export const TARGET_OUTPUTS = {
     from: (t) =>
       t.scope && compact({ id: t.scope.id, type: t.scope.type, name: t.scope.name, description: t.scope.description, parentScopeId: t.scope.parent_scope_id }),
     onUpdate: "kept",
-    type: { ref: "Scope" },
     doc: "The Target's scope.",
   }),
   ...listOutputs(),
@@ -110,7 +115,6 @@ export const TARGET_OUTPUTS = {
     schema: z.array(z.string()),
     from: (t) => t.authorized_actions ?? [],
     onUpdate: "kept",
-    type: "strings",
     doc: "Actions the caller may perform on the Target.",
   }),
   // state written before aliases existed has none
@@ -118,7 +122,6 @@ export const TARGET_OUTPUTS = {
     schema: z.array(AliasState).default([]),
     from: (t) => (t.aliases ?? []).map((a) => ({ id: a.id, value: a.value })),
     onUpdate: "kept",
-    type: { refs: "Alias" },
     doc: "The aliases pointing to the Target (Boundary 0.16+): their values can name it in place of its id. Managed outside the Target resource.",
   }),
 };

@@ -351,3 +351,10 @@ test("CheckConfig judges addr and apiGeneration with the client's own settings p
   expect((await e.checkConfig({ apiGeneration: "v0.5" })).failures).toEqual(["apiGeneration"]);
   expect((await e.checkConfig({ apiGeneration: "current" })).failures).toEqual([]);
 });
+
+test("Invoke decodes authorizeSession's arguments with the functions' own schema: a name without a scope is refused before any call", async () => {
+  await configure(e, c.apiUrl, ADMIN_TOKEN);
+  await expect(e.invoke("boundary:index:authorizeSession", { name: "db" })).rejects.toThrow(/scopeId or scopeName is required with name/);
+  await expect(e.invoke("boundary:index:authorizeSession", { targetId: 7 })).rejects.toThrow(/authorizeSession: targetId/);
+  await expect(e.invoke("boundary:index:getTargets", { recursive: true })).rejects.toThrow(/getTargets: scopeId/);
+});
