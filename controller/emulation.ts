@@ -7,7 +7,7 @@
 import { RELEASE_KEYS, actionFailure, knows, replacement, requires, type Release, type ReleaseKey } from "../wire/releases";
 import type { RequestField, UpdateTargetRequest } from "../wire/target";
 import type { AssociationOp, ListKind } from "../wire/target-fields";
-import { BoundaryError, invalidField } from "./errors";
+import { ControllerFault, invalidField } from "./errors";
 import type { TargetRecord } from "./record";
 
 /** The releases the controller can emulate (`--emulate`): every row of the release table. */
@@ -25,20 +25,20 @@ export function describeEmulation(r: Release): string {
 }
 
 /** The answer to a mutation whose version is not the Target's. */
-export function staleVersion(r: Release, targetId: string, current: number, sent: number, op: "update" | AssociationOp, list?: ListKind): BoundaryError {
+export function staleVersion(r: Release, targetId: string, current: number, sent: number, op: "update" | AssociationOp, list?: ListKind): ControllerFault {
   if (r.errors === "ours") {
-    return new BoundaryError("Aborted", `Version mismatch: target ${targetId} is at version ${current}, but the request carried version ${sent}.`, [
+    return new ControllerFault("Aborted", `Version mismatch: target ${targetId} is at version ${current}, but the request carried version ${sent}.`, [
       { name: "version", description: `The current version is ${current}.` },
     ]);
   }
   // TS updateInRepo: 0 rows updated reads as not found
-  if (op === "update") return new BoundaryError("NotFound", `Target ${JSON.stringify(targetId)} not found or incorrect version provided.`);
+  if (op === "update") return new ControllerFault("NotFound", `Target ${JSON.stringify(targetId)} not found or incorrect version provided.`);
   // host lists: the version update touched no row; credential lists: an explicit version check
   const cause =
     list === "host"
       ? `${op === "set" ? r.actionErrors.staleSet : ""}updated target and 0 rows updated: search issue: error #1101`
       : "invalid target version: integrity violation: error #1105";
-  return new BoundaryError("Internal", actionFailure(r, list!, op, cause));
+  return new ControllerFault("Internal", actionFailure(r, list!, op, cause));
 }
 
 /** What an action meets that the database refuses: an attached id added again, an id not attached removed, an id not found or of another project. */
@@ -51,13 +51,13 @@ export type ActionMistake =
  * count check (`… deleted 0 did not match request for 1`, internal/target/repository_*.go); the
  * database's own refusals (unique, foreign key) are worded from their cause [inferred].
  */
-export function actionMistake(r: Release, field: string, op: AssociationOp, list: ListKind, m: ActionMistake): BoundaryError {
+export function actionMistake(r: Release, field: string, op: AssociationOp, list: ListKind, m: ActionMistake): ControllerFault {
   if (r.errors === "ours") return invalidField(field, `${m.id} ${m.why}.`);
   const cause =
     m.kind === "not-attached"
       ? `${r.actionErrors.removedMismatch[list]} deleted ${m.deleted} did not match request for ${m.asked}: search issue: error #1101`
       : `${m.id} ${m.why}: integrity violation: error #1002`;
-  return new BoundaryError("Internal", actionFailure(r, list, op, cause));
+  return new ControllerFault("Internal", actionFailure(r, list, op, cause));
 }
 
 /**
@@ -65,13 +65,13 @@ export function actionMistake(r: Release, field: string, op: AssociationOp, list
  * sources: a repository Conflict, which the handlers surface as 400 FailedPrecondition (the wrapping
  * of the message is inferred from its error type).
  */
-export function addressConflict(op: AssociationOp | "update"): BoundaryError {
+export function addressConflict(op: AssociationOp | "update"): ControllerFault {
   const [o, why] =
     op === "update"
       ? ["UpdateTarget", "unable to set address because one or more host sources is assigned to the given target"]
       : [`${op === "add" ? "Add" : "Set"}TargetHostSources`, `unable to ${op} host sources because a network address is directly assigned to the given target`];
   const at = `target.(Repository).${o}`;
-  return new BoundaryError("FailedPrecondition", `${at}: db.DoTx: ${at}: ${why}: integrity violation: error #409`);
+  return new ControllerFault("FailedPrecondition", `${at}: db.DoTx: ${at}: ${why}: integrity violation: error #409`);
 }
 
 /** Present and not null: what Boundary's wrapper types call set (unlike the provider's `isSet`, "" counts). */
@@ -118,7 +118,7 @@ export function updateRules(r: Release, before: TargetRecord, next: TargetRecord
   if (!replacement(r, "workerFilter")) return;
   if (next.worker_filter && !before.worker_filter) {
     const at = "target.(Repository).UpdateTarget";
-    throw new BoundaryError(
+    throw new ControllerFault(
       "Internal",
       `Unable to update target: ${at}: db.DoTx: ${at}: db.Update: worker_filter is deprecated and cannot be set: db exception: error #1104.`,
     );

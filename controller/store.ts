@@ -2,7 +2,7 @@
  * The controller's state and every rule about Targets: required fields, limits, name uniqueness per
  * project, associations with host sets and credential libraries, the `version` that each change
  * advances by exactly one, and which Targets a list returns. It knows nothing about HTTP: rules
- * throw BoundaryError with a kind. Per-field work walks the field table (`wire/target-fields.ts`),
+ * throw ControllerFault with a kind. Per-field work walks the field table (`wire/target-fields.ts`),
  * with each field's rule from `rules.ts`.
  */
 import { matches, parseFilter, type FilterExpr } from "../common/filter";
@@ -25,7 +25,7 @@ import {
 } from "../wire/target-fields";
 import { actionFieldsMessage, checkActionBody, type SentIds } from "./action-rules";
 import { Aliases, maybeAlias } from "./aliases";
-import { BoundaryError, invalidField, invalidFields, notFound } from "./errors";
+import { ControllerFault, invalidField, invalidFields, notFound } from "./errors";
 import type { FixtureCredential, FixtureCredentialLibrary, FixtureHostSet, FixtureScope, FixtureWorker, Fixtures } from "./fixtures";
 import { actionMistake, addressConflict, createRules, patchAlwaysApplies, staleVersion, updateFieldRules, updateRules, type Emulation } from "./emulation";
 import * as rules from "./rules";
@@ -484,7 +484,7 @@ export class Store {
     field: InputField,
     scopeId: string,
     ids: readonly string[],
-    bad: (id: string, why: string) => BoundaryError = (id, why) => invalidField(spec(field).wire, `${id} ${why}.`),
+    bad: (id: string, why: string) => ControllerFault = (id, why) => invalidField(spec(field).wire, `${id} ${why}.`),
   ): void {
     const { kind } = associationOf(field as ListField);
     const noun = REFERENTS[kind].noun;
