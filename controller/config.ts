@@ -15,7 +15,9 @@ import type { LogFormat } from "./log";
 import type { ControllerOptions, HostPort } from "./server";
 import { tlsProblem, type ListenerTls } from "./tls";
 
+import { BASE58 } from "./base58";
 import { ConfigError } from "./errors";
+import { BASE62 } from "./ids";
 export { ConfigError } from "./errors";
 
 /** The controller's options as the dev command resolved them from flags, config file and defaults. */
@@ -51,10 +53,8 @@ export function parseListenAddr(key: string, value: string): HostPort {
 
 /** A token in Boundary's format: `at_` + 10 base62 + `_s1` + base58 bytes. */
 export function generateToken(): string {
-  const b62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-  const b58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
   const pick = (alphabet: string, n: number) => [...randomBytes(n)].map((b) => alphabet[b % alphabet.length]).join("");
-  return `at_${pick(b62, 10)}_s1${pick(b58, 64)}`;
+  return `at_${pick(BASE62, 10)}_s1${pick(BASE58, 64)}`;
 }
 
 /** The dev command's help text. */

@@ -149,10 +149,7 @@ export class Store {
     if (!recursive && scope.type !== "project") {
       throw invalidField("scope_id", "This must be a project scope unless recursive is true.");
     }
-    const projects =
-      scope.type === "project"
-        ? [scopeId]
-        : [...this.scopes.values()].filter((s) => s.type === "project" && (scopeId === "global" || s.parent_scope_id === scopeId)).map((s) => s.id);
+    const projects = this.projectsOf(scopeId);
     let records: readonly TargetRecord[] = [];
     for (const p of projects) {
       let more = this.listed.get(p);
