@@ -160,7 +160,7 @@ export const TARGET_FIELDS = {
     required: true,
     replaces: true,
     check: (v: string) => (/^p_[0-9A-Za-z]+$/.test(v) ? undefined : "must be a project scope id (p_…): targets live in projects"),
-    doc: "Project scope id (`p_…`). Changing it replaces the Target (the new one is created first).",
+    doc: "Project scope (`p_…`); changing it **replaces** the Target (created in the new project before the old one is deleted)",
   }),
   name: field({
     kind: "string",
@@ -174,8 +174,10 @@ export const TARGET_FIELDS = {
       return problem && NAME_PROBLEMS[problem];
     },
     doc:
-      "Name, unique within the project. Left out, the provider names the Target after the resource (`web-3f9a2c1`): stable across updates, fresh on " +
-      "replacement. A name given here is used verbatim; replacing such a Target within its project needs `deleteBeforeReplace: true`.",
+      "Unique per project. Left out, the provider names the Target after the resource, `web-3f9a2c1` (Pulumi's autonaming, honouring " +
+      "the stack's autonaming settings): stable across updates, fresh on a replacement, so create-before-delete never meets the old " +
+      "name. A name you set is used verbatim: a replacement that keeps it in its project deletes the old Target first (Diff says so); " +
+      "`pulumi up --replace`, which asks no Diff, needs the `deleteBeforeReplace: true` option",
   }),
   description: field({
     kind: "string",
@@ -193,8 +195,9 @@ export const TARGET_FIELDS = {
     replaces: true,
     default: "tcp",
     doc:
-      'Target type: "tcp" (the default); "ssh" (Boundary 0.10+) and "rdp" (0.20+) where the controller offers them (HCP and Enterprise; an ' +
-      'open-source controller answers "Unknown type provided."). Changing it replaces the Target.',
+      '`"tcp"` is the default; `"ssh"` (**Boundary 0.10+**) and `"rdp"` (**0.20+**) where the controller offers them (HCP and ' +
+      'Enterprise: an open-source controller answers "Unknown type provided.", passed on naming the field); changing it **replaces** ' +
+      "the Target",
   }),
   hostSetIds: field({
     kind: "ids",
@@ -209,8 +212,8 @@ export const TARGET_FIELDS = {
     },
     default: [],
     doc:
-      "Host set ids (`hsst_…`; on current controllers also plugin host sets, `hsplg_…`), compared as a set; reconciled with `:set-host-sets` or " +
-      "`:set-host-sources`.",
+      "`hsst_…`, and on current controllers plugin host sets `hsplg_…` (`hs_…` before 0.10); a set (order never causes a diff); " +
+      "reconciled with `:set-host-sets`, or `:set-host-sources` (`host_source_ids`) on current controllers",
   }),
   applicationCredentialLibraryIds: field({
     kind: "ids",
@@ -235,8 +238,9 @@ export const TARGET_FIELDS = {
     },
     default: [],
     doc:
-      "Brokered credential sources: credential library ids (`clvlt_…`; on current controllers also `clvllt_…` and static credentials such as " +
-      "`credup_…`), compared as a set; reconciled with `:set-credential-libraries` or `:set-credential-sources`.",
+      "Brokered sources: `clvlt_…`, and on current controllers `clvllt_…` and static credentials (`credup_…`, `credupd_…`, " +
+      "`credp_…`, `credspk_…`, `credjson_…`); a set; reconciled with `:set-credential-libraries`, or `:set-credential-sources` on " +
+      "current controllers (one call carrying both credential lists)",
   }),
   injectedApplicationCredentialSourceIds: field({
     kind: "ids",
@@ -249,9 +253,8 @@ export const TARGET_FIELDS = {
     },
     default: [],
     doc:
-      "Injected credential sources (`clvlt_…`, `clvsclt_…` SSH certificate libraries, static credentials such as `credup_…`): the worker injects " +
-      "them into the session, the user never sees them. Compared as a set; reconciled with `:set-credential-sources` together with the brokered " +
-      "ones.",
+      "Credential sources the worker injects into the session (`clvlt_…`, `clvsclt_…`, `clvllt_…`, `credup_…`, `credupd_…`, " +
+      "`credspk_…`); a set; changed in the same `:set-credential-sources` as the brokered list, so neither ever clears the other",
   }),
   sessionMaxSeconds: field({
     kind: "integer",
@@ -259,7 +262,7 @@ export const TARGET_FIELDS = {
     mask: true,
     default: 28800,
     check: (v: number) => (rules.isSessionMaxSeconds(v) ? undefined : `must be greater than zero and at most ${rules.MAX_INT32}`),
-    doc: "Maximum session lifetime in seconds (controller default 28800).",
+    doc: "> 0; controller default 28800",
   }),
   sessionConnectionLimit: field({
     kind: "integer",
@@ -267,7 +270,7 @@ export const TARGET_FIELDS = {
     mask: true,
     default: -1,
     check: (v: number) => (rules.isConnectionLimit(v) ? undefined : "must be -1 (unlimited) or greater than zero"),
-    doc: "Maximum connections per session; -1 means unlimited.",
+    doc: "-1 (unlimited) or > 0",
   }),
   workerFilter: field({
     kind: "string",
@@ -279,22 +282,23 @@ export const TARGET_FIELDS = {
       why: "egressWorkerFilter and ingressWorkerFilter replace it (Boundary 0.12): move its expression to egressWorkerFilter",
     },
     doc:
-      "Boolean expression selecting the workers that may handle sessions. Replaced by `egressWorkerFilter` in Boundary 0.12: current controllers " +
-      "keep an existing one but refuse a new one.",
+      "Boundary filter expression, checked before any API call. Replaced by `egressWorkerFilter` in 0.12: a current controller keeps " +
+      "and updates an existing one, but a new one is refused before any call, pointing to `egressWorkerFilter`; excludes the two " +
+      "newer filters",
   }),
   egressWorkerFilter: field({
     kind: "string",
     wire: "egress_worker_filter",
     mask: true,
     check: filterCheck,
-    doc: "Boolean expression selecting the workers that connect to the host (the successor of `workerFilter`).",
+    doc: "Filter expression selecting the workers that reach the host",
   }),
   ingressWorkerFilter: field({
     kind: "string",
     wire: "ingress_worker_filter",
     mask: true,
     check: filterCheck,
-    doc: "Boolean expression selecting the workers that accept the client's connection (HCP and Enterprise; an open-source controller refuses it).",
+    doc: "HCP and Enterprise: an open-source controller refuses any (its 400 is passed on, naming the field)",
   }),
   address: field({
     kind: "string",
@@ -306,21 +310,21 @@ export const TARGET_FIELDS = {
       return problem && ADDRESS_PROBLEMS[problem];
     },
     excludes: { fields: ["hostSetIds"], why: "a Target connects either to its address or to the hosts of its host sets, not both" },
-    doc: "A host name or IP address the Target connects to directly, without a port, instead of host sets (the two exclude each other).",
+    doc: "Host name or IP address (IPv6 without brackets), no port (`defaultPort` carries it); excludes `hostSetIds` (checked before any " + "call)",
   }),
   defaultPort: field({
     kind: "integer",
     wire: "attributes.default_port",
     mask: true,
     check: (v: number) => (rules.isPort(v) ? undefined : "must be a port from 1 to 65535"),
-    doc: "The tcp `attributes.default_port`, 1–65535. Required by Boundary 0.9 and later.",
+    doc: "The tcp `attributes.default_port`, 1–65535; required by Boundary 0.9 and later",
   }),
   defaultClientPort: field({
     kind: "integer",
     wire: "attributes.default_client_port",
     mask: true,
     check: (v: number) => (rules.isPort(v) ? undefined : "must be a port from 1 to 65535"),
-    doc: "The local port `boundary connect` listens on by default (`attributes.default_client_port`), 1–65535.",
+    doc: "`attributes.default_client_port`, the local port `boundary connect` listens on, 1–65535",
   }),
 } as const satisfies Record<string, FieldSpec>;
 

@@ -5,7 +5,11 @@
  * without failing on type errors: checked), but `npm test` runs `npm run typecheck` (tsc over
  * test/ too) before jest, so the suite fails there.
  */
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
+import * as ts from "typescript";
+import { inputDocsSource } from "../helpers/input-docs";
 import { packageSchema } from "../../provider/plugin/schema";
 import type { TargetArgs } from "../../provider/resource/resource";
 import { OUTPUT_FIELDS, TargetState } from "../../provider/resource/state";
@@ -87,4 +91,24 @@ test("state holds every input field and every output; the update mask is the mas
   ]);
   expect(INPUT_FIELDS.filter((f) => spec(f).replaces)).toEqual(["scopeId", "type"]);
   expect(INPUT_FIELDS.filter((f) => TARGET_FIELDS[f].kind === "ids").map((f) => spec(f).association?.action)).toEqual(["host-sets", "credential-libraries"]);
+});
+
+test("TargetArgs carries each field's doc for editors: the generated input-docs.ts is the table's, and hover shows it", () => {
+  const file = path.join(__dirname, "../../provider/resource/input-docs.ts");
+  // on a mismatch, the expected text is the file to write
+  expect(readFileSync(file, "utf8")).toBe(inputDocsSource());
+  // what an editor shows on hover: the compiler's documentation of each property of TargetArgs
+  const resource = path.join(__dirname, "../../provider/resource/resource.ts");
+  const program = ts.createProgram([resource], {
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.CommonJS,
+  });
+  const checker = program.getTypeChecker();
+  const exported = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(resource)!)!);
+  const args = checker.getDeclaredTypeOfSymbol(exported.find((s) => s.name === "TargetArgs")!);
+  const docs = Object.fromEntries(args.getProperties().map((p) => [p.name, ts.displayPartsToString(p.getDocumentationComment(checker)).replace(/\s+/g, " ")]));
+  for (const f of INPUT_FIELDS) expect(docs[f]).toContain(spec(f).doc.replace(/\s+/g, " "));
 });
