@@ -20,6 +20,7 @@ const ADDRESS = {
   length: `Address length must be between ${shared.ADDRESS_LENGTH.min} and ${shared.ADDRESS_LENGTH.max} characters.`,
   port: "Address does not support a port.",
   brackets: "Error parsing address: address cannot be encapsulated by brackets.",
+  unparsable: "Error parsing address: failed to parse address.",
 } as const;
 
 /** One rule per input field that has one (association ids are checked by `checkIds`). */
@@ -51,7 +52,8 @@ export const FIELD_RULES = {
   // a bracketed IPv6 address is refused from 0.19.3 (before, it was taken as given)
   address: (v: string, r: Release) => {
     const problem = shared.addressProblem(v);
-    if (problem === "brackets" && r.addressBrackets === "taken") return undefined;
+    // up to 0.19.2 Boundary only split host and port: brackets and any character were taken as given
+    if ((problem === "brackets" || problem === "unparsable") && r.addressBrackets === "taken") return undefined;
     return problem && ADDRESS[problem];
   },
   defaultClientPort: (v: number) =>

@@ -104,7 +104,10 @@ export interface ReleaseFacts {
   withinMinorDefaults?: Partial<Record<InputField, number | string>>;
   /** Which characters a description may hold: `unicode.IsPrint`, or `IsPrint || IsSpace` (0.17+). Names are always IsPrint. */
   descriptions: DescriptionRule;
-  /** Whether an IPv6 address may come in brackets (refused from 0.19.3). */
+  /**
+   * How an address is parsed: `refused` (0.19.3+, parseutil.NormalizeAddr: an IPv6 address in
+   * brackets, and a host a URL may not hold, are refused) or `taken` (host and port only split).
+   */
   addressBrackets: "taken" | "refused";
   /** Views carry `"address": ""` when a Target has none (0.12+). */
   addressAlways: boolean;

@@ -150,6 +150,7 @@ const ADDRESS_PROBLEMS = {
   length: `must be ${rules.ADDRESS_LENGTH.min} to ${rules.ADDRESS_LENGTH.max} characters long`,
   port: "must not carry a port: set defaultPort instead",
   brackets: "must be an IPv6 address without brackets",
+  unparsable: "must be a host name or an IP address: no white space, control characters or {|}\\^` (Boundary 0.19.3+ refuses them)",
 } as const;
 
 /** The input fields of a Target, in the order plans and schemas list them. */
