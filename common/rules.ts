@@ -88,12 +88,25 @@ export function filterProblem(expression: string): string | undefined {
 export const ADDRESS_LENGTH = { min: 3, max: 255 } as const;
 
 /**
- * What is wrong with a Target's `address` (after trimming), or undefined: Boundary takes a host name
- * or an IP address, 3–255 characters, without a port; an IPv6 literal has no brackets (0.19.3+).
+ * Characters Go's URL parser refuses in a host: control characters anywhere ("invalid control
+ * character in URL"), and white space and `{|}\^` and backquote in a host name ("invalid character
+ * in host name"). From 0.19.3 Boundary parses a Target's address as a URL host (util.ParseAddress →
+ * parseutil.NormalizeAddr → url.Parse of "default://" + address) and answers "Error parsing address:
+ * failed to parse address." [read at v0.21.3 and in parseutil's NormalizeAddr at its HEAD; v0.2.0,
+ * which 0.19.3–0.21.3 pin, not read separately]. Up to 0.19.2 it only split host and port, and took them.
  */
-export function addressProblem(address: string): "length" | "port" | "brackets" | undefined {
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const UNPARSABLE_HOST = /[\u0000-\u0020\u007f{|}\\^`]/;
+
+/**
+ * What is wrong with a Target's `address` (after trimming), or undefined: Boundary takes a host name
+ * or an IP address, 3–255 characters, without a port; an IPv6 literal has no brackets, and nothing
+ * a URL's host may not hold (both 0.19.3+; see UNPARSABLE_HOST).
+ */
+export function addressProblem(address: string): "length" | "port" | "brackets" | "unparsable" | undefined {
   const a = address.trim();
   if (a.length < ADDRESS_LENGTH.min || a.length > ADDRESS_LENGTH.max) return "length";
+  if (UNPARSABLE_HOST.test(a)) return "unparsable";
   if (a.startsWith("[")) return /^\[[^\]]*\]:\d*$/.test(a) ? "port" : "brackets";
   const colons = a.split(":").length - 1;
   // one colon is host:port; an IPv6 literal has two or more and cannot carry a port unbracketed
@@ -113,6 +126,7 @@ export function hostAddressProblem(address: string): string | undefined {
   if (problem === "length") return `must be ${ADDRESS_LENGTH.min}-${ADDRESS_LENGTH.max} characters`;
   if (problem === "port") return "must not carry a port";
   if (problem === "brackets") return "an IPv6 address is written without brackets";
+  if (problem === "unparsable") return "must not hold white space, control characters or {|}\\^`";
   const a = address.trim();
   if (isIP(a) === 0 && !DNS_NAME.test(a)) return "must be an IP address or a host name (letters, digits, -, _ and dots)";
   return undefined;

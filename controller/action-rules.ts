@@ -18,16 +18,19 @@ export interface SentIds {
   ids: readonly string[] | null | undefined;
 }
 
-/** What one id names, by the route's noun (Boundary's messages say "host source identifier"). */
-const SINGULAR: Record<ListRoute["noun"], string> = {
-  "host-sets": "host set",
-  "host-sources": "host source",
-  "credential-libraries": "credential library",
-  "credential-sources": "credential source",
-};
+/** What one id names, from the route's noun: `host-sources` → "host source" (Boundary's messages say "host source identifier"). */
+function singular(noun: ListRoute["noun"]): string {
+  return noun.replace(/-/g, " ").replace(/ies$/, "y").replace(/s$/, "");
+}
 
 /** The body's field errors, and the ids wanted per list (sorted, without repeats; several names of one list merged, as 0.10–0.13 merge theirs). */
-export function checkActionBody(r: Release, op: AssociationOp, version: number | undefined, sent: readonly SentIds[], noun: ListRoute["noun"]): { errors: RequestField[]; wanted: Map<ListField, string[]> } {
+export function checkActionBody(
+  r: Release,
+  op: AssociationOp,
+  version: number | undefined,
+  sent: readonly SentIds[],
+  noun: ListRoute["noun"],
+): { errors: RequestField[]; wanted: Map<ListField, string[]> } {
   const ours = r.errors === "ours";
   const errors: RequestField[] = [];
   // version 0 is missing: the request message's zero value (v0.4.0 and v0.21.3 alike)
@@ -46,7 +49,9 @@ export function checkActionBody(r: Release, op: AssociationOp, version: number |
     for (const id of named) {
       errors.push({
         name: s.name,
-        description: ours ? `Incorrectly formatted identifier ${JSON.stringify(id)}: it must start with ${oneOf(prefixes)}.` : `Incorrectly formatted ${SINGULAR[noun]} identifier ${JSON.stringify(id)}.`,
+        description: ours
+          ? `Incorrectly formatted identifier ${JSON.stringify(id)}: it must start with ${oneOf(prefixes)}.`
+          : `Incorrectly formatted ${singular(noun)} identifier ${JSON.stringify(id)}.`,
       });
     }
     wanted.set(s.field, [...new Set([...(wanted.get(s.field) ?? []), ...ids])].sort());

@@ -6,7 +6,7 @@
  * Target leaves its aliases pointing nowhere (the database sets their destination to null).
  */
 import type { RequestField, WithAlias } from "../wire/target";
-import { BoundaryError, notFound } from "./errors";
+import { ControllerFault, notFound } from "./errors";
 
 /** One alias: its id (`alt_…`), value, scope (always `global`), the Target it points to and the host a session through it uses. */
 export interface Alias {
@@ -25,7 +25,8 @@ export interface Alias {
 export function aliasValueProblem(value: string): string | undefined {
   const labels = value.toLowerCase().split(".");
   if (value.length === 0 || value.length >= 254) return "must be 1 to 253 characters long";
-  if (!labels.every((l) => /^(?!-)[a-z0-9-]{0,62}[a-z0-9]$/.test(l))) return "must be a DNS name: labels of letters, digits and '-' (not first or last), 1 to 63 characters, joined by '.'";
+  if (!labels.every((l) => /^(?!-)[a-z0-9-]{0,62}[a-z0-9]$/.test(l)))
+    return "must be a DNS name: labels of letters, digits and '-' (not first or last), 1 to 63 characters, joined by '.'";
   if (/^[0-9]+$/.test(labels[labels.length - 1]!)) return "must not end with an all-numeric label";
   return undefined;
 }
@@ -39,6 +40,7 @@ export function maybeAlias(segment: string): boolean {
 export class Aliases {
   private readonly byValue = new Map<string, Alias>();
 
+  /** The aliases of `seed` (the fixtures'), by value case-insensitively. */
   constructor(seed: readonly Alias[] = []) {
     for (const a of seed) this.byValue.set(a.value.toLowerCase(), { ...a });
   }
@@ -61,7 +63,10 @@ export class Aliases {
     const seen = new Set<string>();
     for (const a of withAliases ?? []) {
       const extra = Object.keys(a).filter((k) => !["value", "scope_id", "attributes"].includes(k));
-      const problem = extra.length > 0 ? "Included aliases can only specify a value, a scope id, and attributes." : aliasValueProblem(a.value) && `Alias value ${JSON.stringify(a.value)} ${aliasValueProblem(a.value)}.`;
+      const problem =
+        extra.length > 0
+          ? "Included aliases can only specify a value, a scope id, and attributes."
+          : aliasValueProblem(a.value) && `Alias value ${JSON.stringify(a.value)} ${aliasValueProblem(a.value)}.`;
       const scope = a.scope_id !== undefined && a.scope_id !== "global" ? "Aliases can only be created in the global scope." : undefined;
       const why = problem || scope;
       if (why) fields.push({ name: "with_aliases", description: why });
@@ -76,7 +81,7 @@ export class Aliases {
     const wanted = withAliases ?? [];
     if (wanted.some((a) => this.byValue.has(a.value.toLowerCase()))) {
       // handlers/errors.go genericUniquenessMsg, for the database's unique constraint on the value
-      throw new BoundaryError("InvalidArgument", "Request attempted to make second resource with the same field value that must be unique.");
+      throw new ControllerFault("InvalidArgument", "Request attempted to make second resource with the same field value that must be unique.");
     }
     for (const a of wanted) {
       const host = a.attributes?.authorize_session_arguments?.host_id;
@@ -94,4 +99,3 @@ export class Aliases {
     }
   }
 }
-

@@ -1,5 +1,7 @@
 /** Base58 (Bitcoin alphabet), as Boundary encodes authorization tokens (mr-tron/base58). */
-const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+/** The Bitcoin base58 alphabet (no 0, O, I, l). */
+export const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+const ALPHABET = BASE58;
 
 /**
  * Digits per chunk: 58^9 < 2^53, so a chunk's digits come from plain number arithmetic, and the

@@ -4,7 +4,6 @@
  * the CLI prints it and exits 2.
  */
 import { randomBytes } from "node:crypto";
-import { PulumiBoundaryError } from "../common/errors";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { EMULATIONS, type Emulation } from "./emulation";
@@ -16,12 +15,14 @@ import type { LogFormat } from "./log";
 import type { ControllerOptions, HostPort } from "./server";
 import { tlsProblem, type ListenerTls } from "./tls";
 
-/** A flag, config-file key or fixtures file is wrong; the message names it and the value. */
-export class ConfigError extends PulumiBoundaryError {
-  static override readonly code = "BOUNDARY_CONFIG";
-}
+import { BASE58 } from "./base58";
+import { ConfigError } from "./errors";
+import { BASE62 } from "./ids";
+export { ConfigError } from "./errors";
 
+/** The controller's options as the dev command resolved them from flags, config file and defaults. */
 export interface DevConfig extends ControllerOptions {
+  /** How the log is written (text or JSON lines). */
   logFormat: LogFormat;
   /** True when the admin token was generated (the CLI prints it). */
   generatedToken: boolean;
@@ -44,7 +45,7 @@ export function configDuration(key: string, value: string | number, max = MAX_GR
 
 /** "HOST:PORT" or "[IPv6]:PORT"; port 0 picks a free one. */
 export function parseListenAddr(key: string, value: string): HostPort {
-  const m = /^(?:\[([^\]]+)\]|([^:\[\]]+)):(\d{1,5})$/.exec(value);
+  const m = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(value);
   const port = m ? Number(m[3]) : NaN;
   if (!m || port > 65535) throw new ConfigError(`${key}: invalid address ${JSON.stringify(value)}: expected HOST:PORT, e.g. 127.0.0.1:9200`);
   return { host: m[1] ?? m[2]!, port };
@@ -52,12 +53,11 @@ export function parseListenAddr(key: string, value: string): HostPort {
 
 /** A token in Boundary's format: `at_` + 10 base62 + `_s1` + base58 bytes. */
 export function generateToken(): string {
-  const b62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-  const b58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
   const pick = (alphabet: string, n: number) => [...randomBytes(n)].map((b) => alphabet[b % alphabet.length]).join("");
-  return `at_${pick(b62, 10)}_s1${pick(b58, 64)}`;
+  return `at_${pick(BASE62, 10)}_s1${pick(BASE58, 64)}`;
 }
 
+/** The dev command's help text. */
 export const USAGE = `Usage: pulumi-boundary dev [options]
        pulumi-boundary --version
 
@@ -123,8 +123,14 @@ export function loadDevConfig(argv: string[], readFile: (path: string) => string
     throw new ConfigError(`controller.graceful_shutdown_wait_duration: invalid duration ${JSON.stringify(fileWait)}`);
   }
 
-  const api = { ...parseListenAddr(values["api-addr"] ? "--api-addr" : "listener (purpose api).address", values["api-addr"] ?? fileAddr("api") ?? "127.0.0.1:9200"), ...listenerTls(listener("api"), "api", readFile) };
-  const ops = { ...parseListenAddr(values["ops-addr"] ? "--ops-addr" : "listener (purpose ops).address", values["ops-addr"] ?? fileAddr("ops") ?? "127.0.0.1:9203"), ...listenerTls(listener("ops"), "ops", readFile) };
+  const api = {
+    ...parseListenAddr(values["api-addr"] ? "--api-addr" : "listener (purpose api).address", values["api-addr"] ?? fileAddr("api") ?? "127.0.0.1:9200"),
+    ...listenerTls(listener("api"), "api", readFile),
+  };
+  const ops = {
+    ...parseListenAddr(values["ops-addr"] ? "--ops-addr" : "listener (purpose ops).address", values["ops-addr"] ?? fileAddr("ops") ?? "127.0.0.1:9203"),
+    ...listenerTls(listener("ops"), "ops", readFile),
+  };
   const waitMs =
     values["graceful-shutdown-wait"] !== undefined
       ? configDuration("--graceful-shutdown-wait", values["graceful-shutdown-wait"])
@@ -166,7 +172,8 @@ function rateLimitsOf(controller: Block): { rateLimits?: RatePolicy[] | "disable
   const out: { rateLimits?: RatePolicy[] | "disabled"; maxQuotas?: number } = {};
   const max = controller.attrs["api_rate_limit_max_quotas"];
   if (max !== undefined) {
-    if (typeof max !== "number" || !Number.isInteger(max) || max < 1) throw new ConfigError(`${key("api_rate_limit_max_quotas")}: ${JSON.stringify(max)} must be a whole number > 0`);
+    if (typeof max !== "number" || !Number.isInteger(max) || max < 1)
+      throw new ConfigError(`${key("api_rate_limit_max_quotas")}: ${JSON.stringify(max)} must be a whole number > 0`);
     out.maxQuotas = max;
   }
   if (controller.attrs["api_rate_limit_disable"] === true) return { ...out, rateLimits: "disabled" };
@@ -174,10 +181,14 @@ function rateLimitsOf(controller: Block): { rateLimits?: RatePolicy[] | "disable
   for (const b of controller.blocks.filter((x) => x.type === "api_rate_limit")) {
     const { actions, per, limit, period } = b.attrs;
     const where = key("api_rate_limit");
-    if (per !== "total" && per !== "ip-address" && per !== "auth-token") throw new ConfigError(`${where}.per: ${JSON.stringify(per)} must be total, ip-address or auth-token`);
-    if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 0) throw new ConfigError(`${where}.limit: ${JSON.stringify(limit)} must be a whole number`);
-    if (typeof period !== "string" && typeof period !== "number") throw new ConfigError(`${where}.period: ${JSON.stringify(period)} must be a duration such as "30s"`);
-    if (!Array.isArray(actions) || actions.some((a) => typeof a !== "string")) throw new ConfigError(`${where}.actions: ${JSON.stringify(actions)} must be a list of action names`);
+    if (per !== "total" && per !== "ip-address" && per !== "auth-token")
+      throw new ConfigError(`${where}.per: ${JSON.stringify(per)} must be total, ip-address or auth-token`);
+    if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 0)
+      throw new ConfigError(`${where}.limit: ${JSON.stringify(limit)} must be a whole number`);
+    if (typeof period !== "string" && typeof period !== "number")
+      throw new ConfigError(`${where}.period: ${JSON.stringify(period)} must be a duration such as "30s"`);
+    if (!Array.isArray(actions) || actions.some((a) => typeof a !== "string"))
+      throw new ConfigError(`${where}.actions: ${JSON.stringify(actions)} must be a list of action names`);
     const periodMs = configDuration(`${where}.period`, period);
     for (const action of new Set(actions as string[])) policies.push({ action, per, limit, periodMs });
   }
@@ -200,9 +211,13 @@ function listenerTls(block: Block | undefined, purpose: string, readFile: (path:
   const { tls_disable: disable, tls_cert_file: certFile, tls_key_file: keyFile, tls_min_version: min, tls_max_version: max } = block.attrs;
   if (disable !== undefined && typeof disable !== "boolean") throw new ConfigError(`${where("tls_disable")}: ${JSON.stringify(disable)} must be true or false`);
   if (disable === true || (certFile === undefined && keyFile === undefined)) return {};
-  if (typeof certFile !== "string" || certFile === "") throw new ConfigError(`${where("tls_cert_file")}: required with tls_key_file, unless tls_disable = true`);
+  if (typeof certFile !== "string" || certFile === "")
+    throw new ConfigError(`${where("tls_cert_file")}: required with tls_key_file, unless tls_disable = true`);
   if (typeof keyFile !== "string" || keyFile === "") throw new ConfigError(`${where("tls_key_file")}: required with tls_cert_file, unless tls_disable = true`);
-  for (const [k, v] of [["tls_min_version", min], ["tls_max_version", max]] as const) {
+  for (const [k, v] of [
+    ["tls_min_version", min],
+    ["tls_max_version", max],
+  ] as const) {
     if (v !== undefined && (typeof v !== "string" || !TLS_VERSIONS[v])) throw new ConfigError(`${where(k)}: ${JSON.stringify(v)} must be tls12 or tls13`);
   }
   const read = (key: string, file: string) => {
@@ -224,7 +239,8 @@ function listenerTls(block: Block | undefined, purpose: string, readFile: (path:
 function maxPageSizeOf(controller: Block): { maxPageSize?: number } {
   const max = controller.attrs["max_page_size"];
   if (max === undefined) return {};
-  if (typeof max !== "number" || !Number.isInteger(max) || max < 1) throw new ConfigError(`controller.max_page_size: ${JSON.stringify(max)} must be a whole number > 0`);
+  if (typeof max !== "number" || !Number.isInteger(max) || max < 1)
+    throw new ConfigError(`controller.max_page_size: ${JSON.stringify(max)} must be a whole number > 0`);
   return { maxPageSize: max };
 }
 

@@ -6,8 +6,8 @@
  */
 import { RELEASE_KEYS, actionFailure, knows, replacement, requires, type Release, type ReleaseKey } from "../wire/releases";
 import type { RequestField, UpdateTargetRequest } from "../wire/target";
-import type { AssociationOp } from "../wire/target-fields";
-import { BoundaryError, invalidField } from "./errors";
+import type { AssociationOp, ListKind } from "../wire/target-fields";
+import { ControllerFault, invalidField } from "./errors";
 import type { TargetRecord } from "./record";
 
 /** The releases the controller can emulate (`--emulate`): every row of the release table. */
@@ -15,8 +15,7 @@ export const EMULATIONS = RELEASE_KEYS;
 /** A release the controller can emulate. */
 export type Emulation = ReleaseKey;
 
-/** The two kinds of list an action changes, as the repository names its errors. */
-export type ListKind = "host" | "credential";
+export type { ListKind } from "../wire/target-fields";
 
 /** One line for the banner: which API this controller speaks. */
 export function describeEmulation(r: Release): string {
@@ -26,24 +25,25 @@ export function describeEmulation(r: Release): string {
 }
 
 /** The answer to a mutation whose version is not the Target's. */
-export function staleVersion(r: Release, targetId: string, current: number, sent: number, op: "update" | AssociationOp, list?: ListKind): BoundaryError {
+export function staleVersion(r: Release, targetId: string, current: number, sent: number, op: "update" | AssociationOp, list?: ListKind): ControllerFault {
   if (r.errors === "ours") {
-    return new BoundaryError("Aborted", `Version mismatch: target ${targetId} is at version ${current}, but the request carried version ${sent}.`, [
+    return new ControllerFault("Aborted", `Version mismatch: target ${targetId} is at version ${current}, but the request carried version ${sent}.`, [
       { name: "version", description: `The current version is ${current}.` },
     ]);
   }
   // TS updateInRepo: 0 rows updated reads as not found
-  if (op === "update") return new BoundaryError("NotFound", `Target ${JSON.stringify(targetId)} not found or incorrect version provided.`);
+  if (op === "update") return new ControllerFault("NotFound", `Target ${JSON.stringify(targetId)} not found or incorrect version provided.`);
   // host lists: the version update touched no row; credential lists: an explicit version check
   const cause =
     list === "host"
       ? `${op === "set" ? r.actionErrors.staleSet : ""}updated target and 0 rows updated: search issue: error #1101`
       : "invalid target version: integrity violation: error #1105";
-  return new BoundaryError("Internal", actionFailure(r, list!, op, cause));
+  return new ControllerFault("Internal", actionFailure(r, list!, op, cause));
 }
 
 /** What an action meets that the database refuses: an attached id added again, an id not attached removed, an id not found or of another project. */
-export type ActionMistake = { kind: "attached" | "missing" | "unknown"; id: string; why: string } | { kind: "not-attached"; id: string; why: string; deleted: number; asked: number };
+export type ActionMistake =
+  { kind: "attached" | "missing" | "unknown"; id: string; why: string } | { kind: "not-attached"; id: string; why: string; deleted: number; asked: number };
 
 /**
  * The answer to an action's mistake: ours is a 400 naming the field; Boundary's is the repository
@@ -51,13 +51,13 @@ export type ActionMistake = { kind: "attached" | "missing" | "unknown"; id: stri
  * count check (`… deleted 0 did not match request for 1`, internal/target/repository_*.go); the
  * database's own refusals (unique, foreign key) are worded from their cause [inferred].
  */
-export function actionMistake(r: Release, field: string, op: AssociationOp, list: ListKind, m: ActionMistake): BoundaryError {
+export function actionMistake(r: Release, field: string, op: AssociationOp, list: ListKind, m: ActionMistake): ControllerFault {
   if (r.errors === "ours") return invalidField(field, `${m.id} ${m.why}.`);
   const cause =
     m.kind === "not-attached"
       ? `${r.actionErrors.removedMismatch[list]} deleted ${m.deleted} did not match request for ${m.asked}: search issue: error #1101`
       : `${m.id} ${m.why}: integrity violation: error #1002`;
-  return new BoundaryError("Internal", actionFailure(r, list, op, cause));
+  return new ControllerFault("Internal", actionFailure(r, list, op, cause));
 }
 
 /**
@@ -65,13 +65,13 @@ export function actionMistake(r: Release, field: string, op: AssociationOp, list
  * sources: a repository Conflict, which the handlers surface as 400 FailedPrecondition (the wrapping
  * of the message is inferred from its error type).
  */
-export function addressConflict(op: AssociationOp | "update"): BoundaryError {
+export function addressConflict(op: AssociationOp | "update"): ControllerFault {
   const [o, why] =
     op === "update"
       ? ["UpdateTarget", "unable to set address because one or more host sources is assigned to the given target"]
       : [`${op === "add" ? "Add" : "Set"}TargetHostSources`, `unable to ${op} host sources because a network address is directly assigned to the given target`];
   const at = `target.(Repository).${o}`;
-  return new BoundaryError("FailedPrecondition", `${at}: db.DoTx: ${at}: ${why}: integrity violation: error #409`);
+  return new ControllerFault("FailedPrecondition", `${at}: db.DoTx: ${at}: ${why}: integrity violation: error #409`);
 }
 
 /** Present and not null: what Boundary's wrapper types call set (unlike the provider's `isSet`, "" counts). */
@@ -80,8 +80,10 @@ const given = (v: unknown) => v !== undefined && v !== null;
 /** Field errors of a create body beyond the field rules: what the release requires, and fields it replaced (TS validateCreateRequest, tcp.go Vet). */
 export function createRules(r: Release, req: { worker_filter?: unknown; attributes?: { default_port?: unknown } | null }): RequestField[] {
   const fields: RequestField[] = [];
-  if (replacement(r, "workerFilter") && req.worker_filter !== undefined) fields.push({ name: "worker_filter", description: "This field is deprecated. Use egress_worker_filter instead." });
-  if (requires(r, "defaultPort") && !given(req.attributes?.default_port)) fields.push({ name: "attributes.default_port", description: "This field is required." });
+  if (replacement(r, "workerFilter") && req.worker_filter !== undefined)
+    fields.push({ name: "worker_filter", description: "This field is deprecated. Use egress_worker_filter instead." });
+  if (requires(r, "defaultPort") && !given(req.attributes?.default_port))
+    fields.push({ name: "attributes.default_port", description: "This field is required." });
   return fields;
 }
 
@@ -97,7 +99,8 @@ export function patchAlwaysApplies(r: Release, req: UpdateTargetRequest): string
  */
 export function updateFieldRules(r: Release, req: UpdateTargetRequest, paths: ReadonlySet<string>): RequestField[] {
   const fields: RequestField[] = [];
-  if (requires(r, "defaultPort") && paths.has("attributes.default_port") && !given(req.attributes?.default_port)) fields.push({ name: "attributes.default_port", description: "This field is required." });
+  if (requires(r, "defaultPort") && paths.has("attributes.default_port") && !given(req.attributes?.default_port))
+    fields.push({ name: "attributes.default_port", description: "This field is required." });
   if (!replacement(r, "workerFilter") || !given(req.worker_filter)) return fields;
   for (const k of ["egress_worker_filter", "ingress_worker_filter"] as const) {
     if (given(req[k])) fields.push({ name: k, description: `Cannot set worker_filter and ${k}; they are mutually exclusive fields.` });
@@ -115,7 +118,10 @@ export function updateRules(r: Release, before: TargetRecord, next: TargetRecord
   if (!replacement(r, "workerFilter")) return;
   if (next.worker_filter && !before.worker_filter) {
     const at = "target.(Repository).UpdateTarget";
-    throw new BoundaryError("Internal", `Unable to update target: ${at}: db.DoTx: ${at}: db.Update: worker_filter is deprecated and cannot be set: db exception: error #1104.`);
+    throw new ControllerFault(
+      "Internal",
+      `Unable to update target: ${at}: db.DoTx: ${at}: db.Update: worker_filter is deprecated and cannot be set: db exception: error #1104.`,
+    );
   }
   const newFilter = next.egress_worker_filter !== before.egress_worker_filter || next.ingress_worker_filter !== before.ingress_worker_filter;
   if (newFilter && next.worker_filter === before.worker_filter) delete (next as { worker_filter?: string }).worker_filter;

@@ -1,6 +1,11 @@
 /**
- * The controller's one error type. Rules throw it with a Boundary `kind` (a gRPC code name); the
- * HTTP layer alone turns the kind into a status (`http/errors.ts`), so the store knows no HTTP.
+ * The controller's error catalogue: every error class the controller throws, Boundary's kinds and
+ * the HTTP status of each. Rules throw `ControllerFault` with a Boundary `kind` (a gRPC code name);
+ * only the HTTP layer asks `statusOf`, so the store and the rules know no HTTP.
+ *
+ * Named `ControllerFault`, not `BoundaryError`: the provider's client has `BoundaryApiError` (what
+ * a client saw in an answer), and the two sides must not be taken for each other in a stack trace
+ * or an import. A fault is what the controller answers; an API error is what the client received.
  */
 import { PulumiBoundaryError } from "../common/errors";
 import type { ErrorBody, RequestField } from "../wire/target";
@@ -24,8 +29,35 @@ export type ErrorKind =
 /** The most request fields one error body names; the rest are counted in one more line. */
 export const MAX_REPORTED_FIELDS = 20;
 
-export class BoundaryError extends PulumiBoundaryError {
+/** HTTP status per kind: the one place a kind becomes a status. */
+const STATUS: Record<ErrorKind, number> = {
+  InvalidArgument: 400,
+  FailedPrecondition: 400,
+  Unauthenticated: 401,
+  PermissionDenied: 403,
+  NotFound: 404,
+  MethodNotAllowed: 405,
+  Unimplemented: 405,
+  Aborted: 409,
+  PayloadTooLarge: 413,
+  Internal: 500,
+  Unavailable: 503,
+  ResourceExhausted: 429,
+  "invalid list token": 400,
+};
+
+/** Every kind the controller answers with, in the table's order. */
+export const ERROR_KINDS = Object.keys(STATUS) as ErrorKind[];
+
+/** The HTTP status of a kind. */
+export function statusOf(kind: ErrorKind): number {
+  return STATUS[kind];
+}
+
+/** A rule refused a request: a Boundary `kind`, its message, the offending request fields; answered as Boundary's error body. */
+export class ControllerFault extends PulumiBoundaryError {
   static override readonly code = "BOUNDARY_CONTROLLER_RULE";
+  /** A fault of `kind`; `headers` go with the answer, `bare` answers with an empty body. */
   constructor(
     readonly kind: ErrorKind,
     message: string,
@@ -58,19 +90,19 @@ export class BoundaryError extends PulumiBoundaryError {
  * "Error in provided request." for a Target's own requests and "Errors in provided fields." for
  * the actions' (their validators' words, v0.4.0 to v0.21.3).
  */
-export function invalidFields(fields: readonly RequestField[], message = "Error in provided request."): BoundaryError {
+export function invalidFields(fields: readonly RequestField[], message = "Error in provided request."): ControllerFault {
   const sorted = [...fields].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return new BoundaryError("InvalidArgument", message, sorted);
+  return new ControllerFault("InvalidArgument", message, sorted);
 }
 
 /** A 400 naming one field. */
-export function invalidField(name: string, description: string): BoundaryError {
+export function invalidField(name: string, description: string): ControllerFault {
   return invalidFields([{ name, description }]);
 }
 
 /** A 404, with Boundary's default message unless given one. */
-export function notFound(message = "Resource not found."): BoundaryError {
-  return new BoundaryError("NotFound", message);
+export function notFound(message = "Resource not found."): ControllerFault {
+  return new ControllerFault("NotFound", message);
 }
 
 /**
@@ -81,3 +113,16 @@ export function mergeFieldErrors(decoded: readonly RequestField[], ruled: readon
   const bad = new Set(decoded.map((f) => f.name.split(".")[0]));
   return [...decoded, ...ruled.filter((f) => !bad.has(f.name.split(".")[0]))];
 }
+
+/** A flag, config-file key or fixtures file is wrong; the message names it and the value. */
+export class ConfigError extends PulumiBoundaryError {
+  static override readonly code = "BOUNDARY_CONFIG";
+}
+
+/** The config file does not parse; the message names the line. */
+export class ConfigSyntaxError extends PulumiBoundaryError {
+  static override readonly code = "BOUNDARY_CONFIG_SYNTAX";
+}
+
+/** Every error class the controller throws, by name: what the error table test enumerates. */
+export const CONTROLLER_ERRORS = { ControllerFault, ConfigError, ConfigSyntaxError } as const;

@@ -4,11 +4,17 @@
  */
 import { z } from "zod";
 import { hostAddressProblem } from "../common/rules";
+import { REFERENTS } from "../wire/target-fields";
 import { aliasValueProblem } from "./aliases";
 
 /** An id with one of these prefixes (`hsst`, `hsplg`) and 10 base62 characters. */
 const id = (...prefixes: string[]) =>
-  z.string().regex(new RegExp(`^(${prefixes.join("|")})_[0-9A-Za-z]{10}$`), `must look like ${prefixes.map((p) => `${p}_`).join(" or ")} followed by 10 base62 characters`);
+  z
+    .string()
+    .regex(
+      new RegExp(`^(${prefixes.join("|")})_[0-9A-Za-z]{10}$`),
+      `must look like ${prefixes.map((p) => `${p}_`).join(" or ")} followed by 10 base62 characters`,
+    );
 
 const Scope = z
   .object({
@@ -29,9 +35,7 @@ const HostAddress = z.string().superRefine((address, ctx) => {
 const Host = z.object({ id: id("hst", "hplg"), address: HostAddress }).strict();
 
 /** A static host set (`hsst_`, in an `hcst_` catalog) or a plugin host set (`hsplg_`, `hcplg_`: current releases only). */
-const HostSet = z
-  .object({ id: id("hsst", "hsplg"), scope_id: id("p"), host_catalog_id: id("hcst", "hcplg"), hosts: z.array(Host) })
-  .strict();
+const HostSet = z.object({ id: id("hsst", "hsplg"), scope_id: id("p"), host_catalog_id: id("hcst", "hcplg"), hosts: z.array(Host) }).strict();
 
 /** A credential source of the fixtures: its ids, its store's prefix, and the type it has unless given. */
 const credentialSource = (ids: string[], store: string, type: string) =>
@@ -65,34 +69,68 @@ const Alias = z
       if (problem) ctx.addIssue({ code: "custom", message: `${JSON.stringify(v)} ${problem}` });
     }),
     scope_id: z.literal("global").default("global"),
-    destination_id: z.string().regex(/^ttcp_[0-9A-Za-z]+$/, "must be a target id (ttcp_…)").optional(),
+    destination_id: z
+      .string()
+      .regex(/^ttcp_[0-9A-Za-z]+$/, "must be a target id (ttcp_…)")
+      .optional(),
     host_id: id("hst", "hplg").optional(),
   })
   .strict();
 
 /** No control characters (C0, DEL, C1): a name is printed in the banner and the log. */
+// eslint-disable-next-line no-control-regex -- the control characters are what it refuses
 const printable = z.string().regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, "must not hold control characters");
 
-const Worker = z
-  .object({ name: printable.min(1), tags: z.record(z.string(), z.array(z.string())).default({}) })
-  .strict();
+const Worker = z.object({ name: printable.min(1), tags: z.record(z.string(), z.array(z.string())).default({}) }).strict();
 
+/** The fixture arrays this file gives a schema of its own; those of other kinds REFERENTS names take the generic one. */
+const TYPED = {
+  host_sets: z.array(HostSet).default([]),
+  credential_libraries: z.array(CredentialLibrary).default([]),
+  credentials: z.array(Credential).default([]),
+};
+
+/**
+ * A resource of a kind an id list names (REFERENTS) that has no schema of its own here: an id, its
+ * project, and the fields a Target's summary of it carries. A new list's resources can be seeded
+ * without a change here.
+ */
+const referent = (kind: keyof typeof REFERENTS) => {
+  const carries: Readonly<Record<string, { wire: string }>> = REFERENTS[kind].summary;
+  return z
+    .object({ id: z.string().regex(/^[a-z]+_[0-9A-Za-z]{10}$/, "must be an id: a prefix, _ and 10 base62 characters"), scope_id: id("p") })
+    .extend(Object.fromEntries(Object.values(carries).map((c) => [c.wire, z.string().optional()])))
+    .strict();
+};
+const GENERIC: Record<string, z.ZodDefault<z.ZodArray<ReturnType<typeof referent>>>> = Object.fromEntries(
+  (Object.keys(REFERENTS) as (keyof typeof REFERENTS)[]).flatMap((kind) =>
+    REFERENTS[kind].fixtures.filter((key) => !(key in TYPED)).map((key) => [key, z.array(referent(kind)).default([])]),
+  ),
+);
+
+/** A fixtures file: scopes, the resources Targets name, workers and aliases. */
 export const Fixtures = z
   .object({
     scopes: z.array(Scope),
-    host_sets: z.array(HostSet).default([]),
-    credential_libraries: z.array(CredentialLibrary).default([]),
-    credentials: z.array(Credential).default([]),
+    ...GENERIC,
+    ...TYPED,
     workers: z.array(Worker).default([]),
     aliases: z.array(Alias).default([]),
   })
   .strict();
+/** A fixtures file, parsed (defaults filled). */
 export type Fixtures = z.infer<typeof Fixtures>;
+/** A seeded org or project. */
 export type FixtureScope = z.infer<typeof Scope>;
+/** A seeded host set and its hosts. */
 export type FixtureHostSet = z.infer<typeof HostSet>;
+/** A seeded Vault credential library and the secret it brokers. */
 export type FixtureCredentialLibrary = z.infer<typeof CredentialLibrary>;
+/** A seeded static credential and its secret. */
 export type FixtureCredential = z.infer<typeof Credential>;
+/** A seeded worker: its name and tags (what worker filters match). */
 export type FixtureWorker = z.infer<typeof Worker>;
+/** A seeded alias. */
 export type FixtureAlias = z.infer<typeof Alias>;
 
 /** The id of the user every session is authorized for. */

@@ -4,9 +4,10 @@
  * comments. Boundary's JSON config form maps onto the same Block model (`fromJson`).
  * (No maintained HCL parser on npm runs without a Go/WASM blob; this subset is ~100 lines.)
  */
-import { PulumiBoundaryError } from "../common/errors";
 
+/** An attribute's value: a string, number, bool, or a list of them. */
 export type Value = string | number | boolean | Value[];
+/** A block (`listener "tcp" { … }`, or the whole file as the root): its type, labels, attributes and nested blocks. */
 export interface Block {
   type: string;
   labels: string[];
@@ -14,10 +15,8 @@ export interface Block {
   blocks: Block[];
 }
 
-/** The config file does not parse; the message names the line. */
-export class ConfigSyntaxError extends PulumiBoundaryError {
-  static override readonly code = "BOUNDARY_CONFIG_SYNTAX";
-}
+import { ConfigSyntaxError } from "./errors";
+export { ConfigSyntaxError } from "./errors";
 
 type Tok = { t: "ident" | "str" | "num" | "punct"; v: string; line: number };
 
@@ -77,6 +76,7 @@ function lex(src: string): Tok[] {
 /** The deepest nesting of blocks and lists a config file may have (Boundary's use a few levels). */
 export const MAX_CONFIG_NESTING = 32;
 
+/** Parses a config file into its root Block; throws ConfigSyntaxError naming the line. */
 export function parseHcl(src: string): Block {
   const toks = lex(src);
   let p = 0;
@@ -130,7 +130,7 @@ export function parseHcl(src: string): Block {
       depth--;
       block.blocks.push(child);
     }
-    if (closing) throw new ConfigSyntaxError("unexpected end of file, expected \"}\"");
+    if (closing) throw new ConfigSyntaxError('unexpected end of file, expected "}"');
   };
   const root: Block = { type: "", labels: [], attrs: {}, blocks: [] };
   body(root, false);

@@ -14,7 +14,8 @@ export const BAD_ID: Record<IdUse, string> = {
   action: "Incorrectly formatted identifier.",
 };
 
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+/** Boundary's id alphabet: digits, then upper case, then lower case letters. */
+export const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /** Random bytes drawn a few KiB at a time: one system call per 400 ids, not one per id. */
 let entropy = Buffer.alloc(0);

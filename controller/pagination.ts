@@ -6,7 +6,7 @@
  * was asked for, newest change first, and the ids deleted since (`removed_ids`). A token belongs to
  * one query; a malformed, foreign or expired one is a 400 of kind "invalid list token".
  */
-import { BoundaryError } from "./errors";
+import { ControllerFault } from "./errors";
 import type { TargetRecord } from "./record";
 import { atOnce, filterSteps, sortSteps, type Steps } from "./slices";
 
@@ -61,7 +61,11 @@ export function* pageSteps(records: readonly TargetRecord[], q: PageQuery, now: 
   const items = candidates.slice(from, from + size);
   const more = from + size < candidates.length;
   const started = token?.started ?? now;
-  const fields: Record<string, unknown> = { response_type: more ? "delta" : "complete", sort_by: pass === "list" ? "created_time" : "updated_time", sort_dir: "desc" };
+  const fields: Record<string, unknown> = {
+    response_type: more ? "delta" : "complete",
+    sort_by: pass === "list" ? "created_time" : "updated_time",
+    sort_dir: "desc",
+  };
   if (pass === "refresh" && !token?.after) {
     const removed = deletedSince(token!.since);
     if (removed.length > 0) fields.removed_ids = removed;
@@ -92,7 +96,8 @@ function firstAfter(items: readonly TargetRecord[], isAfter: (t: TargetRecord) =
 function pageSize(value: string | null | undefined, max: number): number {
   if (value === null || value === undefined || value === "") return max;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new BoundaryError("InvalidArgument", "Error in provided request.", [{ name: "page_size", description: "This must be a whole number." }]);
+  if (!Number.isInteger(n) || n < 0)
+    throw new ControllerFault("InvalidArgument", "Error in provided request.", [{ name: "page_size", description: "This must be a whole number." }]);
   return n === 0 ? max : Math.min(n, max);
 }
 
@@ -116,12 +121,13 @@ function decode(text: string, query: string, now: number): Token {
   } catch {
     throw invalid("list token is not valid");
   }
-  if (typeof t !== "object" || t === null || (t.pass !== "list" && t.pass !== "refresh") || typeof t.since !== "number" || typeof t.issued !== "number") throw invalid("list token is not valid");
+  if (typeof t !== "object" || t === null || (t.pass !== "list" && t.pass !== "refresh") || typeof t.since !== "number" || typeof t.issued !== "number")
+    throw invalid("list token is not valid");
   if (t.q !== query) throw invalid("list token was issued for a different request");
   if (now - t.issued > TOKEN_LIFETIME_MS) throw invalid("list token was expired");
   return t;
 }
 
-function invalid(message: string): BoundaryError {
-  return new BoundaryError("invalid list token", message);
+function invalid(message: string): ControllerFault {
+  return new ControllerFault("invalid list token", message);
 }

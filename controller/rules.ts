@@ -20,6 +20,7 @@ const ADDRESS = {
   length: `Address length must be between ${shared.ADDRESS_LENGTH.min} and ${shared.ADDRESS_LENGTH.max} characters.`,
   port: "Address does not support a port.",
   brackets: "Error parsing address: address cannot be encapsulated by brackets.",
+  unparsable: "Error parsing address: failed to parse address.",
 } as const;
 
 /** One rule per input field that has one (association ids are checked by `checkIds`). */
@@ -29,7 +30,12 @@ export const FIELD_RULES = {
     return problem && NAME[problem];
   },
   // up to 0.16 unicode.IsPrint; from 0.17 IsPrint or IsSpace (handlers/verifiers.go)
-  description: (v: string, r: Release) => (v === "" ? "Cannot set empty string as description" : shared.descriptionProblem(v, r.descriptions) ? "Description contains unprintable characters" : undefined),
+  description: (v: string, r: Release) =>
+    v === ""
+      ? "Cannot set empty string as description"
+      : shared.descriptionProblem(v, r.descriptions)
+        ? "Description contains unprintable characters"
+        : undefined,
   // open-source Boundary registers only tcp (ssh and rdp are HCP and Enterprise targets), in every release
   type: (v: string) => (v === "tcp" ? undefined : "Unknown type provided."),
   sessionMaxSeconds: (v: number) => (shared.isSessionMaxSeconds(v) ? undefined : `This must be greater than zero and at most ${shared.MAX_INT32}.`),
@@ -46,20 +52,43 @@ export const FIELD_RULES = {
   // a bracketed IPv6 address is refused from 0.19.3 (before, it was taken as given)
   address: (v: string, r: Release) => {
     const problem = shared.addressProblem(v);
-    if (problem === "brackets" && r.addressBrackets === "taken") return undefined;
+    // up to 0.19.2 Boundary only split host and port: brackets and any character were taken as given
+    if ((problem === "brackets" || problem === "unparsable") && r.addressBrackets === "taken") return undefined;
     return problem && ADDRESS[problem];
   },
   defaultClientPort: (v: number) =>
-    v === 0 ? "This field cannot be set to zero." : v > 65535 ? "Value is greater than maximum port number." : shared.isPort(v) ? undefined : "This must be a port number from 1 to 65535.",
+    v === 0
+      ? "This field cannot be set to zero."
+      : v > 65535
+        ? "Value is greater than maximum port number."
+        : shared.isPort(v)
+          ? undefined
+          : "This must be a port number from 1 to 65535.",
 } satisfies Partial<Record<InputField, Rule>>;
 
 /** The request field naming an input field's problem with `value` in a release, or undefined when it is fine. */
 export function checkField(field: InputField, value: unknown, release: Release): RequestField | undefined {
-  const rule = (FIELD_RULES as Partial<Record<InputField, (v: unknown, r: Release) => string | undefined>>)[field];
+  const rule = (FIELD_RULES as Partial<Record<InputField, (v: unknown, r: Release) => string | undefined>>)[field] ?? tableRule(field);
   // Boundary trims names and descriptions first (strings.TrimSpace), then judges what is left
   const v = spec(field).trim && typeof value === "string" ? shared.trimSpace(value) : value;
   const why = v === undefined || v === null ? undefined : rule?.(v, release);
   return why ? { name: TARGET_FIELDS[field].wire, description: why } : undefined;
+}
+
+/**
+ * A field without a controller rule of its own is judged by the field table's rule (the provider's
+ * `check`): the same predicate, worded as the controller words a field ("This must …"). A field
+ * added to the table is checked by both sides before anyone writes Boundary's own words here.
+ */
+function tableRule(field: InputField): ((v: unknown) => string | undefined) | undefined {
+  const check = spec(field).check as ((v: unknown) => string | undefined) | undefined;
+  return (
+    check &&
+    ((v) => {
+      const why = check(v);
+      return why && `This ${why}.`;
+    })
+  );
 }
 
 /** The most ids one request may name in a list. */

@@ -4,7 +4,7 @@
  * and the benchmarks alike.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createServer as createTlsServer, type Server as TlsServer } from "node:https";
+import { Server as TlsServer, createServer as createTlsServer } from "node:https";
 import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import type { Emulation } from "./emulation";
@@ -90,7 +90,9 @@ const IDLE_AFTER_CLOSE_MS = 100;
  */
 export async function startController(options: ControllerOptions): Promise<RunningController> {
   const logger = options.logger ?? silentLogger;
-  const store = options.store ?? new Store(options.fixtures, { ignoreCreateAssociations: options.ignoreCreateAssociations, emulation: options.emulation, maxPageSize: options.maxPageSize });
+  const store =
+    options.store ??
+    new Store(options.fixtures, { ignoreCreateAssociations: options.ignoreCreateAssociations, emulation: options.emulation, maxPageSize: options.maxPageSize });
   const sessions = new Sessions(store, options.maxSessions);
   const auth = new Authenticator(options.token, options.readOnlyToken);
   const metrics = new Metrics();
@@ -98,7 +100,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
   let closing = false;
 
   // releases with the rate limiter (the release table: 0.14.3+) limit every /v1/ request by default
-  const limiter = store.release.rateLimiter && options.rateLimits !== "disabled" ? new RateLimiter(store.release, options.rateLimits ?? [], options.maxQuotas) : undefined;
+  const limiter =
+    store.release.rateLimiter && options.rateLimits !== "disabled" ? new RateLimiter(store.release, options.rateLimits ?? [], options.maxQuotas) : undefined;
   const handleApi = apiChain({ store, sessions, auth, metrics, logger, closing: () => closing, limiter });
 
   const api = serve(options.api, (req, res) => void handleApi(req, res));
@@ -141,7 +144,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
       if (!current) return [];
       try {
         tls[which] = rereadTls(current);
-        ((which === "api" ? api : ops) as unknown as TlsServer).setSecureContext(secureOptions(tls[which]!));
+        const server = which === "api" ? api : ops;
+        if (server instanceof TlsServer) server.setSecureContext(secureOptions(tls[which]!));
         return [{ listener: which, ok: true, message: `certificate ${current.certFile} and key ${current.keyFile} reloaded` }];
       } catch (err) {
         return [{ listener: which, ok: false, message: `${(err as Error).message}; still serving the certificate loaded before` }];
@@ -159,15 +163,20 @@ export async function startController(options: ControllerOptions): Promise<Runni
   };
 }
 
+/** A listener: HTTP, or HTTPS when it has TLS. */
+type Listener = Server | TlsServer;
+
 /** An HTTP server, or an HTTPS one when the listener has TLS. */
-function serve(listener: ListenerOptions, handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
-  return listener.tls ? (createTlsServer(secureOptions(listener.tls), handler) as unknown as Server) : createServer(handler);
+function serve(listener: ListenerOptions, handler: (req: IncomingMessage, res: ServerResponse) => void): Listener {
+  return listener.tls ? createTlsServer(secureOptions(listener.tls), handler) : createServer(handler);
 }
 
 /** Binds a listener; the error names which one and where ("cannot listen on the ops address …"). */
-function listen(server: Server, at: HostPort, which: string): Promise<AddressInfo> {
+function listen(server: Listener, at: HostPort, which: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
-    server.once("error", (err: NodeJS.ErrnoException) => reject(new Error(`cannot listen on the ${which} address ${at.host}:${at.port}: ${err.code ?? err.message}`)));
+    server.once("error", (err: NodeJS.ErrnoException) =>
+      reject(new Error(`cannot listen on the ${which} address ${at.host}:${at.port}: ${err.code ?? err.message}`)),
+    );
     server.listen(at.port, at.host, () => {
       server.removeAllListeners("error");
       resolve(server.address() as AddressInfo);
@@ -182,7 +191,7 @@ function listen(server: Server, at: HostPort, which: string): Promise<AddressInf
  * yet; that client then sees a reset. So the listening socket closes first (`net.Server.close`),
  * and idle connections are closed only after IDLE_AFTER_CLOSE_MS, when such requests have arrived.
  */
-function close(server: Server): Promise<void> {
+function close(server: Listener): Promise<void> {
   return new Promise((resolve) => {
     const force = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
     const idle = setTimeout(() => server.closeIdleConnections(), IDLE_AFTER_CLOSE_MS);

@@ -7,7 +7,7 @@
  */
 import { Prefix, type AuthorizeSessionRequest, type Credential, type SessionAuthorization } from "../wire/target";
 import { sessionCertificate } from "./certificate";
-import { BoundaryError, invalidField, invalidFields, notFound } from "./errors";
+import { ControllerFault, invalidField, invalidFields, notFound } from "./errors";
 import type { SessionFacts } from "../wire/releases";
 import { DEV_USER_ID } from "./fixtures";
 import { matches, parseFilter } from "../common/filter";
@@ -17,6 +17,7 @@ import { authorizationToken } from "./session-token";
 import { newId, type Store } from "./store";
 import { scopeSummary } from "./view";
 
+/** A session authorize-session made: its id, Target, host, endpoint, connection limit and expiry. */
 export interface Session {
   id: string;
   targetId: string;
@@ -136,7 +137,7 @@ export class Sessions {
   private checkRoom(now: Date): void {
     if (this.sessions.size < this.maxSessions) return;
     const seconds = Math.max(1, Math.ceil(((this.expiries.peek()?.at ?? now.getTime()) - now.getTime()) / 1000));
-    throw new BoundaryError("Unavailable", `The controller holds ${this.maxSessions} live sessions, its limit; try again when one expires.`, [], {
+    throw new ControllerFault("Unavailable", `The controller holds ${this.maxSessions} live sessions, its limit; try again when one expires.`, [], {
       "retry-after": String(seconds),
     });
   }
@@ -170,7 +171,7 @@ export class Sessions {
     const available = this.store.workers.filter((w) => !filter || matches(filter, { name: w.name, tags: w.tags }));
     if (available.length === 0) {
       const { kind, none, filtered } = release.noWorkers;
-      throw new BoundaryError(kind, this.store.workers.length > 0 ? filtered : none);
+      throw new ControllerFault(kind, this.store.workers.length > 0 ? filtered : none);
     }
     return available.map(() => DEV_WORKER_ADDRESS);
   }
@@ -181,13 +182,14 @@ export class Sessions {
       if (hostId !== undefined) throw invalidField("host_id", "The target has an address and no host sources: leave host_id out.");
       return { host: { address: target.address } };
     }
-    const candidates = target.host_set_ids.flatMap((hostSetId) =>
-      (this.store.hostSets.get(hostSetId)?.hosts ?? []).map((host) => ({ hostSetId, host })),
-    );
+    const candidates = target.host_set_ids.flatMap((hostSetId) => (this.store.hostSets.get(hostSetId)?.hosts ?? []).map((host) => ({ hostSetId, host })));
     if (hostId !== undefined) {
       // static hosts, and plugin hosts where the release takes them
       if (!release.hostIds.some((p) => hostId.startsWith(p))) {
-        const why = this.store.release.errors === "ours" ? `Incorrectly formatted identifier: it must start with ${release.hostIds.join(" or ")}.` : "Incorrectly formatted identifier.";
+        const why =
+          this.store.release.errors === "ours"
+            ? `Incorrectly formatted identifier: it must start with ${release.hostIds.join(" or ")}.`
+            : "Incorrectly formatted identifier.";
         throw invalidField("host_id", why);
       }
       const chosen = candidates.find((c) => c.host.id === hostId);

@@ -2,19 +2,32 @@
  * The controller's state and every rule about Targets: required fields, limits, name uniqueness per
  * project, associations with host sets and credential libraries, the `version` that each change
  * advances by exactly one, and which Targets a list returns. It knows nothing about HTTP: rules
- * throw BoundaryError with a kind. Per-field work walks the field table (`wire/target-fields.ts`),
+ * throw ControllerFault with a kind. Per-field work walks the field table (`wire/target-fields.ts`),
  * with each field's rule from `rules.ts`.
  */
 import { matches, parseFilter, type FilterExpr } from "../common/filter";
 import { filterProblem, trimSpace } from "../common/rules";
 import { knows, listIn, release, type ListField, type ListRoute, type Release } from "../wire/releases";
 import { Prefix, type CreateTargetRequest, type RequestField, type Target, type UpdateTargetRequest } from "../wire/target";
-import { INPUT_FIELDS, MASK_PATHS, deletePath, getPath, setPath, spec, type AssociationOp, type InputField } from "../wire/target-fields";
+import {
+  INPUT_FIELDS,
+  MASK_PATHS,
+  REFERENTS,
+  associationOf,
+  deletePath,
+  getPath,
+  setPath,
+  spec,
+  type AssociationOp,
+  type InputField,
+  type ListKind,
+  type ListWire,
+} from "../wire/target-fields";
 import { actionFieldsMessage, checkActionBody, type SentIds } from "./action-rules";
 import { Aliases, maybeAlias } from "./aliases";
-import { BoundaryError, invalidField, invalidFields, notFound } from "./errors";
+import { ControllerFault, invalidField, invalidFields, notFound } from "./errors";
 import type { FixtureCredential, FixtureCredentialLibrary, FixtureHostSet, FixtureScope, FixtureWorker, Fixtures } from "./fixtures";
-import { actionMistake, addressConflict, createRules, patchAlwaysApplies, staleVersion, updateFieldRules, updateRules, type Emulation, type ListKind } from "./emulation";
+import { actionMistake, addressConflict, createRules, patchAlwaysApplies, staleVersion, updateFieldRules, updateRules, type Emulation } from "./emulation";
 import * as rules from "./rules";
 import type { TargetRecord } from "./record";
 import { SortedIds } from "./sorted-ids";
@@ -53,6 +66,9 @@ export interface StoreOptions {
   now?: () => Date;
 }
 
+/** A seeded resource an id list may name: its project, and the fields a Target's summary of it carries. */
+export type ReferentRecord = { id: string; scope_id: string } & Readonly<Record<string, unknown>>;
+
 type ScopeRecord = FixtureScope | { id: "global"; type: "global"; name: string; description: string; parent_scope_id?: undefined };
 
 /** The controller's data: seeded scopes, host sets, libraries and workers, and the Targets. */
@@ -63,6 +79,8 @@ export class Store {
   readonly hostSets = new Map<string, FixtureHostSet>();
   /** Credential sources by id (seeded): credential libraries, and static credentials (current releases only take these). */
   readonly credentialLibraries = new Map<string, FixtureCredentialLibrary | FixtureCredential>();
+  /** Every resource an id list may name, by kind (REFERENTS), from the fixture arrays the table names: what attaching checks ids against. */
+  readonly referents: Record<ListKind, Map<string, ReferentRecord>>;
   /** The workers a session may use (seeded). */
   readonly workers: FixtureWorker[];
   private readonly targets = new Map<string, TargetRecord>();
@@ -98,6 +116,13 @@ export class Store {
     for (const s of fixtures.scopes) this.scopes.set(s.id, s);
     for (const h of fixtures.host_sets) this.hostSets.set(h.id, h);
     for (const c of [...fixtures.credential_libraries, ...fixtures.credentials]) this.credentialLibraries.set(c.id, c);
+    const seeded: Readonly<Record<string, readonly object[] | undefined>> = fixtures;
+    this.referents = Object.fromEntries(
+      Object.entries(REFERENTS).map(([kind, r]) => [
+        kind,
+        new Map(r.fixtures.flatMap((key) => (seeded[key] ?? []).filter(isReferent)).map((item) => [item.id, item])),
+      ]),
+    ) as Record<ListKind, Map<string, ReferentRecord>>;
     this.workers = fixtures.workers;
     this.release = release(options.emulation ?? "spec");
     this.aliases = new Aliases(fixtures.aliases ?? []);
@@ -124,8 +149,7 @@ export class Store {
     if (!recursive && scope.type !== "project") {
       throw invalidField("scope_id", "This must be a project scope unless recursive is true.");
     }
-    const projects =
-      scope.type === "project" ? [scopeId] : [...this.scopes.values()].filter((s) => s.type === "project" && (scopeId === "global" || s.parent_scope_id === scopeId)).map((s) => s.id);
+    const projects = this.projectsOf(scopeId);
     let records: readonly TargetRecord[] = [];
     for (const p of projects) {
       let more = this.listed.get(p);
@@ -162,8 +186,6 @@ export class Store {
     return filter ? yield* filterSteps(records, (t) => matches(filter, { item: view(t) })) : records;
   }
 
-
-
   /**
    * The Target a path segment names: an id, or from 0.16 an alias value (a segment without `_`,
    * resolved to its Target; an unknown one is 404). An id of other characters than letters, digits
@@ -179,7 +201,8 @@ export class Store {
   resolveId(segment: string, use: IdUse = "read"): string {
     if (this.release.aliases && maybeAlias(segment)) return this.aliases.resolve(segment);
     if (isTargetId(segment)) return segment;
-    if (this.release.errors === "ours") throw invalidField("id", `Incorrectly formatted identifier: it must be ${Prefix.target} followed by letters and digits.`);
+    if (this.release.errors === "ours")
+      throw invalidField("id", `Incorrectly formatted identifier: it must be ${Prefix.target} followed by letters and digits.`);
     throw invalidFields([{ name: "id", description: BAD_ID[use] }], use === "action" ? actionFieldsMessage(this.release) : undefined);
   }
 
@@ -187,7 +210,8 @@ export class Store {
   checkCreate(req: CreateTargetRequest): RequestField[] {
     const errors: RequestField[] = [];
     const push = (f: RequestField | undefined) => f && errors.push(f);
-    if (req.version !== undefined && req.version !== 0) push({ name: "version", description: this.release.errors === "ours" ? "This is a read only field." : "Cannot specify this field in a create request." });
+    if (req.version !== undefined && req.version !== 0)
+      push({ name: "version", description: this.release.errors === "ours" ? "This is a read only field." : "Cannot specify this field in a create request." });
     if (!req.scope_id) push({ name: "scope_id", description: "This field is required." });
     else if ((this.scopes.get(req.scope_id)?.type ?? "project") !== "project") {
       push({ name: "scope_id", description: "Targets can only be created in a project scope." });
@@ -202,7 +226,8 @@ export class Store {
       const association = spec(f).association;
       if (association) {
         for (const e of rules.checkIds(spec(f).wire, this.prefixes(f), this.createIds(req, f)).errors) errors.push(e);
-      } else if (f !== "scopeId" && this.knows(f) && !released.some((r) => r.name === spec(f).wire)) push(rules.checkField(f, getPath(req, spec(f).wire), this.release));
+      } else if (f !== "scopeId" && this.knows(f) && !released.some((r) => r.name === spec(f).wire))
+        push(rules.checkField(f, getPath(req, spec(f).wire), this.release));
     }
     return errors;
   }
@@ -287,7 +312,14 @@ export class Store {
   private updated(current: TargetRecord, req: UpdateTargetRequest, mask: string[] | undefined) {
     const errors: RequestField[] = [];
     // version 0 is missing: the request message's zero value (handlers/verifiers.go, v0.4.0 and v0.21.3)
-    if (!req.version) errors.push({ name: "version", description: this.release.errors === "ours" ? "This field is required: it must be the target's current version." : "Existing resource version is required for an update." });
+    if (!req.version)
+      errors.push({
+        name: "version",
+        description:
+          this.release.errors === "ours"
+            ? "This field is required: it must be the target's current version."
+            : "Existing resource version is required for an update.",
+      });
     for (const f of FIXED_ON_UPDATE) {
       const { wire, association } = spec(f);
       const sent = getPath(req, wire);
@@ -304,7 +336,8 @@ export class Store {
       else if (raw === "attributes") MASK_PATHS.filter((p) => p.startsWith("attributes.") && this.knows(BY_WIRE.get(p)!)).forEach((p) => paths.add(p));
       else if (mask && f && spec(f).replaces) errors.push({ name: raw, description: "This field cannot be changed by an update; replace the target instead." });
       // Boundary's mask manager drops the paths it cannot map; ours names them
-      else if (mask && raw !== "version" && !(f && spec(f).association) && this.release.errors === "ours") errors.push({ name: "update_mask", description: `Unknown field ${JSON.stringify(raw)} in the update mask.` });
+      else if (mask && raw !== "version" && !(f && spec(f).association) && this.release.errors === "ours")
+        errors.push({ name: "update_mask", description: `Unknown field ${JSON.stringify(raw)} in the update mask.` });
     }
     const next = structuredClone(current) as TargetRecord;
     for (const path of paths) {
@@ -376,8 +409,9 @@ export class Store {
     const { errors, wanted } = checkActionBody(this.release, op, version, sent, noun);
     if (errors.length > 0) throw invalidFields(errors, actionFieldsMessage(this.release));
     const fields = [...wanted.keys()];
-    const kind: ListKind = fields.includes("hostSetIds") ? "host" : "credential";
-    const attachedTo = (f: AssociationField) => current[spec(f).wire as "host_set_ids"] ?? [];
+    // one route changes lists of one kind (`:set-credential-sources` both credential lists)
+    const kind = associationOf(fields[0]!).kind;
+    const attachedTo = (f: AssociationField) => current[spec(f).wire as ListWire] ?? [];
     if (op === "set" && fields.every((f) => rules.sameIds(attachedTo(f), wanted.get(f)!))) return current;
     this.checkVersion(current, version!, op, kind);
     if (kind === "host" && op !== "remove" && current.address) throw addressConflict(op);
@@ -388,7 +422,14 @@ export class Store {
       if (op === "remove") {
         const deleted = ids.filter((h) => attached.includes(h)).length;
         const missing = ids.find((h) => !attached.includes(h));
-        if (missing) throw actionMistake(this.release, name, op, kind, { kind: "not-attached", id: missing, why: "is not attached to the target", deleted, asked: ids.length });
+        if (missing)
+          throw actionMistake(this.release, name, op, kind, {
+            kind: "not-attached",
+            id: missing,
+            why: "is not attached to the target",
+            deleted,
+            asked: ids.length,
+          });
         next[spec(f).wire] = attached.filter((h) => !ids.includes(h));
         continue;
       }
@@ -410,14 +451,15 @@ export class Store {
    * naming `name`, never a guess.
    */
   findTargetByName(name: string, scope: { id?: string; name?: string }): TargetRecord {
-    const scopeIds = scope.id
-      ? [scope.id]
-      : [...this.scopes.values()].filter((s) => s.name?.toLowerCase() === scope.name!.toLowerCase()).map((s) => s.id);
+    const scopeIds = scope.id ? [scope.id] : [...this.scopes.values()].filter((s) => s.name?.toLowerCase() === scope.name!.toLowerCase()).map((s) => s.id);
     const key = (s: string) => nameKey(s, name.toLowerCase());
     const ids = scopeIds.flatMap((s) => [this.names.get(key(s)) ?? [], this.foldedNames.get(key(s)) ?? []].flat());
     if (ids.length === 0) throw notFound(`Target ${JSON.stringify(name)} not found in the given scope.`);
     if (ids.length > 1) {
-      const names = ids.map((id) => JSON.stringify(this.targets.get(id)!.name)).sort().join(", ");
+      const names = ids
+        .map((id) => JSON.stringify(this.targets.get(id)!.name))
+        .sort()
+        .join(", ");
       throw invalidField("name", `More than one target matches ${JSON.stringify(name)} case-insensitively (${names}); name the target by its id.`);
     }
     return this.targets.get(ids[0]!)!;
@@ -435,16 +477,25 @@ export class Store {
   }
 
   /** Every id names a host set (or library) of the target's project; `bad` makes the error (400 on create, the release's answer on an action). */
-  private checkMembers(field: InputField, scopeId: string, ids: readonly string[], bad: (id: string, why: string) => BoundaryError = (id, why) => invalidField(spec(field).wire, `${id} ${why}.`)): void {
-    const hostSets = field === "hostSetIds";
-    const table: Map<string, { scope_id: string }> = hostSets ? this.hostSets : this.credentialLibraries;
-    const noun = hostSets ? "Host set" : "Credential library";
+  private checkMembers(
+    field: InputField,
+    scopeId: string,
+    ids: readonly string[],
+    bad: (id: string, why: string) => ControllerFault = (id, why) => invalidField(spec(field).wire, `${id} ${why}.`),
+  ): void {
+    const { kind } = associationOf(field as ListField);
+    const noun = REFERENTS[kind].noun;
     for (const id of ids) {
-      const item = table.get(id);
+      const item = this.referents[kind].get(id);
       if (!item) throw bad(`${noun} ${id}`, "was not found");
       if (item.scope_id !== scopeId) throw bad(`${noun} ${id}`, `belongs to scope ${item.scope_id}, not to the target's scope ${scopeId}`);
     }
   }
+}
+
+/** A fixture item an id list may name: it has an id and a project. */
+function isReferent(item: object): item is ReferentRecord {
+  return "id" in item && typeof item.id === "string" && "scope_id" in item && typeof item.scope_id === "string";
 }
 
 /**

@@ -3,8 +3,9 @@
  * summaries, the aliases and the caller's `authorized_actions`, under the names the emulated
  * release answers (the release table's); omits zero values as Boundary does.
  */
-import { listIn, summariesOf, type ListField } from "../wire/releases";
+import { listIn, summariesOf } from "../wire/releases";
 import type { ScopeSummary, Target } from "../wire/target";
+import { LIST_FIELDS, REFERENTS, associationOf, spec, type ListWire } from "../wire/target-fields";
 import type { Page } from "./pagination";
 import type { TargetRecord } from "./record";
 import type { Steps } from "./slices";
@@ -44,12 +45,11 @@ function cached(cache: Cache, t: TargetRecord, actions: readonly string[], view:
   return json;
 }
 
-/** The lists a Target may hold, with where the store keeps each and what one summary carries. */
-const LISTS: readonly { field: ListField; stored: "host_set_ids" | "application_credential_library_ids" | "injected_application_credential_source_ids" }[] = [
-  { field: "hostSetIds", stored: "host_set_ids" },
-  { field: "applicationCredentialLibraryIds", stored: "application_credential_library_ids" },
-  { field: "injectedApplicationCredentialSourceIds", stored: "injected_application_credential_source_ids" },
-];
+/** The lists a Target may hold (the field table's), with where the store keeps each and the wire fields one summary carries beyond `id`. */
+const LISTS = LIST_FIELDS.map((field) => {
+  const { kind } = associationOf(field);
+  return { field, kind, stored: spec(field).wire as ListWire, carries: Object.values(REFERENTS[kind].summary).map((s) => s.wire) };
+});
 
 /** A Target as a list shows it: Boundary's list query loads no list ids or summaries, and no aliases. */
 export function listItemView(store: Store, t: TargetRecord, actions: readonly string[]): Target {
@@ -84,16 +84,18 @@ export function scopeSummary(store: Store, scopeId: string): ScopeSummary {
  */
 export function targetView(store: Store, t: TargetRecord, actions: readonly string[]): Target {
   const r = store.release;
-  const { host_set_ids: _h, application_credential_library_ids: _a, injected_application_credential_source_ids: _i, ...fields } = t;
+  const fields: Record<string, unknown> = { ...t };
+  for (const { stored } of LISTS) delete fields[stored];
   const out: Record<string, unknown> = { ...fields, scope: scopeSummary(store, t.scope_id), attributes: t.attributes ?? {}, authorized_actions: [...actions] };
   if (r.addressAlways) out.address = t.address ?? "";
-  for (const { field, stored } of LISTS) {
+  for (const { field, kind, stored, carries } of LISTS) {
     const ids = t[stored];
     if (ids.length === 0) continue;
     // Boundary's Target carries only id and its catalog or store here; the full summary is in authorize-session
-    const summaries = field === "hostSetIds"
-      ? ids.map((id) => ({ id, host_catalog_id: store.hostSets.get(id)?.host_catalog_id }))
-      : ids.map((id) => ({ id, credential_store_id: store.credentialLibraries.get(id)?.credential_store_id }));
+    const summaries = ids.map((id) => {
+      const item = store.referents[kind].get(id);
+      return Object.fromEntries([["id", id], ...carries.map((k) => [k, item?.[k]])]);
+    });
     for (const name of listIn(r, field)?.answers ?? []) {
       out[name] = ids;
       out[summariesOf(name)] = summaries;

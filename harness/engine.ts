@@ -43,6 +43,8 @@ export interface Engine {
   proto: typeof pb;
   configure(args: Obj, variables?: Record<string, string>): Promise<pb.ConfigureResponse>;
   checkConfig(news: Obj): Promise<{ inputs: Obj; failures: string[] }>;
+  /** DiffConfig as the engine sends it before re-configuring a provider: which config keys changed. */
+  diffConfig(olds: Obj, news: Obj): Promise<{ changes: number; diffs: string[] }>;
   check(news: Obj, olds?: Obj, options?: CheckOptions): Promise<{ inputs: Obj; failures: { property: string; reason: string }[] }>;
   diff(
     id: string,
@@ -100,6 +102,14 @@ export function engine(host: Host, urn: string): Engine {
       r.setNews(toStruct(news));
       const res = await rpc<pb.CheckRequest, pb.CheckResponse>("checkConfig", r);
       return { inputs: js(res.getInputs()), failures: res.getFailuresList().map((f) => f.getProperty()) };
+    },
+    async diffConfig(olds, news) {
+      const r = new proto.DiffRequest();
+      r.setUrn("urn:pulumi:dev::test::pulumi:providers:boundary::default");
+      r.setOlds(toStruct(olds));
+      r.setNews(toStruct(news));
+      const res = await rpc<pb.DiffRequest, pb.DiffResponse>("diffConfig", r);
+      return { changes: res.getChanges(), diffs: res.getDiffsList() };
     },
     async check(news, olds = {}, options = {}) {
       const r = withUrn(new proto.CheckRequest());

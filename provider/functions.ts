@@ -11,7 +11,47 @@ import { BoundaryClient, type BoundaryClientOptions, type TargetIdentity } from 
 import { PACKAGE, providerOptions } from "./config";
 import { stateFromTarget, type TargetState } from "./resource/state";
 
+/** authorizeSession's arguments, resolved: the Target's identity and, optionally, the host. */
 export type AuthorizeSessionArgs = TargetIdentity & { hostId?: string };
+
+/**
+ * authorizeSession's arguments as both routes receive them (a program's object, the plugin's
+ * invoke Struct): flat and all optional; `decodeAuthorizeSessionArgs` applies the rule between them.
+ * The package schema's function inputs are generated from it.
+ */
+export const AuthorizeSessionArgsSchema = z.object({
+  targetId: z.string().optional().describe("Target id."),
+  name: z.string().optional().describe("Target name (with scopeId or scopeName)."),
+  scopeId: z.string().optional().describe("Scope id."),
+  scopeName: z.string().optional().describe("Scope name."),
+  hostId: z.string().optional().describe("A host of the Target's host sets."),
+});
+
+/**
+ * The one decoder of authorizeSession's arguments: the Target by `targetId`, else by `name` with
+ * `scopeId` or `scopeName`. Throws an Error naming the argument and the rule, before any API call.
+ */
+export function decodeAuthorizeSessionArgs(raw: unknown): AuthorizeSessionArgs {
+  const parsed = AuthorizeSessionArgsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`authorizeSession: ${issue.path.join(".") || "the arguments"} ${issue.message}`);
+  }
+  const { targetId, name, scopeId, scopeName, hostId } = parsed.data;
+  const host = hostId === undefined ? {} : { hostId };
+  if (targetId) return { targetId, ...host };
+  if (!name) throw new Error("authorizeSession: name is required when targetId is not given (the Target by id, or by name with scopeId or scopeName)");
+  if (scopeId) return { name, scopeId, ...host };
+  if (scopeName) return { name, scopeName, ...host };
+  throw new Error("authorizeSession: scopeId or scopeName is required with name (names are unique within a project only)");
+}
+
+/** getTargets' arguments, as both routes receive them; the package schema's function inputs are generated from it. */
+export const GetTargetsArgsSchema = z.object({
+  scopeId: z.string().describe("Scope id."),
+  recursive: z.boolean().optional().describe("Include every project below the scope."),
+  filter: z.string().optional().describe('Filter, e.g. `"/item/name" matches "^web"`.'),
+});
 
 type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 /** The target by id, or by name with a scope id or scope name; each field may be an Output. */
@@ -20,49 +60,53 @@ export type AuthorizeSessionInputs =
   | Inputs<{ name: string; scopeId: string; hostId?: string }>
   | Inputs<{ name: string; scopeName: string; hostId?: string }>;
 
-const CredentialLibraryView = z.object({
-  id: z.string(),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  credentialStoreId: z.string().optional(),
-  type: z.string().optional(),
-});
+const CredentialLibraryView = z
+  .object({
+    id: z.string().describe("Library id."),
+    name: z.string().optional().describe("Name."),
+    description: z.string().optional().describe("Description."),
+    credentialStoreId: z.string().optional().describe("Credential store id."),
+    type: z.string().optional().describe("Library type."),
+  })
+  .meta({ id: "CredentialLibrary", description: "The library that brokered a credential." });
+
+const CredentialSecret = z
+  .object({
+    raw: z.string().describe("Base64 of the provider's bytes."),
+    decoded: z.record(z.string(), z.unknown()).optional().describe("The decoded JSON object."),
+  })
+  .meta({ id: "CredentialSecret", description: "A credential secret." });
 
 /** A credential brokered for a session. */
-export const SessionCredential = z.object({
-  credentialLibrary: CredentialLibraryView,
-  secret: z.object({ raw: z.string(), decoded: z.record(z.string(), z.unknown()).optional() }),
-});
+export const SessionCredential = z
+  .object({
+    credentialLibrary: CredentialLibraryView.describe("The library that generated it."),
+    secret: CredentialSecret.describe("The secret."),
+  })
+  .meta({ id: "SessionCredential", description: "A credential brokered for a session." });
+/** A brokered credential's fields. */
 export type SessionCredential = z.infer<typeof SessionCredential>;
 
 /** A session authorization as programs (and the plugin's invoke) see it, camelCase. */
 export const SessionView = z.object({
-  sessionId: z.string(),
-  targetId: z.string(),
-  scopeId: z.string().optional(),
-  createdTime: z.string().optional(),
-  userId: z.string().optional(),
-  hostSetId: z.string().optional(),
-  hostId: z.string().optional(),
-  type: z.string().optional(),
-  /** Where the worker connects, e.g. `tcp://10.0.0.5:22`. */
-  endpoint: z.string().optional(),
-  /** The port the worker connects to (Boundary 0.15+). */
-  endpointPort: z.number().optional(),
-  /** Connections the session allows, -1 for unlimited (Boundary 0.15+). */
-  connectionLimit: z.number().optional(),
-  /** When the session expires, RFC 3339 (Boundary 0.15+). */
-  expiration: z.string().optional(),
-  /** The session's recording, when the Target records sessions (Boundary Enterprise 0.16+). */
-  sessionRecordingId: z.string().optional(),
-  /**
-   * A bearer credential for the proxy (`boundary connect -authz-token`): secret. It holds the
-   * session certificate's private key, which is why no other output carries the key.
-   */
-  authorizationToken: z.string(),
-  /** Brokered credentials: secret. */
-  credentials: z.array(SessionCredential),
+  sessionId: z.string().describe("Session id."),
+  targetId: z.string().describe("Target id."),
+  scopeId: z.string().optional().describe("Scope id."),
+  createdTime: z.string().optional().describe("Creation time."),
+  userId: z.string().optional().describe("User id."),
+  hostSetId: z.string().optional().describe("Host set of the chosen host."),
+  hostId: z.string().optional().describe("Chosen host."),
+  type: z.string().optional().describe("Session type."),
+  endpoint: z.string().optional().describe("Endpoint the worker connects to."),
+  endpointPort: z.number().int().optional().describe("Port the worker connects to (Boundary 0.15+)."),
+  connectionLimit: z.number().int().optional().describe("Connections the session allows, -1 for unlimited (Boundary 0.15+)."),
+  expiration: z.string().optional().describe("When the session expires, RFC 3339 (Boundary 0.15+)."),
+  sessionRecordingId: z.string().optional().describe("The session's recording, when the Target records sessions (Boundary Enterprise 0.16+)."),
+  // it holds the session certificate's private key, which is why no other output carries the key
+  authorizationToken: z.string().describe("Bearer credential for the proxy (`boundary connect -authz-token`); holds the session's private key."),
+  credentials: z.array(SessionCredential).describe("Brokered credentials."),
 });
+/** A session authorization's fields, camelCase. */
 export type SessionView = z.infer<typeof SessionView>;
 
 /** The fields of a session authorization that are secret, on every route. */
@@ -93,8 +137,8 @@ export function authorizeSession(args: AuthorizeSessionInputs | pulumi.Input<Aut
   const raw: pulumi.Output<SessionAuthorization> = pulumi.all([pulumi.output(args), stackConfig()]).apply(async ([a, [addr, token]]) => {
     const client = clientFor(options, addr, token);
     try {
-      const { hostId, ...identity } = a as AuthorizeSessionArgs;
-      return await client.authorizeSession(identity as TargetIdentity, hostId);
+      const { hostId, ...identity } = decodeAuthorizeSessionArgs(a);
+      return await client.authorizeSession(identity, hostId);
     } finally {
       await client.close();
     }
@@ -128,7 +172,13 @@ export function sessionView(r: SessionAuthorization): SessionView {
     credentials: (r.credentials ?? []).map((c) => {
       const origin = c.credential_source ?? c.credential_library ?? { id: "" };
       return {
-        credentialLibrary: { id: origin.id, name: origin.name, description: origin.description, credentialStoreId: origin.credential_store_id, type: origin.type },
+        credentialLibrary: {
+          id: origin.id,
+          name: origin.name,
+          description: origin.description,
+          credentialStoreId: origin.credential_store_id,
+          type: origin.type,
+        },
         secret: { raw: c.secret.raw, decoded: c.secret.decoded },
       };
     }),
@@ -137,17 +187,15 @@ export function sessionView(r: SessionAuthorization): SessionView {
 
 /** A listed Target as programs (and the plugin's getTargets) see it: the resource's state shape plus its id. */
 export function targetSummary(t: Target): TargetSummary {
-  const { __managed, ...state } = stateFromTarget(t, []);
-  return { id: t.id, ...state };
+  const state: Partial<TargetState> = stateFromTarget(t, []);
+  delete state.__managed; // a listed Target is not managed by this program
+  return { id: t.id, ...(state as Omit<TargetState, "__managed">) };
 }
 
-export interface GetTargetsArgs {
-  scopeId: string;
-  recursive?: boolean;
-  /** A Boundary filter expression, e.g. `"/item/name" matches "^web"`. */
-  filter?: string;
-}
+/** getTargets' arguments: the scope, whether to descend, a Boundary filter expression. */
+export type GetTargetsArgs = z.infer<typeof GetTargetsArgsSchema>;
 
+/** A listed Target: the resource's state without `__managed`, and its id. */
 export type TargetSummary = Omit<TargetState, "__managed"> & { id: string };
 
 /** Looks Targets up (a data source): one list call, evaluated at every preview and update. */

@@ -4,14 +4,13 @@
  * after the first states only what changed (`ReleaseRow`).
  */
 import type { DescriptionRule } from "../common/rules";
-import type { AssociationOp, InputField } from "./target-fields";
+import type { AssociationOp, InputField, ListField, ListKind, ListNoun } from "./target-fields";
 
-/** A list the add/set/remove actions reconcile, by the field table's name. */
-export type ListField = "hostSetIds" | "applicationCredentialLibraryIds" | "injectedApplicationCredentialSourceIds";
+export type { ListField, ListKind, ListNoun } from "./target-fields";
 
 /** One action route of a list: its noun (`:set-host-sources`) and the body fields it reads the ids from (several are merged). */
 export interface ListRoute {
-  noun: "host-sets" | "host-sources" | "credential-libraries" | "credential-sources";
+  noun: ListNoun;
   reads: readonly string[];
 }
 
@@ -87,7 +86,7 @@ export interface ReleaseFacts {
   /** A Target's `authorized_actions` for a caller with every grant (the handlers' IdActions). */
   actions: readonly string[];
   /** Each list's names, routes and prefixes; absent for a list the release does not have. */
-  lists: { hostSetIds?: ListFacts; applicationCredentialLibraryIds?: ListFacts; injectedApplicationCredentialSourceIds?: ListFacts };
+  lists: Partial<Record<ListField, ListFacts>>;
   /** The input fields the release knows (reads in bodies, answers in views). */
   fields: readonly InputField[];
   /** Enum values later releases added (`type: "ssh"`), where this release has them. */
@@ -105,7 +104,10 @@ export interface ReleaseFacts {
   withinMinorDefaults?: Partial<Record<InputField, number | string>>;
   /** Which characters a description may hold: `unicode.IsPrint`, or `IsPrint || IsSpace` (0.17+). Names are always IsPrint. */
   descriptions: DescriptionRule;
-  /** Whether an IPv6 address may come in brackets (refused from 0.19.3). */
+  /**
+   * How an address is parsed: `refused` (0.19.3+, parseutil.NormalizeAddr: an IPv6 address in
+   * brackets, and a host a URL may not hold, are refused) or `taken` (host and port only split).
+   */
   addressBrackets: "taken" | "refused";
   /** Views carry `"address": ""` when a Target has none (0.12+). */
   addressAlways: boolean;
@@ -150,12 +152,12 @@ export interface ReleaseFacts {
   /** How the handlers word an action's failures. */
   actionErrors: {
     /** The repository's operation names (`target.(Repository).<op>`), per list kind and action. */
-    ops: Record<"host" | "credential", Record<AssociationOp, string>>;
-    handler: Record<"host" | "credential", Record<AssociationOp, HandlerWords>>;
+    ops: Record<ListKind, Record<AssociationOp, string>>;
+    handler: Record<ListKind, Record<AssociationOp, HandlerWords>>;
     /** What a stale `:set-*` on the host list says before "updated target and 0 rows updated". */
     staleSet: string;
     /** What a remove of an id that is not attached says was deleted (`target host sources deleted 0 did not match request for 1`). */
-    removedMismatch: Record<"host" | "credential", string>;
+    removedMismatch: Record<ListKind, string>;
   };
 }
 

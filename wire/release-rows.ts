@@ -14,7 +14,19 @@
 import type { ListFacts, ReleaseFacts, ReleaseRow } from "./release-facts";
 
 /** authorize-session's answer up to 0.14 (TP `SessionAuthorization`). */
-const SESSION_FIELDS_04 = ["session_id", "target_id", "scope", "created_time", "user_id", "host_set_id", "host_id", "type", "authorization_token", "endpoint", "credentials"] as const;
+const SESSION_FIELDS_04 = [
+  "session_id",
+  "target_id",
+  "scope",
+  "created_time",
+  "user_id",
+  "host_set_id",
+  "host_id",
+  "type",
+  "authorization_token",
+  "endpoint",
+  "credentials",
+] as const;
 
 /** authorize-session's 400 when no worker is left, in the handler's words (0.4–0.18; from 0.13 only when a filter left none). */
 const FILTERED = "No workers are available to handle this session, or all have been filtered.";
@@ -24,7 +36,19 @@ export const V04: ReleaseFacts = {
   release: "0.4",
   patch: "0.4.0",
   changes: "the spec's release: host sets and credential libraries",
-  actions: ["no-op", "read", "update", "delete", "add-host-sets", "set-host-sets", "remove-host-sets", "add-credential-libraries", "set-credential-libraries", "remove-credential-libraries", "authorize-session"],
+  actions: [
+    "no-op",
+    "read",
+    "update",
+    "delete",
+    "add-host-sets",
+    "set-host-sets",
+    "remove-host-sets",
+    "add-credential-libraries",
+    "set-credential-libraries",
+    "remove-credential-libraries",
+    "authorize-session",
+  ],
   lists: {
     hostSetIds: { routes: [{ noun: "host-sets", reads: ["host_set_ids"] }], answers: ["host_set_ids"], prefixes: ["hsst_"] },
     applicationCredentialLibraryIds: {
@@ -33,7 +57,18 @@ export const V04: ReleaseFacts = {
       prefixes: ["clvlt_"],
     },
   },
-  fields: ["scopeId", "name", "description", "type", "hostSetIds", "applicationCredentialLibraryIds", "sessionMaxSeconds", "sessionConnectionLimit", "workerFilter", "defaultPort"],
+  fields: [
+    "scopeId",
+    "name",
+    "description",
+    "type",
+    "hostSetIds",
+    "applicationCredentialLibraryIds",
+    "sessionMaxSeconds",
+    "sessionConnectionLimit",
+    "workerFilter",
+    "defaultPort",
+  ],
   values: [],
   requires: [],
   replaces: [],
@@ -76,8 +111,16 @@ export const V04: ReleaseFacts = {
       credential: { add: "AddTargetCredentialLibraries", set: "SetTargetCredentialLibraries", remove: "DeleteTargetCredentialLibraries" },
     },
     handler: {
-      host: { add: { wrap: "Unable to add host sets to target" }, set: { wrap: "Unable to set host sets in target" }, remove: { wrap: "Unable to remove host sets from target" } },
-      credential: { add: { wrap: "Unable to add credential libraries to target" }, set: { wrap: "Unable to set credential libraries in target" }, remove: { wrap: "Unable to remove credential libraries from target" } },
+      host: {
+        add: { wrap: "Unable to add host sets to target" },
+        set: { wrap: "Unable to set host sets in target" },
+        remove: { wrap: "Unable to remove host sets from target" },
+      },
+      credential: {
+        add: { wrap: "Unable to add credential libraries to target" },
+        set: { wrap: "Unable to set credential libraries in target" },
+        remove: { wrap: "Unable to remove credential libraries from target" },
+      },
     },
     staleSet: "set target host sets: ",
     removedMismatch: { host: "target host sets", credential: "credential libraries" },
@@ -85,7 +128,14 @@ export const V04: ReleaseFacts = {
 };
 
 /** The three lists' facts in the releases 0.5 to 0.21, the ones several rows share. */
-const HOSTS_05: ListFacts = { routes: [{ noun: "host-sets", reads: ["host_set_ids"] }, { noun: "host-sources", reads: ["host_source_ids"] }], answers: ["host_set_ids", "host_source_ids"], prefixes: ["hsst_"] };
+const HOSTS_05: ListFacts = {
+  routes: [
+    { noun: "host-sets", reads: ["host_set_ids"] },
+    { noun: "host-sources", reads: ["host_source_ids"] },
+  ],
+  answers: ["host_set_ids", "host_source_ids"],
+  prefixes: ["hsst_"],
+};
 const HOSTS_010: ListFacts = { ...HOSTS_05, prefixes: ["hsst_", "hsplg_", "hs_"] };
 const HOSTS_011: ListFacts = { routes: [{ noun: "host-sources", reads: ["host_source_ids"] }], answers: ["host_source_ids"], prefixes: HOSTS_010.prefixes };
 const CREDS_010 = (prefixes: readonly string[]): ListFacts => ({
@@ -107,22 +157,58 @@ const INJECTED = (prefixes: readonly string[]): ListFacts => ({
 const STATIC_010 = ["credup_", "cred_", "credspk_"] as const;
 
 /** The rate limiter's default quotas, the same from 0.14.3 to 0.21.3 (internal/ratelimit/config.go). */
-const RATE_LIMITS = { periodSeconds: 30, list: { authToken: 150, ipAddress: 1500, total: 1500 }, other: { authToken: 3000, ipAddress: 30000, total: 30000 } } as const;
+const RATE_LIMITS = {
+  periodSeconds: 30,
+  list: { authToken: 150, ipAddress: 1500, total: 1500 },
+  other: { authToken: 3000, ipAddress: 30000, total: 30000 },
+} as const;
 
 /** The actions of 0.11 and later (TS IdActions). */
-const CURRENT_ACTIONS = ["no-op", "read", "update", "delete", "add-host-sources", "set-host-sources", "remove-host-sources", "add-credential-sources", "set-credential-sources", "remove-credential-sources", "authorize-session"] as const;
+const CURRENT_ACTIONS = [
+  "no-op",
+  "read",
+  "update",
+  "delete",
+  "add-host-sources",
+  "set-host-sources",
+  "remove-host-sources",
+  "add-credential-sources",
+  "set-credential-sources",
+  "remove-credential-sources",
+  "authorize-session",
+] as const;
 /** The rows after 0.4, each what changed in that release. */
 export const ROWS = [
   {
     release: "0.5",
     patch: "0.5.1",
-    changes: "host sources and credential sources beside v0.4's host sets and credential libraries; views carry both names; authorize-session's no-host 404 names host sources",
+    changes:
+      "host sources and credential sources beside v0.4's host sets and credential libraries; views carry both names; authorize-session's " +
+      "no-host 404 names host sources",
     // TS IdActions; toProto fills both names; target_service.proto routes both generations
-    actions: ["no-op", "read", "update", "delete", "add-host-sets", "set-host-sets", "remove-host-sets", "add-credential-libraries", "set-credential-libraries", "remove-credential-libraries", "add-credential-sources", "set-credential-sources", "remove-credential-sources", "authorize-session"],
+    actions: [
+      "no-op",
+      "read",
+      "update",
+      "delete",
+      "add-host-sets",
+      "set-host-sets",
+      "remove-host-sets",
+      "add-credential-libraries",
+      "set-credential-libraries",
+      "remove-credential-libraries",
+      "add-credential-sources",
+      "set-credential-sources",
+      "remove-credential-sources",
+      "authorize-session",
+    ],
     lists: {
       hostSetIds: HOSTS_05,
       applicationCredentialLibraryIds: {
-        routes: [{ noun: "credential-libraries", reads: ["application_credential_library_ids"] }, { noun: "credential-sources", reads: ["application_credential_source_ids"] }],
+        routes: [
+          { noun: "credential-libraries", reads: ["application_credential_library_ids"] },
+          { noun: "credential-sources", reads: ["application_credential_source_ids"] },
+        ],
         answers: ["application_credential_library_ids", "application_credential_source_ids"],
         prefixes: ["clvlt_"],
       },
@@ -134,8 +220,16 @@ export const ROWS = [
         credential: { add: "AddTargetCredentialSources", set: "SetTargetCredentialSources", remove: "DeleteTargetCredentialSources" },
       },
       handler: {
-        host: { add: { wrap: "Unable to add host sources to target" }, set: { wrap: "Unable to set host sources in target" }, remove: { wrap: "Unable to remove host sources from target" } },
-        credential: { add: { wrap: "Unable to add credential sources to target" }, set: { wrap: "Unable to set credential sources in target" }, remove: { wrap: "Unable to remove credential sources from target" } },
+        host: {
+          add: { wrap: "Unable to add host sources to target" },
+          set: { wrap: "Unable to set host sources in target" },
+          remove: { wrap: "Unable to remove host sources from target" },
+        },
+        credential: {
+          add: { wrap: "Unable to add credential sources to target" },
+          set: { wrap: "Unable to set credential sources in target" },
+          remove: { wrap: "Unable to remove credential sources from target" },
+        },
       },
       staleSet: "set target host sources: ",
       removedMismatch: { host: "target host sources", credential: "credential libraries" },
@@ -151,11 +245,34 @@ export const ROWS = [
   {
     release: "0.7",
     patch: "0.7.6",
-    changes: "plugin host sets (hs_); authorized_actions name the host-sources actions; an empty credential-sources add names the egress list too; authorize-session's no-host 404 says no endpoint",
+    changes:
+      "plugin host sets (hs_); authorized_actions name the host-sources actions; an empty credential-sources add names the egress list too; " +
+      "authorize-session's no-host 404 says no endpoint",
     withinMinor: "0.7.0–0.7.2 do not name the host-sources actions in authorized_actions (the routes exist)",
-    actions: ["no-op", "read", "update", "delete", "add-host-sets", "set-host-sets", "remove-host-sets", "add-host-sources", "set-host-sources", "remove-host-sources", "add-credential-libraries", "set-credential-libraries", "remove-credential-libraries", "add-credential-sources", "set-credential-sources", "remove-credential-sources", "authorize-session"],
+    actions: [
+      "no-op",
+      "read",
+      "update",
+      "delete",
+      "add-host-sets",
+      "set-host-sets",
+      "remove-host-sets",
+      "add-host-sources",
+      "set-host-sources",
+      "remove-host-sources",
+      "add-credential-libraries",
+      "set-credential-libraries",
+      "remove-credential-libraries",
+      "add-credential-sources",
+      "set-credential-sources",
+      "remove-credential-sources",
+      "authorize-session",
+    ],
     lists: { hostSetIds: { ...HOSTS_05, prefixes: ["hsst_", "hs_"] } },
-    emptyCredentialSources: { message: "Application or Egress Credential Source IDs must be provided.", fields: ["application_credential_source_ids", "egress_credential_source_ids"] },
+    emptyCredentialSources: {
+      message: "Application or Egress Credential Source IDs must be provided.",
+      fields: ["application_credential_source_ids", "egress_credential_source_ids"],
+    },
     authorizeSession: { noHosts: "No endpoint found from available target host sources." },
   },
   {
@@ -168,11 +285,32 @@ export const ROWS = [
   {
     release: "0.9",
     patch: "0.9.1",
-    changes: "credential libraries' names and actions removed; static credentials (cred_); attributes.default_port required; session_connection_limit defaults to -1; authorize-session's credentials name credential_source only",
+    changes:
+      "credential libraries' names and actions removed; static credentials (cred_); attributes.default_port required; " +
+      "session_connection_limit defaults to -1; authorize-session's credentials name credential_source only",
     withinMinor: "0.9.0 still defaults session_connection_limit to 1 (internal/target/options.go)",
-    actions: ["no-op", "read", "update", "delete", "add-host-sets", "set-host-sets", "remove-host-sets", "add-host-sources", "set-host-sources", "remove-host-sources", "add-credential-sources", "set-credential-sources", "remove-credential-sources", "authorize-session"],
+    actions: [
+      "no-op",
+      "read",
+      "update",
+      "delete",
+      "add-host-sets",
+      "set-host-sets",
+      "remove-host-sets",
+      "add-host-sources",
+      "set-host-sources",
+      "remove-host-sources",
+      "add-credential-sources",
+      "set-credential-sources",
+      "remove-credential-sources",
+      "authorize-session",
+    ],
     lists: {
-      applicationCredentialLibraryIds: { routes: [{ noun: "credential-sources", reads: ["application_credential_source_ids"] }], answers: ["application_credential_source_ids"], prefixes: ["clvlt_", "cred_"] },
+      applicationCredentialLibraryIds: {
+        routes: [{ noun: "credential-sources", reads: ["application_credential_source_ids"] }],
+        answers: ["application_credential_source_ids"],
+        prefixes: ["clvlt_", "cred_"],
+      },
     },
     // handlers/targets/tcp/tcp.go Vet
     requires: ["defaultPort"],
@@ -191,7 +329,10 @@ export const ROWS = [
       injectedApplicationCredentialSourceIds: INJECTED(["clvlt_", ...STATIC_010]),
     },
     adds: { fields: ["injectedApplicationCredentialSourceIds"], values: [{ field: "type", value: "ssh" }] },
-    emptyCredentialSources: { message: "Brokered or Injected Application Credential Source IDs must be provided.", fields: ["brokered_credential_source_ids", "injected_application_credential_source_ids"] },
+    emptyCredentialSources: {
+      message: "Brokered or Injected Application Credential Source IDs must be provided.",
+      fields: ["brokered_credential_source_ids", "injected_application_credential_source_ids"],
+    },
     // internal/host/plugin/ids.go: HostPrefix hplg, PreviousHostPrefix h
     authorizeSession: { hostIds: ["hst_", "hplg_", "h_"] },
   },
@@ -208,7 +349,9 @@ export const ROWS = [
   {
     release: "0.12",
     patch: "0.12.2",
-    changes: "address, egress and ingress worker filters (worker_filter deprecated); views always carry address; SSH certificate libraries injected; add/set host sources answer a fixed 500; authorize-session picks the host before the workers",
+    changes:
+      "address, egress and ingress worker filters (worker_filter deprecated); views always carry address; SSH certificate libraries injected; " +
+      "add/set host sources answer a fixed 500; authorize-session picks the host before the workers",
     lists: { injectedApplicationCredentialSourceIds: INJECTED(["clvlt_", "clvsclt_", ...STATIC_010]) },
     adds: { fields: ["egressWorkerFilter", "ingressWorkerFilter", "address"] },
     // TS validateCreateRequest; the database trigger of migration 59/01
@@ -216,7 +359,13 @@ export const ROWS = [
     // TS toProto: `out.Address = wrapperspb.String(in.GetAddress())` whatever the address
     addressAlways: true,
     actionErrors: {
-      handler: { host: { add: { fixed: "Failed to add target host sources" }, set: { fixed: "Failed to set target host sources" }, remove: { wrap: "Unable to remove host sources from target" } } },
+      handler: {
+        host: {
+          add: { fixed: "Failed to add target host sources" },
+          set: { fixed: "Failed to set target host sources" },
+          remove: { wrap: "Unable to remove host sources from target" },
+        },
+      },
     },
     // TS AuthorizeSession: the host (or address) first, then ListWorkers and AuthorizeSessionWorkerFilterFn
     authorizeSession: { workersFirst: false, noHosts: "No host sources or address found for given target." },
@@ -227,7 +376,10 @@ export const ROWS = [
     changes: "attributes.default_client_port (in the session token too); no worker at all is its own 400",
     adds: { fields: ["defaultClientPort"] },
     // TP SessionAuthorizationData default_client_port = 160; TS checks ListWorkers' answer before the filter
-    authorizeSession: { tokenFields: ["default_client_port"], noWorkers: { kind: "FailedPrecondition", none: "No workers are available to handle this session.", filtered: FILTERED } },
+    authorizeSession: {
+      tokenFields: ["default_client_port"],
+      noWorkers: { kind: "FailedPrecondition", none: "No workers are available to handle this session.", filtered: FILTERED },
+    },
   },
   {
     release: "0.14",
@@ -248,7 +400,10 @@ export const ROWS = [
     pagination: true,
     emptyList: { response_type: "complete", sort_by: "created_time", sort_dir: "desc" },
     // TP SessionAuthorization; SessionAuthorizationData endpoint_port = 102, expiration = 105
-    authorizeSession: { fields: [...SESSION_FIELDS_04, "connection_limit", "endpoint_port", "expiration"], tokenFields: ["default_client_port", "endpoint_port", "expiration"] },
+    authorizeSession: {
+      fields: [...SESSION_FIELDS_04, "connection_limit", "endpoint_port", "expiration"],
+      tokenFields: ["default_client_port", "endpoint_port", "expiration"],
+    },
   },
   {
     release: "0.16",
@@ -263,8 +418,10 @@ export const ROWS = [
   {
     release: "0.19",
     patch: "0.19.5",
-    changes: "an IPv6 address in brackets is refused; the server repository picks a session's workers (none left is a 500); Go 1.25 makes the session certificate's subject key id from SHA-256",
-    withinMinor: "0.19.0–0.19.2 take a bracketed IPv6 address; 0.19.0–0.19.3 (Go 1.23–1.24) make the subject key id from SHA-1",
+    changes:
+      "an address is parsed as a URL host: an IPv6 address in brackets, white space or a control character is refused; the server repository " +
+      "picks a session's workers (none left is a 500); Go 1.25 makes the session certificate's subject key id from SHA-256",
+    withinMinor: "0.19.0–0.19.2 take a bracketed IPv6 address and any character; 0.19.0–0.19.3 (Go 1.23–1.24) make the subject key id from SHA-1",
     addressBrackets: "refused",
     // internal/server/repository_worker.go SelectSessionWorkers, filterWorkers: WorkerNotFoundForRequest (#133), a 500 (handlers/errors.go);
     // .go-version 1.25.7: crypto/x509 makes a CA's subject key id from truncated SHA-256
@@ -273,7 +430,9 @@ export const ROWS = [
       noWorkers: {
         kind: "Internal",
         none: "server.(Repository).SelectSessionWorkers: No workers are available to handle this session.: state violation: error #133",
-        filtered: "server.(Repository).SelectSessionWorkers: server.filterWorkers: No workers are available to handle this session, or all have been filtered.: state violation: error #133",
+        filtered:
+          "server.(Repository).SelectSessionWorkers: server.filterWorkers: No workers are available to handle this session, or all have been " +
+          "filtered.: state violation: error #133",
       },
     },
   },
@@ -295,9 +454,28 @@ export const ROWS = [
     rateLimiter: {
       ...RATE_LIMITS,
       actionsPerResource: {
-        account: 8, alias: 6, "auth-method": 8, "auth-token": 6, billing: 1, credential: 6, "credential-library": 6,
-        "credential-store": 6, group: 9, "host-catalog": 6, host: 6, "host-set": 9, "managed-group": 6, policy: 6,
-        role: 15, scope: 12, session: 6, "session-recording": 6, "storage-bucket": 6, target: 13, user: 10, worker: 12,
+        account: 8,
+        alias: 6,
+        "auth-method": 8,
+        "auth-token": 6,
+        billing: 1,
+        credential: 6,
+        "credential-library": 6,
+        "credential-store": 6,
+        group: 9,
+        "host-catalog": 6,
+        host: 6,
+        "host-set": 9,
+        "managed-group": 6,
+        policy: 6,
+        role: 15,
+        scope: 12,
+        session: 6,
+        "session-recording": 6,
+        "storage-bucket": 6,
+        target: 13,
+        user: 10,
+        worker: 12,
       },
     },
     lists: {
@@ -325,4 +503,3 @@ export const SPEC: ReleaseFacts = {
   listItemsCarryLists: true,
   emptyList: { items: [] },
 };
-

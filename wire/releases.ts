@@ -4,7 +4,7 @@
  * Everything that differs between releases is read here, so no other module needs to test which
  * release it is talking to or emulating.
  */
-import { TARGET_FIELDS, spec, type AssociationOp, type InputField } from "./target-fields";
+import { LIST_FIELDS, TARGET_FIELDS, associationOf, spec, type AssociationOp, type InputField, type ListField, type ListKind } from "./target-fields";
 import type { ListFacts, ReleaseFacts, ReleaseRow } from "./release-facts";
 import { ROWS, SPEC, V04 } from "./release-rows";
 
@@ -117,20 +117,24 @@ export function replacedSince(field: InputField): { since: string; by: InputFiel
 
 /** Every id prefix any release takes for a list, the newest release's first (what a program may name; a given release may take fewer). */
 export function anyReleasePrefixes(field: InputField): readonly string[] {
-  return [...new Set([...RELEASES].reverse().flatMap((r) => r.lists[field as keyof ReleaseFacts["lists"]]?.prefixes ?? []))];
+  return [...new Set([...RELEASES].reverse().flatMap((r) => (isList(field) ? r.lists[field]?.prefixes : undefined) ?? []))];
 }
 
 /** The list's facts in the release; undefined when the release does not have the list. */
 export function listIn(r: ReleaseFacts, field: InputField): ListFacts | undefined {
-  return r.lists[field as keyof ReleaseFacts["lists"]];
+  return isList(field) ? r.lists[field] : undefined;
+}
+
+/** True for an id list (a field with an association). */
+export function isList(field: InputField): field is ListField {
+  return (LIST_FIELDS as readonly InputField[]).includes(field);
 }
 
 /** The summaries' field that goes with an id field (`host_sets` with `host_set_ids`), from the field table's names. */
 export function summariesOf(idsField: string): string {
-  for (const f of Object.values(TARGET_FIELDS) as { wire: string; association?: { summaries?: string; current: { wire: string; summaries: string; earlier?: { wire: string; summaries: string } } } }[]) {
-    const a = f.association;
-    if (!a) continue;
-    if (f.wire === idsField && a.summaries) return a.summaries;
+  for (const f of LIST_FIELDS) {
+    const a = associationOf(f);
+    if (TARGET_FIELDS[f].wire === idsField && a.summaries) return a.summaries;
     if (a.current.wire === idsField) return a.current.summaries;
     if (a.current.earlier?.wire === idsField) return a.current.earlier.summaries;
   }
@@ -138,7 +142,7 @@ export function summariesOf(idsField: string): string {
 }
 
 /** The 500 a release answers for an action whose repository call failed: its handler's words over the repository's error. */
-export function actionFailure(r: ReleaseFacts, list: "host" | "credential", op: AssociationOp, cause: string): string {
+export function actionFailure(r: ReleaseFacts, list: ListKind, op: AssociationOp, cause: string): string {
   const words = r.actionErrors.handler[list][op];
   if ("fixed" in words) return words.fixed;
   const at = `target.(Repository).${r.actionErrors.ops[list][op]}`;
@@ -191,11 +195,27 @@ export function defaultMaxQuotas(r: ReleaseFacts): number | undefined {
 // ---- what answers tell of the release that gave them ----
 
 /** The Target fields every release answers, whatever it knows. */
-const BASE_KEYS = ["id", "scope_id", "scope", "name", "description", "created_time", "updated_time", "version", "type", "authorized_actions", "attributes", "session_max_seconds", "session_connection_limit"];
+const BASE_KEYS = [
+  "id",
+  "scope_id",
+  "scope",
+  "name",
+  "description",
+  "created_time",
+  "updated_time",
+  "version",
+  "type",
+  "authorized_actions",
+  "attributes",
+  "session_max_seconds",
+  "session_connection_limit",
+];
 
 /** The top-level keys a release's Target views may carry. */
 function answerKeys(r: ReleaseFacts): Set<string> {
-  const scalars = (Object.keys(TARGET_FIELDS) as InputField[]).filter((f) => knows(r, f) && !TARGET_FIELDS[f].wire.includes(".")).map((f) => TARGET_FIELDS[f].wire);
+  const scalars = (Object.keys(TARGET_FIELDS) as InputField[])
+    .filter((f) => knows(r, f) && !TARGET_FIELDS[f].wire.includes("."))
+    .map((f) => TARGET_FIELDS[f].wire);
   const lists = Object.values(r.lists).flatMap((l) => l.answers.flatMap((name) => [name, summariesOf(name)]));
   return new Set([...BASE_KEYS, ...scalars, ...lists, ...(r.aliases ? ["aliases"] : [])]);
 }
@@ -213,8 +233,12 @@ const ANY_ACTION = new Set(RELEASES.flatMap((r) => r.actions));
  */
 export function releasesAnswering(view: Readonly<Record<string, unknown>>, among: readonly Release[] = RELEASES): Release[] {
   const keys = Object.keys(view).filter((k) => ANY_KEY.has(k));
-  const actions = (Array.isArray(view.authorized_actions) ? (view.authorized_actions as unknown[]) : []).filter((a): a is string => typeof a === "string" && ANY_ACTION.has(a));
-  return among.filter((r) => keys.every((k) => ANSWER_KEYS.get(r)!.has(k)) && (!r.addressAlways || "address" in view) && actions.every((a) => r.actions.includes(a)));
+  const actions = (Array.isArray(view.authorized_actions) ? (view.authorized_actions as unknown[]) : []).filter(
+    (a): a is string => typeof a === "string" && ANY_ACTION.has(a),
+  );
+  return among.filter(
+    (r) => keys.every((k) => ANSWER_KEYS.get(r)!.has(k)) && (!r.addressAlways || "address" in view) && actions.every((a) => r.actions.includes(a)),
+  );
 }
 
 /** The releases among `among` whose actions include every one of `actions` (a Target's recorded `authorized_actions`). */

@@ -7,6 +7,11 @@
  * the release that added it in the release table (`release-rows.ts`, which says which releases
  * know, require or replaced each field, and the names and id prefixes of each list per release).
  *
+ * Adding an id list: one entry here with its `association` (the names, the kind of resource its
+ * ids name, the resource output of its summaries), plus its names and prefixes per release in the
+ * release table. The controller's routes, stored record and views, the wire schemas, the state's
+ * outputs and the package schema's types all walk the association entries.
+ *
  * Keys are the camelCase names a Pulumi program writes; `wire` is the field's dotted path in
  * Boundary's JSON (`attributes.default_port`).
  */
@@ -15,8 +20,60 @@ import * as rules from "../common/rules";
 /** The shape of a field's value: decides its wire, input, state and package-schema types. */
 export type FieldKind = "string" | "integer" | "ids" | "enum";
 
+/**
+ * The kinds of resource an id list names, each with what a Target's summary of one carries. The
+ * controller seeds them from its fixtures (`fixtures`: the fixture arrays holding them) and checks
+ * every attached id against them; Boundary's repository words an action's errors per kind.
+ */
+export const REFERENTS = {
+  host: {
+    noun: "Host set",
+    fixtures: ["host_sets"],
+    /** A summary's fields beyond `id`: the state's (camelCase) name → the wire's, with its doc. */
+    summary: { hostCatalogId: { wire: "host_catalog_id", doc: "Host catalog id." } },
+    idDoc: "Host set id.",
+  },
+  credential: {
+    noun: "Credential library",
+    fixtures: ["credential_libraries", "credentials"],
+    summary: { credentialStoreId: { wire: "credential_store_id", doc: "Credential store id." } },
+    idDoc: "Library id.",
+  },
+} as const satisfies Record<string, Referent>;
+
+/** The kind of resource an id list names (a key of REFERENTS): also how Boundary's repository names an action's errors. */
+export type ListKind = keyof typeof REFERENTS;
+
+/** What the ids of a list name (see REFERENTS). */
+export interface Referent {
+  /** For messages: `Host set hsst_1 was not found`. */
+  noun: string;
+  /** The fixture arrays the controller seeds these resources from. */
+  fixtures: readonly string[];
+  /** The fields a Target's summary of one carries beyond `id`: state name → wire name and doc. */
+  summary: Readonly<Record<string, { wire: string; doc: string }>>;
+  /** The package schema's doc of the summary's `id`. */
+  idDoc: string;
+}
+
+/** A list's resource output: the attached items' summaries (`hostSets`), and its package-schema object type. */
+export interface ListOutput {
+  /** The output's name in state and in the package schema. */
+  name: string;
+  /** The package schema's object type of one summary (`HostSetSummary`). */
+  type: string;
+  /** The output's doc. */
+  doc: string;
+  /** The object type's doc. */
+  itemDoc: string;
+}
+
 /** An id list reconciled through a Target action (`:set-host-sets`), compared as a set. */
 export interface Association {
+  /** The kind of resource its ids name (see REFERENTS). */
+  kind: ListKind;
+  /** The resource output of its summaries, when it has one. */
+  output?: ListOutput;
   /** The v0.4 action's noun (`:add-host-sets`, `:set-host-sets`, `:remove-host-sets`); none for lists v0.4 does not have. */
   action?: "host-sets" | "credential-libraries";
   /**
@@ -36,7 +93,9 @@ export interface Association {
  * both (the release table says which releases read and answer them).
  */
 export interface EarlierNames {
+  /** The id list's field. */
   wire: string;
+  /** Its summaries' field. */
   summaries: string;
 }
 
@@ -91,6 +150,7 @@ const ADDRESS_PROBLEMS = {
   length: `must be ${rules.ADDRESS_LENGTH.min} to ${rules.ADDRESS_LENGTH.max} characters long`,
   port: "must not carry a port: set defaultPort instead",
   brackets: "must be an IPv6 address without brackets",
+  unparsable: "must be a host name or an IP address: no white space, control characters or {|}\\^` (Boundary 0.19.3+ refuses them)",
 } as const;
 
 /** The input fields of a Target, in the order plans and schemas list them. */
@@ -101,7 +161,7 @@ export const TARGET_FIELDS = {
     required: true,
     replaces: true,
     check: (v: string) => (/^p_[0-9A-Za-z]+$/.test(v) ? undefined : "must be a project scope id (p_…): targets live in projects"),
-    doc: "Project scope id (`p_…`). Changing it replaces the Target (the new one is created first).",
+    doc: "Project scope (`p_…`); changing it **replaces** the Target (created in the new project before the old one is deleted)",
   }),
   name: field({
     kind: "string",
@@ -114,7 +174,11 @@ export const TARGET_FIELDS = {
       const problem = rules.nameProblem(v);
       return problem && NAME_PROBLEMS[problem];
     },
-    doc: "Name, unique within the project. Left out, the provider names the Target after the resource (`web-3f9a2c1`): stable across updates, fresh on replacement. A name given here is used verbatim; replacing such a Target within its project needs `deleteBeforeReplace: true`.",
+    doc:
+      "Unique per project. Left out, the provider names the Target after the resource, `web-3f9a2c1` (Pulumi's autonaming, honouring " +
+      "the stack's autonaming settings): stable across updates, fresh on a replacement, so create-before-delete never meets the old " +
+      "name. A name you set is used verbatim: a replacement that keeps it in its project deletes the old Target first (Diff says so); " +
+      "`pulumi up --replace`, which asks no Diff, needs the `deleteBeforeReplace: true` option",
   }),
   description: field({
     kind: "string",
@@ -131,24 +195,38 @@ export const TARGET_FIELDS = {
     values: ["tcp", "ssh", "rdp"],
     replaces: true,
     default: "tcp",
-    doc: 'Target type: "tcp" (the default); "ssh" (Boundary 0.10+) and "rdp" (0.20+) where the controller offers them (HCP and Enterprise; an open-source controller answers "Unknown type provided."). Changing it replaces the Target.',
+    doc:
+      '`"tcp"` is the default; `"ssh"` (**Boundary 0.10+**) and `"rdp"` (**0.20+**) where the controller offers them (HCP and ' +
+      'Enterprise: an open-source controller answers "Unknown type provided.", passed on naming the field); changing it **replaces** ' +
+      "the Target",
   }),
   hostSetIds: field({
     kind: "ids",
     wire: "host_set_ids",
     association: {
+      kind: "host",
+      output: { name: "hostSets", type: "HostSetSummary", doc: "The attached host sets.", itemDoc: "A host set attached to a Target." },
       action: "host-sets",
       summaries: "host_sets",
       current: { action: "host-sources", wire: "host_source_ids", summaries: "host_sources" },
       noun: "host set",
     },
     default: [],
-    doc: "Host set ids (`hsst_…`; on current controllers also plugin host sets, `hsplg_…`), compared as a set; reconciled with `:set-host-sets` or `:set-host-sources`.",
+    doc:
+      "`hsst_…`, and on current controllers plugin host sets `hsplg_…` (`hs_…` before 0.10); a set (order never causes a diff); " +
+      "reconciled with `:set-host-sets`, or `:set-host-sources` (`host_source_ids`) on current controllers",
   }),
   applicationCredentialLibraryIds: field({
     kind: "ids",
     wire: "application_credential_library_ids",
     association: {
+      kind: "credential",
+      output: {
+        name: "applicationCredentialLibraries",
+        type: "CredentialLibrarySummary",
+        doc: "The attached credential libraries.",
+        itemDoc: "A credential library attached to a Target.",
+      },
       action: "credential-libraries",
       summaries: "application_credential_libraries",
       current: {
@@ -160,18 +238,24 @@ export const TARGET_FIELDS = {
       noun: "credential library",
     },
     default: [],
-    doc: "Brokered credential sources: credential library ids (`clvlt_…`; on current controllers also `clvllt_…` and static credentials such as `credup_…`), compared as a set; reconciled with `:set-credential-libraries` or `:set-credential-sources`.",
+    doc:
+      "Brokered sources: `clvlt_…`, and on current controllers `clvllt_…` and static credentials (`credup_…`, `credupd_…`, " +
+      "`credp_…`, `credspk_…`, `credjson_…`); a set; reconciled with `:set-credential-libraries`, or `:set-credential-sources` on " +
+      "current controllers (one call carrying both credential lists)",
   }),
   injectedApplicationCredentialSourceIds: field({
     kind: "ids",
     wire: "injected_application_credential_source_ids",
     association: {
+      kind: "credential",
       // one action changes both credential lists: `:set-credential-sources` replaces both
       current: { action: "credential-sources", wire: "injected_application_credential_source_ids", summaries: "injected_application_credential_sources" },
       noun: "credential source",
     },
     default: [],
-    doc: "Injected credential sources (`clvlt_…`, `clvsclt_…` SSH certificate libraries, static credentials such as `credup_…`): the worker injects them into the session, the user never sees them. Compared as a set; reconciled with `:set-credential-sources` together with the brokered ones.",
+    doc:
+      "Credential sources the worker injects into the session (`clvlt_…`, `clvsclt_…`, `clvllt_…`, `credup_…`, `credupd_…`, " +
+      "`credspk_…`); a set; changed in the same `:set-credential-sources` as the brokered list, so neither ever clears the other",
   }),
   sessionMaxSeconds: field({
     kind: "integer",
@@ -179,7 +263,7 @@ export const TARGET_FIELDS = {
     mask: true,
     default: 28800,
     check: (v: number) => (rules.isSessionMaxSeconds(v) ? undefined : `must be greater than zero and at most ${rules.MAX_INT32}`),
-    doc: "Maximum session lifetime in seconds (controller default 28800).",
+    doc: "> 0; controller default 28800",
   }),
   sessionConnectionLimit: field({
     kind: "integer",
@@ -187,29 +271,35 @@ export const TARGET_FIELDS = {
     mask: true,
     default: -1,
     check: (v: number) => (rules.isConnectionLimit(v) ? undefined : "must be -1 (unlimited) or greater than zero"),
-    doc: "Maximum connections per session; -1 means unlimited.",
+    doc: "-1 (unlimited) or > 0",
   }),
   workerFilter: field({
     kind: "string",
     wire: "worker_filter",
     mask: true,
     check: filterCheck,
-    excludes: { fields: ["egressWorkerFilter", "ingressWorkerFilter"], why: "egressWorkerFilter and ingressWorkerFilter replace it (Boundary 0.12): move its expression to egressWorkerFilter" },
-    doc: "Boolean expression selecting the workers that may handle sessions. Replaced by `egressWorkerFilter` in Boundary 0.12: current controllers keep an existing one but refuse a new one.",
+    excludes: {
+      fields: ["egressWorkerFilter", "ingressWorkerFilter"],
+      why: "egressWorkerFilter and ingressWorkerFilter replace it (Boundary 0.12): move its expression to egressWorkerFilter",
+    },
+    doc:
+      "Boundary filter expression, checked before any API call. Replaced by `egressWorkerFilter` in 0.12: a current controller keeps " +
+      "and updates an existing one, but a new one is refused before any call, pointing to `egressWorkerFilter`; excludes the two " +
+      "newer filters",
   }),
   egressWorkerFilter: field({
     kind: "string",
     wire: "egress_worker_filter",
     mask: true,
     check: filterCheck,
-    doc: "Boolean expression selecting the workers that connect to the host (the successor of `workerFilter`).",
+    doc: "Filter expression selecting the workers that reach the host",
   }),
   ingressWorkerFilter: field({
     kind: "string",
     wire: "ingress_worker_filter",
     mask: true,
     check: filterCheck,
-    doc: "Boolean expression selecting the workers that accept the client's connection (HCP and Enterprise; an open-source controller refuses it).",
+    doc: "HCP and Enterprise: an open-source controller refuses any (its 400 is passed on, naming the field)",
   }),
   address: field({
     kind: "string",
@@ -221,29 +311,45 @@ export const TARGET_FIELDS = {
       return problem && ADDRESS_PROBLEMS[problem];
     },
     excludes: { fields: ["hostSetIds"], why: "a Target connects either to its address or to the hosts of its host sets, not both" },
-    doc: "A host name or IP address the Target connects to directly, without a port, instead of host sets (the two exclude each other).",
+    doc: "Host name or IP address (IPv6 without brackets), no port (`defaultPort` carries it); excludes `hostSetIds` (checked before any " + "call)",
   }),
   defaultPort: field({
     kind: "integer",
     wire: "attributes.default_port",
     mask: true,
     check: (v: number) => (rules.isPort(v) ? undefined : "must be a port from 1 to 65535"),
-    doc: "The tcp `attributes.default_port`, 1–65535. Required by Boundary 0.9 and later.",
+    doc: "The tcp `attributes.default_port`, 1–65535; required by Boundary 0.9 and later",
   }),
   defaultClientPort: field({
     kind: "integer",
     wire: "attributes.default_client_port",
     mask: true,
     check: (v: number) => (rules.isPort(v) ? undefined : "must be a port from 1 to 65535"),
-    doc: "The local port `boundary connect` listens on by default (`attributes.default_client_port`), 1–65535.",
+    doc: "`attributes.default_client_port`, the local port `boundary connect` listens on, 1–65535",
   }),
 } as const satisfies Record<string, FieldSpec>;
 
+/** The table's type: each entry's literal facts, for types derived from the table. */
 export type TargetFields = typeof TARGET_FIELDS;
 /** The name of an input field, as a program writes it. */
 export type InputField = keyof TargetFields;
 /** Every input field, in table order. */
 export const INPUT_FIELDS = Object.keys(TARGET_FIELDS) as InputField[];
+
+/** An id list: a field with an association (reconciled through the add/set/remove actions). */
+export type ListField = { [K in InputField]: TargetFields[K] extends { association: Association } ? K : never }[InputField];
+/** Every id list, in table order. */
+export const LIST_FIELDS = INPUT_FIELDS.filter((f): f is ListField => !!spec(f).association);
+/** A list's wire field as the store keeps it and the spec names it (`host_set_ids`). */
+export type ListWire = TargetFields[ListField]["wire"];
+
+/** An action's noun (`:set-host-sets`, `:set-host-sources`): an association's v0.4 or current action. */
+export type ListNoun = NonNullable<Association["action"]> | Association["current"]["action"];
+
+/** A list's association facts. */
+export function associationOf(f: ListField): Association {
+  return TARGET_FIELDS[f].association;
+}
 
 /** The TypeScript type of a field's value, from its kind. */
 export type ValueOf<F extends FieldSpec> = F["kind"] extends "string"
@@ -257,7 +363,9 @@ export type ValueOf<F extends FieldSpec> = F["kind"] extends "string"
         : string;
 
 /** The fields a program must set: required, and not named by the provider. */
-export type RequiredField = { [K in InputField]: TargetFields[K] extends { required: true } ? (TargetFields[K] extends { autoname: true } ? never : K) : never }[InputField];
+export type RequiredField = {
+  [K in InputField]: TargetFields[K] extends { required: true } ? (TargetFields[K] extends { autoname: true } ? never : K) : never;
+}[InputField];
 
 /** True when a program must set the field. */
 export function programMustSet(f: InputField): boolean {

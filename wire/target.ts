@@ -9,7 +9,19 @@
  * client mistake the server names.
  */
 import { z } from "zod";
-import { INPUT_FIELDS, TARGET_FIELDS, type FieldSpec, type InputField, type TargetFields } from "./target-fields";
+import {
+  INPUT_FIELDS,
+  LIST_FIELDS,
+  REFERENTS,
+  associationOf,
+  spec,
+  type FieldSpec,
+  type InputField,
+  type EarlierNames,
+  type ListField,
+  type ListKind,
+  type TargetFields,
+} from "./target-fields";
 
 /** Id prefixes Boundary uses for the resources this API names. */
 export const Prefix = {
@@ -22,6 +34,7 @@ export const Prefix = {
   session: "s_",
 } as const;
 
+/** A scope as a Target or a session authorization embeds it. */
 export const ScopeSummary = z.looseObject({
   id: z.string(),
   type: z.string(),
@@ -29,14 +42,10 @@ export const ScopeSummary = z.looseObject({
   description: z.string().optional(),
   parent_scope_id: z.string().optional(),
 });
+/** A scope summary's fields. */
 export type ScopeSummary = z.infer<typeof ScopeSummary>;
 
-export const HostSetSummary = z.looseObject({
-  id: z.string(),
-  host_catalog_id: z.string().optional(),
-});
-export type HostSetSummary = z.infer<typeof HostSetSummary>;
-
+/** A credential library or other credential source, as authorize-session's credentials name their origin. */
 export const CredentialLibrarySummary = z.looseObject({
   id: z.string(),
   name: z.string().optional(),
@@ -44,10 +53,12 @@ export const CredentialLibrarySummary = z.looseObject({
   credential_store_id: z.string().optional(),
   type: z.string().optional(),
 });
+/** A credential source summary's fields. */
 export type CredentialLibrarySummary = z.infer<typeof CredentialLibrarySummary>;
 
 /** An alias pointing to a Target, as its views show it (Boundary 0.16+: only the id and value). */
 export const AliasSummary = z.looseObject({ id: z.string(), value: z.string() });
+/** An alias summary's fields. */
 export type AliasSummary = z.infer<typeof AliasSummary>;
 
 /** An alias a create makes with the Target (`with_aliases`, Boundary 0.16+): its value, scope and the host it authorizes sessions for. */
@@ -56,7 +67,42 @@ export const WithAlias = z.looseObject({
   scope_id: z.string().optional(),
   attributes: z.looseObject({ authorize_session_arguments: z.looseObject({ host_id: z.string().optional() }).optional() }).optional(),
 });
+/** A `with_aliases` entry's fields. */
 export type WithAlias = z.infer<typeof WithAlias>;
+
+// ---- the id lists' names and summaries, from the field table's association entries ----
+
+type Referents = typeof REFERENTS;
+type Assoc<K extends ListField> = TargetFields[K]["association"];
+/** What a Target's summary of one `Kind` resource carries: its id, and the fields REFERENTS names. */
+type SummaryShape<Kind extends ListKind> = { id: z.ZodString } & {
+  [P in keyof Referents[Kind]["summary"] as Referents[Kind]["summary"][P] extends { wire: infer W extends string } ? W : never]: z.ZodOptional<z.ZodString>;
+};
+type SummaryList<K extends ListField> = z.ZodOptional<z.ZodArray<z.ZodObject<SummaryShape<Assoc<K>["kind"]>, z.core.$loose>>>;
+type IdList = z.ZodOptional<z.ZodArray<z.ZodString>>;
+type Names<K extends ListField> = Assoc<K>["current"] | (Assoc<K>["current"] extends { earlier: infer E extends EarlierNames } ? E : never);
+/** The v0.4 summaries' fields (`host_sets`): output-only, a request carrying one is refused as "read only". */
+type V04Summaries = { [K in ListField as Assoc<K> extends { summaries: infer S extends string } ? S : never]: SummaryList<K> };
+/** The names later releases gave the lists and their summaries (`host_source_ids`, `host_sources`). */
+type LaterNames = { [K in ListField as Names<K>["wire"]]: IdList } & { [K in ListField as Names<K>["summaries"]]: SummaryList<K> };
+
+/** A Target's summary of one resource of a kind: `{id, host_catalog_id}` for a host set. */
+function summary(kind: ListKind) {
+  const summary: Readonly<Record<string, { wire: string }>> = REFERENTS[kind].summary;
+  return z.looseObject({ id: z.string(), ...Object.fromEntries(Object.values(summary).map((f) => [f.wire, z.string().optional()])) });
+}
+
+const V04_SUMMARIES: Shape = {};
+const LATER_NAMES: Shape = {};
+for (const f of LIST_FIELDS) {
+  const a = associationOf(f);
+  const summaries = z.array(summary(a.kind)).optional();
+  if (a.summaries) V04_SUMMARIES[a.summaries] = summaries;
+  for (const n of [a.current, ...(a.current.earlier ? [a.current.earlier] : [])]) {
+    LATER_NAMES[n.wire] = z.array(z.string()).optional();
+    LATER_NAMES[n.summaries] = summaries;
+  }
+}
 
 /** The output-only fields of a Target: sending one in a request is a "read only field" error. */
 const OUTPUT_ONLY = {
@@ -64,77 +110,94 @@ const OUTPUT_ONLY = {
   scope: ScopeSummary.optional(),
   created_time: z.string().optional(),
   updated_time: z.string().optional(),
-  host_sets: z.array(HostSetSummary).optional(),
-  application_credential_libraries: z.array(CredentialLibrarySummary).optional(),
+  ...(V04_SUMMARIES as V04Summaries),
   authorized_actions: z.array(z.string()).optional(),
   aliases: z.array(AliasSummary).optional(),
 };
+/** The keys a request may not carry: the output-only fields. */
 export const READ_ONLY_FIELDS = Object.keys(OUTPUT_ONLY) as readonly (keyof typeof OUTPUT_ONLY)[];
-/** The names current controllers (Boundary ≥ 0.11) use for the id lists and their summaries. */
-const CURRENT_NAMES = {
-  host_source_ids: z.array(z.string()).optional(),
-  host_sources: z.array(HostSetSummary).optional(),
-  brokered_credential_source_ids: z.array(z.string()).optional(),
-  brokered_credential_sources: z.array(CredentialLibrarySummary).optional(),
-  injected_application_credential_sources: z.array(CredentialLibrarySummary).optional(),
-  // the brokered list's names in 0.5–0.13 (the field table's `earlier`)
-  application_credential_source_ids: z.array(z.string()).optional(),
-  application_credential_sources: z.array(CredentialLibrarySummary).optional(),
-};
-const OutputOnly = z.object({ ...OUTPUT_ONLY, ...CURRENT_NAMES });
 
-// ---- the table's fields on the wire (types computed from the same table as the schemas) ----
+// ---- the table's fields on the wire: the zod shapes are built from the table, and so are their static types ----
 
-type WireValue<F extends FieldSpec> = F["kind"] extends "ids" ? string[] : F["kind"] extends "integer" ? number : string;
-/** `"a.b"` with value T → `{ a?: { b?: T } }`; `N` is added to the value, `P` to each parent (`null` in bodies). */
-type AtPath<Path extends string, T, N, P> = Path extends `${infer H}.${infer R}` ? { [K in H]?: AtPath<R, T, N, P> | P } : { [K in Path]?: T | N };
-type Intersect<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
-/** The table's fields as wire keys: `Nullable` fields also accept null, and so do parents when `P` is null. */
-type WireFields<Nullable extends InputField = never, P = never> = Intersect<
-  { [K in InputField]: AtPath<TargetFields[K]["wire"], WireValue<TargetFields[K]>, K extends Nullable ? null : never, P> }[InputField]
->;
+type Wire<K extends InputField> = TargetFields[K]["wire"];
+type Zod<K extends InputField> = TargetFields[K]["kind"] extends "ids"
+  ? z.ZodArray<z.ZodString>
+  : TargetFields[K]["kind"] extends "integer"
+    ? z.ZodNumber
+    : z.ZodString;
+/** One field's schema: optional, and nullable when `K` is among `N`. */
+type Leaf<K extends InputField, N> = z.ZodOptional<K extends N ? z.ZodNullable<Zod<K>> : Zod<K>>;
+type Parent = { [K in InputField]: Wire<K> extends `${infer H}.${string}` ? H : never }[InputField];
+type Children<H extends string, N> = { [K in InputField as Wire<K> extends `${H}.${infer R}` ? R : never]: Leaf<K, N> };
+/** How a nested level (`attributes`) is wrapped: in a response (loose), a create body (strict) or a PATCH body (strict, null clears it). */
+interface Wrap<C extends z.core.$ZodLooseShape> {
+  response: z.ZodOptional<z.ZodObject<C, z.core.$loose>>;
+  create: z.ZodOptional<z.ZodObject<C, z.core.$strict>>;
+  update: z.ZodOptional<z.ZodNullable<z.ZodObject<C, z.core.$strict>>>;
+}
 type Where<Has> = { [K in InputField]: TargetFields[K] extends Has ? K : never }[InputField];
-/** Fields a body may send as null: id lists (null clears), nested values, and on PATCH every masked field. */
-type NullableOnCreate = Where<{ kind: "ids" }> | Where<{ wire: `${string}.${string}` }>;
-type NullableOnUpdate = NullableOnCreate | Where<{ mask: true }>;
+/** The fields each kind of message may send as null: a create's id lists (null clears) and nested values; a PATCH's also every masked field. */
+interface NullableIn {
+  response: never;
+  create: Where<{ kind: "ids" }> | Where<{ wire: `${string}.${string}` }>;
+  update: Where<{ kind: "ids" }> | Where<{ wire: `${string}.${string}` }> | Where<{ mask: true }>;
+}
+type Message = keyof NullableIn;
+/** The zod shape of the table's fields in one kind of message. */
+type TableShape<M extends Message> = { [K in InputField as Wire<K> extends `${string}.${string}` ? never : Wire<K>]: Leaf<K, NullableIn[M]> } & {
+  [H in Parent]: Wrap<Children<H, NullableIn[M]>>[M];
+};
 
 type Shape = Record<string, z.ZodType>;
 
+/** Whether a field is nullable in a message (the runtime twin of NullableIn, checked against it by the build: both read the same facts). */
+const NULLABLE: Record<Message, (f: FieldSpec) => boolean> = {
+  response: () => false,
+  create: (f) => f.kind === "ids" || f.wire.includes("."),
+  update: (f) => f.kind === "ids" || f.wire.includes(".") || !!f.mask,
+};
+const WRAP: Record<Message, (s: Shape) => z.ZodType> = {
+  response: (s) => z.looseObject(s).optional(),
+  create: (s) => z.strictObject(s).optional(),
+  update: (s) => z.strictObject(s).nullable().optional(),
+};
+
 /**
- * A zod object for the table's fields: `value` gives each field's schema, `object` wraps each
- * nested level (`attributes`). Paths that share a parent share one nested object.
+ * The zod shape of the table's fields in one kind of message: each field under its wire path,
+ * paths that share a parent (`attributes`) in one nested object wrapped as the message wraps it.
  */
-function tableShape(value: (f: FieldSpec) => z.ZodType, object: (shape: Shape) => z.ZodType, only: (f: FieldSpec) => boolean = () => true): Shape {
+function tableShape<M extends Message>(message: M): TableShape<M> {
   const nested = new Map<string, Shape>();
   const shape: Shape = {};
   for (const name of INPUT_FIELDS) {
-    const f: FieldSpec = TARGET_FIELDS[name];
-    if (!only(f)) continue;
+    const f = spec(name);
+    const base = f.kind === "ids" ? z.array(z.string()) : f.kind === "integer" ? z.number().int() : z.string();
+    const value = (NULLABLE[message](f) ? base.nullable() : base).optional();
     const [head, ...rest] = f.wire.split(".");
-    if (rest.length === 0) shape[head!] = value(f);
+    if (rest.length === 0) shape[head!] = value;
     else {
       if (!nested.has(head!)) nested.set(head!, {});
-      nested.get(head!)![rest.join(".")] = value(f);
+      nested.get(head!)![rest.join(".")] = value;
     }
   }
-  for (const [head, inner] of nested) shape[head] = object(inner);
-  return shape;
+  for (const [head, inner] of nested) shape[head] = WRAP[message](inner);
+  return shape as TableShape<M>;
 }
 
-const responseValue = (f: FieldSpec): z.ZodType =>
-  (f.kind === "ids" ? z.array(z.string()) : f.kind === "integer" ? z.number().int() : z.string()).optional();
-
-/** A Target's known fields (without the index signature a loose response adds). */
-export type TargetFieldsOnWire = z.infer<typeof OutputOnly> & WireFields & { scope_id: string; version: number };
-
-/** A Target as the API returns it. Zero values are omitted on the wire, hence the optionals. */
-export const Target = z.looseObject({
+const TARGET_SHAPE = {
   ...OUTPUT_ONLY,
-  ...CURRENT_NAMES,
-  ...tableShape(responseValue, (s) => z.looseObject(s).optional()),
+  ...(LATER_NAMES as LaterNames),
+  ...tableShape("response"),
   scope_id: z.string(),
   version: z.number().int(),
-}) as unknown as z.ZodType<TargetFieldsOnWire & { [key: string]: unknown }>;
+};
+
+/** A Target's known fields (without the index signature a loose response adds). */
+export type TargetFieldsOnWire = z.infer<z.ZodObject<typeof TARGET_SHAPE>>;
+
+/** A Target as the API returns it. Zero values are omitted on the wire, hence the optionals. */
+export const Target = z.looseObject(TARGET_SHAPE);
+/** A Target's fields, and any a newer Boundary adds. */
 export type Target = z.infer<typeof Target>;
 
 /**
@@ -143,49 +206,57 @@ export type Target = z.infer<typeof Target>;
  * "complete" on the last; an empty list has no `items`.
  */
 export const TargetList = z.looseObject({
-  items: z.array(Target).optional().transform((items) => items ?? []),
+  items: z
+    .array(Target)
+    .optional()
+    .transform((items) => items ?? []),
   response_type: z.string().optional(),
   list_token: z.string().optional(),
   est_item_count: z.number().optional(),
 });
+/** A list answer's fields (items always an array). */
 export type TargetList = z.infer<typeof TargetList>;
 
 // ---- request bodies ----
 
-const requestValue = (nullable: (f: FieldSpec) => boolean) => (f: FieldSpec): z.ZodType => {
-  const base = f.kind === "ids" ? z.array(z.string()) : f.kind === "integer" ? z.number().int() : z.string();
-  return (nullable(f) ? base.nullable() : base).optional();
-};
-
 /** Create body: every input field (id lists may be null), `version` (rejected unless 0), and the aliases to make with it (0.16+). */
-export const CreateTargetRequest = z
-  .object({
-    ...tableShape(requestValue((f) => f.kind === "ids" || f.wire.includes(".")), (s) => z.object(s).strict().optional()),
-    version: z.number().int().optional(),
-    with_aliases: z.array(WithAlias).optional(),
-  })
-  .strict() as unknown as z.ZodType<WireFields<NullableOnCreate> & { version?: number; with_aliases?: WithAlias[] }>;
+export const CreateTargetRequest = z.strictObject({
+  ...tableShape("create"),
+  version: z.number().int().optional(),
+  with_aliases: z.array(WithAlias).optional(),
+});
+/** A create body's fields. */
 export type CreateTargetRequest = z.infer<typeof CreateTargetRequest>;
 
 /** PATCH body: the same fields; `null` clears a masked field. */
-export const UpdateTargetRequest = z
-  .object({
-    ...tableShape(requestValue((f) => !!f.mask || f.kind === "ids"), (s) => z.object(s).strict().nullable().optional()),
-    version: z.number().int().optional(),
-  })
-  .strict() as unknown as z.ZodType<WireFields<NullableOnUpdate, null> & { version?: number }>;
+export const UpdateTargetRequest = z.strictObject({
+  ...tableShape("update"),
+  version: z.number().int().optional(),
+});
+/** A PATCH body's fields. */
 export type UpdateTargetRequest = z.infer<typeof UpdateTargetRequest>;
+
+/** An action body's fields: `id`, `version`, and the id lists under the names the route reads (see `idsUnder`). */
+export type ActionRequest = { id?: string; version?: number; [list: string]: string[] | string | number | null | undefined };
 
 /**
  * Body of an add/set/remove action: the version and the id lists under `names` (the fields the
  * release's route reads, see the release table). `strict` names unknown keys in a 400; otherwise
  * they are discarded, as Boundary's marshaler does (an old name is silently dropped).
  */
-export function actionRequest(names: readonly string[], strict: boolean): z.ZodType<{ id?: string; version?: number } & Record<string, string[] | null | undefined>> {
-  const shape = z.object({ id: z.string().optional(), version: z.number().int().optional(), ...Object.fromEntries(names.map((n) => [n, z.array(z.string()).nullable().optional()])) });
-  return (strict ? shape.strict() : shape) as unknown as z.ZodType<{ id?: string; version?: number } & Record<string, string[] | null | undefined>>;
+export function actionRequest(names: readonly string[], strict: boolean): z.ZodType<ActionRequest> {
+  const lists = Object.fromEntries(names.map((n) => [n, z.array(z.string()).nullable().optional()]));
+  const shape = { ...lists, id: z.string().optional(), version: z.number().int().optional() };
+  return strict ? z.strictObject(shape) : z.object(shape);
 }
 
+/** The ids a decoded action body carries under one of its list names: the list, null (sent as null) or undefined (not sent). */
+export function idsUnder(body: ActionRequest, name: string): string[] | null | undefined {
+  const v = body[name];
+  return Array.isArray(v) || v === null ? v : undefined;
+}
+
+/** authorize-session's body: the Target by id (in the path) or by name with a scope, and optionally the host. */
 export const AuthorizeSessionRequest = z
   .object({
     id: z.string(),
@@ -196,6 +267,7 @@ export const AuthorizeSessionRequest = z
   })
   .partial()
   .strict();
+/** authorize-session's body fields. */
 export type AuthorizeSessionRequest = z.infer<typeof AuthorizeSessionRequest>;
 
 /** A brokered credential: `credential_library` up to Boundary 0.8, `credential_source` from 0.6 (both in 0.6–0.8). */
@@ -207,6 +279,7 @@ export const Credential = z.looseObject({
     decoded: z.record(z.string(), z.unknown()).optional(),
   }),
 });
+/** A brokered credential's fields. */
 export type Credential = z.infer<typeof Credential>;
 
 /**
@@ -233,10 +306,12 @@ export const SessionAuthorization = z.looseObject({
   credentials: z.array(Credential).optional(),
   session_recording_id: z.string().optional(),
 });
+/** authorize-session's answer fields. */
 export type SessionAuthorization = z.infer<typeof SessionAuthorization>;
 
 /** One offending field of a request, as Boundary names it in `details.request_fields`. */
 export const RequestField = z.looseObject({ name: z.string(), description: z.string() });
+/** One offending field: its name and what is wrong. */
 export type RequestField = z.infer<typeof RequestField>;
 
 /** Boundary's error body. `kind` is a gRPC code name such as `InvalidArgument`. */
@@ -246,4 +321,5 @@ export const ErrorBody = z.looseObject({
   op: z.string().optional(),
   details: z.looseObject({ request_fields: z.array(RequestField).optional() }).optional(),
 });
+/** Boundary's error body fields. */
 export type ErrorBody = z.infer<typeof ErrorBody>;

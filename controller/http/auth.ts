@@ -5,9 +5,11 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Release } from "../../wire/releases";
-import { BoundaryError } from "../errors";
+import { ControllerFault } from "../errors";
 
+/** Who a token names: the admin (every action) or the read-only principal. */
 export interface Principal {
+  /** What the token may do. */
   grant: "admin" | "read-only";
 }
 
@@ -21,6 +23,7 @@ function same(presented: Buffer, known: Buffer | undefined): boolean {
   return known !== undefined && presented.length === known.length && timingSafeEqual(presented, known);
 }
 
+/** Matches a presented token against the admin and read-only tokens, in constant time. */
 export class Authenticator {
   private readonly admin: Buffer;
   private readonly readOnly: Buffer | undefined;
@@ -28,6 +31,7 @@ export class Authenticator {
   /** The tokens' lengths in UTF-16 units, as a presented token's string is measured. */
   private readonly lengths: ReadonlySet<number>;
 
+  /** An authenticator of these tokens (the read-only one optional). */
   constructor(adminToken: string, readOnlyToken?: string) {
     this.admin = Buffer.from(adminToken);
     this.readOnly = readOnlyToken ? Buffer.from(readOnlyToken) : undefined;
@@ -43,7 +47,7 @@ export class Authenticator {
       if (same(presented, this.admin)) return ADMIN;
       if (same(presented, this.readOnly)) return READ_ONLY;
     }
-    throw new BoundaryError("Unauthenticated", "Unauthenticated, or invalid token.");
+    throw new ControllerFault("Unauthenticated", "Unauthenticated, or invalid token.");
   }
 }
 
@@ -68,5 +72,5 @@ export function actionsOf(principal: Principal, release: Release): readonly stri
 /** 403 unless the principal may perform `action` (an action's name in the release, or list/create). */
 export function authorize(principal: Principal, action: string): void {
   const needed = action === "list" ? "read" : action;
-  if (principal.grant !== "admin" && !READ_ONLY_ACTIONS.includes(needed)) throw new BoundaryError("PermissionDenied", "Forbidden.");
+  if (principal.grant !== "admin" && !READ_ONLY_ACTIONS.includes(needed)) throw new ControllerFault("PermissionDenied", "Forbidden.");
 }

@@ -2,7 +2,7 @@
 import type { IncomingMessage } from "node:http";
 import type { z } from "zod";
 import type { RequestField } from "../../wire/target";
-import { BoundaryError } from "../errors";
+import { ControllerFault } from "../errors";
 
 /** The largest request body the API reads (413 beyond). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -16,7 +16,7 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
   try {
     return JSON.parse(Buffer.concat(chunks, size).toString("utf8"));
   } catch (err) {
-    throw new BoundaryError("InvalidArgument", `Malformed JSON body: ${(err as Error).message}`);
+    throw new ControllerFault("InvalidArgument", `Malformed JSON body: ${(err as Error).message}`);
   }
 }
 
@@ -39,8 +39,8 @@ function readAll(req: IncomingMessage): Promise<{ chunks: Buffer[]; size: number
   });
 }
 
-function tooLarge(): BoundaryError {
-  return new BoundaryError("PayloadTooLarge", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+function tooLarge(): ControllerFault {
+  return new ControllerFault("PayloadTooLarge", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
 }
 
 /**
@@ -50,7 +50,7 @@ function tooLarge(): BoundaryError {
  */
 export function decodeBody<S extends z.ZodType>(schema: S, body: unknown, readOnly: readonly string[] = []): { data: z.infer<S>; fields: RequestField[] } {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
-    throw new BoundaryError("InvalidArgument", "The request body must be a JSON object.");
+    throw new ControllerFault("InvalidArgument", "The request body must be a JSON object.");
   }
   const fields: RequestField[] = [];
   for (const key of readOnly) {

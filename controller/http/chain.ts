@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
-import { BoundaryError, invalidFields, mergeFieldErrors } from "../errors";
+import { ControllerFault, invalidFields, mergeFieldErrors } from "../errors";
 import { readTargetBody } from "../requests";
 import type { RateLimiter } from "../rate-limit";
 import type { Logger } from "../log";
@@ -13,7 +13,7 @@ import type { Sessions } from "../sessions";
 import type { Store } from "../store";
 import { actionsOf, authorize, type Authenticator } from "./auth";
 import { decodeBody, readJson } from "./body";
-import { errorReply, send, toBoundaryError } from "./errors";
+import { errorReply, send, toControllerFault } from "./errors";
 import type { Metrics } from "./ops";
 import { NoRouteAnswer } from "./no-route";
 import { match, type Context, type Reply, type Route } from "./routes";
@@ -56,7 +56,14 @@ export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerRes
       rateHeaders = limit(deps.limiter, route, req);
       const principal = deps.auth.authenticate(req);
       authorize(principal, route.action);
-      const ctx: Context = { store: deps.store, sessions: deps.sessions, principal, actions: actionsOf(principal, release), query: q < 0 ? NO_QUERY : new URLSearchParams(url.slice(q + 1)), id };
+      const ctx: Context = {
+        store: deps.store,
+        sessions: deps.sessions,
+        principal,
+        actions: actionsOf(principal, release),
+        query: q < 0 ? NO_QUERY : new URLSearchParams(url.slice(q + 1)),
+        id,
+      };
       pending = route.body ? decode(req, route, route.body, ctx).then((body) => route.handle(ctx, body)) : route.handle(ctx, undefined);
     } catch (err) {
       pending = failure(err, deps.logger, method, pathname);
@@ -120,7 +127,7 @@ function limit(limiter: RateLimiter | undefined, route: Route, req: IncomingMess
   const decision = limiter.take("target", route.action, req.socket.remoteAddress ?? "", token);
   if (decision.refuse) {
     const kind = decision.refuse.status === 429 ? "ResourceExhausted" : "Unavailable";
-    throw new BoundaryError(kind, "Too many requests.", [], { ...decision.headers, "retry-after": String(decision.refuse.retryAfterSeconds) }, true);
+    throw new ControllerFault(kind, "Too many requests.", [], { ...decision.headers, "retry-after": String(decision.refuse.retryAfterSeconds) }, true);
   }
   return decision.headers;
 }
@@ -132,7 +139,9 @@ function limit(limiter: RateLimiter | undefined, route: Route, req: IncomingMess
 async function decode(req: IncomingMessage, route: Route, schema: NonNullable<Route["body"]>, ctx: Context): Promise<unknown> {
   const raw = await readJson(req);
   // what the release reads of a Target body: Boundary discards the keys it does not know, the spec's controller names them
-  const read = route.targetBody ? readTargetBody(ctx.store.release, raw, route.method === "POST" ? "create" : "update") : { body: raw, fields: [], readOnly: [] };
+  const read = route.targetBody
+    ? readTargetBody(ctx.store.release, raw, route.method === "POST" ? "create" : "update")
+    : { body: raw, fields: [], readOnly: [] };
   const { data, fields } = decodeBody(schema, read.body, read.readOnly);
   const refused = [...read.fields, ...fields];
   if (refused.length === 0) return data;
@@ -142,7 +151,7 @@ async function decode(req: IncomingMessage, route: Route, schema: NonNullable<Ro
 /** The error path: Boundary's error body; anything not a rule error is our bug, logged, and a 500. */
 function failure(err: unknown, logger: Logger, method: string, path: string): Reply {
   if (err instanceof NoRouteAnswer) return err.reply;
-  const e = toBoundaryError(err);
+  const e = toControllerFault(err);
   if (e.kind === "Internal") logger.error("request failed", { method, path, error: String(err) });
   return errorReply(e);
 }

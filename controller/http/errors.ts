@@ -1,39 +1,21 @@
 /**
- * The error catalogue: Boundary kind → HTTP status, and the one function that writes replies.
- * Anything that is not a BoundaryError is a bug of ours and the only thing that may answer 500.
+ * Replies: an error's (its status from the controller's error catalogue, `../errors.ts`) and the
+ * one function that writes them. Anything that is not a ControllerFault is a bug of ours and the
+ * only thing that may answer 500.
  */
 import type { ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { SLICE_MS, turn } from "../slices";
-import { BoundaryError, type ErrorKind } from "../errors";
+import { ControllerFault, statusOf } from "../errors";
 
-const STATUS: Record<ErrorKind, number> = {
-  InvalidArgument: 400,
-  FailedPrecondition: 400,
-  Unauthenticated: 401,
-  PermissionDenied: 403,
-  NotFound: 404,
-  MethodNotAllowed: 405,
-  Unimplemented: 405,
-  Aborted: 409,
-  PayloadTooLarge: 413,
-  Internal: 500,
-  Unavailable: 503,
-  ResourceExhausted: 429,
-  "invalid list token": 400,
-};
-
-export function statusOf(kind: ErrorKind): number {
-  return STATUS[kind];
-}
-
-export function toBoundaryError(err: unknown): BoundaryError {
-  if (err instanceof BoundaryError) return err;
-  return new BoundaryError("Internal", "Internal error.");
+/** Anything thrown that is not a ControllerFault is our bug: answered as Boundary's 500, never with its message. */
+export function toControllerFault(err: unknown): ControllerFault {
+  if (err instanceof ControllerFault) return err;
+  return new ControllerFault("Internal", "Internal error.");
 }
 
 /** The reply for an error: Boundary's body with the status of its kind, and the error's headers. */
-export function errorReply(e: BoundaryError): { status: number; body?: unknown; headers: Readonly<Record<string, string>> } {
+export function errorReply(e: ControllerFault): { status: number; body?: unknown; headers: Readonly<Record<string, string>> } {
   return { status: statusOf(e.kind), body: e.bare ? undefined : e.toBody(), headers: e.headers };
 }
 
@@ -107,7 +89,8 @@ async function writePieces(res: ServerResponse, pieces: readonly Buffer[]): Prom
     if (res.destroyed) return;
     const sliceStart = performance.now();
     res.cork();
-    while (i < pieces.length && res.writableLength <= STREAM_HELD_BYTES && (i % 256 !== 255 || performance.now() - sliceStart < SLICE_MS)) res.write(pieces[i++]!);
+    while (i < pieces.length && res.writableLength <= STREAM_HELD_BYTES && (i % 256 !== 255 || performance.now() - sliceStart < SLICE_MS))
+      res.write(pieces[i++]!);
     res.uncork();
     if (res.writableLength > STREAM_HELD_BYTES) await drained(res);
     else if (i < pieces.length) await turn();

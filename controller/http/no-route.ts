@@ -7,16 +7,17 @@
  * error; the spec's controller with a plain-text 404 naming the path.
  */
 import { RELEASES, type Release } from "../../wire/releases";
-import { BoundaryError } from "../errors";
+import { ControllerFault } from "../errors";
 
 /** An answer that is not Boundary's error body (a page, plain text, or nothing): thrown by routing, replied as it is. */
 export class NoRouteAnswer {
+  /** The answer to send as it is. */
   constructor(readonly reply: { status: number; page?: { contentType: string; text: string }; headers?: Readonly<Record<string, string>> }) {}
 }
 
 /** Every action name any release has (Boundary's action map keeps the removed ones: it knows them, and refuses them as not the Target's). */
 const KNOWN_ACTIONS = new Set(RELEASES.flatMap((r) => r.actions));
-const bare = (kind: "MethodNotAllowed" | "InvalidArgument" | "NotFound", message: string) => new BoundaryError(kind, message, [], {}, true);
+const bare = (kind: "MethodNotAllowed" | "InvalidArgument" | "NotFound", message: string) => new ControllerFault(kind, message, [], {}, true);
 
 /** Ours: a 404 in plain text, saying where the API is. */
 function ourNoRoute(method: string, pathname: string): NoRouteAnswer {
@@ -29,29 +30,39 @@ function ourNoRoute(method: string, pathname: string): NoRouteAnswer {
  * Boundary's error handler (handlers/errors.go backendErrorToApiError) maps to nothing else, so
  * its generic 500 with the status's text.
  */
-const gatewayNoPath = () => new BoundaryError("Internal", "rpc error: code = NotFound desc = Not Found");
+const gatewayNoPath = () => new ControllerFault("Internal", "rpc error: code = NotFound desc = Not Found");
 
 /** The collections this controller serves; the rate limiter lets a path under a collection Boundary has through to the gateway. */
 const COLLECTIONS = new Set(["targets"]);
 
 /** How each `routing` answers under /v1/: no such path, an action the release does not route, a wrong method. */
-export const NO_ROUTE: Record<Release["routing"], { noPath(method: string, pathname: string): BoundaryError | NoRouteAnswer; noAction(action: string): BoundaryError; notAllowed(method: string, template: string, allow: string): BoundaryError }> = {
+export const NO_ROUTE: Record<
+  Release["routing"],
+  {
+    noPath(method: string, pathname: string): ControllerFault | NoRouteAnswer;
+    noAction(action: string): ControllerFault;
+    notAllowed(method: string, template: string, allow: string): ControllerFault;
+  }
+> = {
   ours: {
     noPath: ourNoRoute,
     noAction: () => undefined as never,
-    notAllowed: (method, template, allow) => new BoundaryError("MethodNotAllowed", `Method ${method} is not allowed on ${template}.`, [], { allow }),
+    notAllowed: (method, template, allow) => new ControllerFault("MethodNotAllowed", `Method ${method} is not allowed on ${template}.`, [], { allow }),
   },
   // handlers/errors.go: the gateway's codes.Unimplemented is 405 with its message
   gateway: {
     noPath: gatewayNoPath,
-    noAction: () => new BoundaryError("Unimplemented", "Method Not Allowed"),
-    notAllowed: () => new BoundaryError("Unimplemented", "Method Not Allowed"),
+    noAction: () => new ControllerFault("Unimplemented", "Method Not Allowed"),
+    notAllowed: () => new ControllerFault("Unimplemented", "Method Not Allowed"),
   },
   // ratelimit/handler.go extractResourceAction: before authentication, what it cannot map to a resource and an action
   "rate-limiter": {
     noPath: (method, pathname) => (COLLECTIONS.has(pathname.split("/")[2] ?? "") ? gatewayNoPath() : bare("NotFound", `No route for ${method} ${pathname}.`)),
-    noAction: (action) => (KNOWN_ACTIONS.has(action) ? bare("MethodNotAllowed", `${action} is not an action of this release.`) : bare("InvalidArgument", `Unknown action ${action}.`)),
-    notAllowed: (method, template, allow) => new BoundaryError("MethodNotAllowed", `Method ${method} is not allowed on ${template}.`, [], { allow }),
+    noAction: (action) =>
+      KNOWN_ACTIONS.has(action)
+        ? bare("MethodNotAllowed", `${action} is not an action of this release.`)
+        : bare("InvalidArgument", `Unknown action ${action}.`),
+    notAllowed: (method, template, allow) => new ControllerFault("MethodNotAllowed", `Method ${method} is not allowed on ${template}.`, [], { allow }),
   },
 };
 

@@ -5,11 +5,11 @@
  */
 import type { z } from "zod";
 import { listIn, type ListField, type ListRoute, type Release } from "../../wire/releases";
-import { AuthorizeSessionRequest, CreateTargetRequest, UpdateTargetRequest, actionRequest, type RequestField } from "../../wire/target";
-import type { AssociationOp } from "../../wire/target-fields";
+import { AuthorizeSessionRequest, CreateTargetRequest, UpdateTargetRequest, actionRequest, idsUnder, type RequestField } from "../../wire/target";
+import { LIST_FIELDS, type AssociationOp } from "../../wire/target-fields";
 import type { SentIds } from "../action-rules";
 import { maybeAlias } from "../aliases";
-import { BoundaryError, invalidField } from "../errors";
+import { invalidField } from "../errors";
 import type { Sessions } from "../sessions";
 import type { TargetRecord } from "../record";
 import type { Store } from "../store";
@@ -66,9 +66,12 @@ const route = <B>(r: Route<B>) => r as Route;
 const view = (ctx: Context, t: TargetRecord): Reply => ({ status: 200, json: renderTarget(ctx.store, t, ctx.actions) });
 /** The answer to a change: rendered, not cached. */
 const changed = (ctx: Context, t: TargetRecord): Reply => ({ status: 200, json: renderChanged(ctx.store, t, ctx.actions) });
-const updateMask = (q: URLSearchParams): string[] | undefined => q.get("update_mask")?.split(",").map((p) => p.trim()).filter(Boolean);
-
-const LISTS: readonly ListField[] = ["hostSetIds", "applicationCredentialLibraryIds", "injectedApplicationCredentialSourceIds"];
+const updateMask = (q: URLSearchParams): string[] | undefined =>
+  q
+    .get("update_mask")
+    ?.split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
 
 /**
  * The add/set/remove routes of a release, one per noun its lists route (the release table's): each
@@ -77,7 +80,7 @@ const LISTS: readonly ListField[] = ["hostSetIds", "applicationCredentialLibrary
  */
 function actionRoutes(r: Release): Route[] {
   const byNoun = new Map<ListRoute["noun"], { field: ListField; name: string }[]>();
-  for (const field of LISTS) {
+  for (const field of LIST_FIELDS) {
     for (const { noun, reads } of listIn(r, field)?.routes ?? []) byNoun.set(noun, [...(byNoun.get(noun) ?? []), ...reads.map((name) => ({ field, name }))]);
   }
   return [...byNoun].flatMap(([noun, names]) =>
@@ -86,10 +89,13 @@ function actionRoutes(r: Release): Route[] {
         method: "POST",
         template: `${ITEM}:${op}-${noun}`,
         action: `${op}-${noun}`,
-        body: actionRequest(names.map((n) => n.name), r.unknownKeys === "named"),
+        body: actionRequest(
+          names.map((n) => n.name),
+          r.unknownKeys === "named",
+        ),
         handle: (ctx, body) => {
           if (body.id !== undefined && body.id !== ctx.id) throw invalidField("id", "This must equal the id in the path.");
-          const sent: SentIds[] = names.map((n) => ({ field: n.field, name: n.name, ids: body[n.name] }));
+          const sent: SentIds[] = names.map((n) => ({ field: n.field, name: n.name, ids: idsUnder(body, n.name) }));
           return changed(ctx, ctx.store.changeAssociation(ctx.id, op, body.version, sent, noun));
         },
       }),
@@ -100,63 +106,71 @@ function actionRoutes(r: Release): Route[] {
 /** Every route of the API listener, with the names and actions of a release. */
 export function routesFor(r: Release): Route[] {
   return [
-  route({
-    method: "GET",
-    template: COLLECTION,
-    action: "list",
-    // async: filtering and sorting 100,000 Targets run in slices, so /health and others are answered meanwhile
-    handle: async (ctx) => {
-      const { store, actions, query: q } = ctx;
-      // a filter sees each item as the list returns it
-      const records = await inSlices(store.queryTargetsSteps({ scopeId: q.get("scope_id") ?? undefined, recursive: q.get("recursive"), filter: q.get("filter") }, (t) => listItemView(store, t, actions)));
-      const query = JSON.stringify([q.get("scope_id"), q.get("recursive"), q.get("filter")]);
-      if (!store.release.pagination) return { status: 200, list: await inSlices(listBody(store, query, records, actions)) };
-      // 0.15+ paginate (a token belongs to one query: scope, recursive, filter)
-      const projects = store.projectsOf(q.get("scope_id")!);
-      const p = await inSlices(pageSteps(records, { query, token: q.get("list_token"), pageSize: q.get("page_size"), maxPageSize: store.maxPageSize }, Date.now(), (since) => store.deletedSince(since, projects)));
-      return { status: 200, list: await inSlices(renderPage(store, p, actions)) };
-    },
-  }),
-  route({
-    method: "POST",
-    template: COLLECTION,
-    action: "create",
-    body: CreateTargetRequest,
-    targetBody: true,
-    check: (ctx, body) => ctx.store.checkCreate(body),
-    handle: (ctx, body) => changed(ctx, ctx.store.createTarget(body)),
-  }),
-  route({ method: "GET", template: ITEM, action: "read", handle: (ctx) => view(ctx, ctx.store.getTarget(ctx.id)) }),
-  route({
-    method: "PATCH",
-    template: ITEM,
-    action: "update",
-    body: UpdateTargetRequest,
-    targetBody: true,
-    check: (ctx, body) => ctx.store.checkUpdate(ctx.id, body, updateMask(ctx.query)),
-    handle: (ctx, body) => changed(ctx, ctx.store.updateTarget(ctx.id, body, updateMask(ctx.query))),
-  }),
-  route({
-    method: "DELETE",
-    template: ITEM,
-    action: "delete",
-    handle: (ctx) => {
-      ctx.store.deleteTarget(ctx.id);
-      return { status: 204 };
-    },
-  }),
-  ...actionRoutes(r),
-  route({
-    method: "POST",
-    template: `${ITEM}:authorize-session`,
-    action: "authorize-session",
-    body: AuthorizeSessionRequest,
-    // an alias value names the Target unless a scope says the segment is a Target's name (0.16+)
-    handle: (ctx, body) => {
-      const alias = ctx.store.release.aliases && maybeAlias(ctx.id) && !body.scope_id && !body.scope_name;
-      return { status: 200, body: ctx.sessions.authorize(alias ? ctx.store.resolveId(ctx.id) : ctx.id, body) };
-    },
-  }),
+    route({
+      method: "GET",
+      template: COLLECTION,
+      action: "list",
+      // async: filtering and sorting 100,000 Targets run in slices, so /health and others are answered meanwhile
+      handle: async (ctx) => {
+        const { store, actions, query: q } = ctx;
+        // a filter sees each item as the list returns it
+        const records = await inSlices(
+          store.queryTargetsSteps({ scopeId: q.get("scope_id") ?? undefined, recursive: q.get("recursive"), filter: q.get("filter") }, (t) =>
+            listItemView(store, t, actions),
+          ),
+        );
+        const query = JSON.stringify([q.get("scope_id"), q.get("recursive"), q.get("filter")]);
+        if (!store.release.pagination) return { status: 200, list: await inSlices(listBody(store, query, records, actions)) };
+        // 0.15+ paginate (a token belongs to one query: scope, recursive, filter)
+        const projects = store.projectsOf(q.get("scope_id")!);
+        const p = await inSlices(
+          pageSteps(records, { query, token: q.get("list_token"), pageSize: q.get("page_size"), maxPageSize: store.maxPageSize }, Date.now(), (since) =>
+            store.deletedSince(since, projects),
+          ),
+        );
+        return { status: 200, list: await inSlices(renderPage(store, p, actions)) };
+      },
+    }),
+    route({
+      method: "POST",
+      template: COLLECTION,
+      action: "create",
+      body: CreateTargetRequest,
+      targetBody: true,
+      check: (ctx, body) => ctx.store.checkCreate(body),
+      handle: (ctx, body) => changed(ctx, ctx.store.createTarget(body)),
+    }),
+    route({ method: "GET", template: ITEM, action: "read", handle: (ctx) => view(ctx, ctx.store.getTarget(ctx.id)) }),
+    route({
+      method: "PATCH",
+      template: ITEM,
+      action: "update",
+      body: UpdateTargetRequest,
+      targetBody: true,
+      check: (ctx, body) => ctx.store.checkUpdate(ctx.id, body, updateMask(ctx.query)),
+      handle: (ctx, body) => changed(ctx, ctx.store.updateTarget(ctx.id, body, updateMask(ctx.query))),
+    }),
+    route({
+      method: "DELETE",
+      template: ITEM,
+      action: "delete",
+      handle: (ctx) => {
+        ctx.store.deleteTarget(ctx.id);
+        return { status: 204 };
+      },
+    }),
+    ...actionRoutes(r),
+    route({
+      method: "POST",
+      template: `${ITEM}:authorize-session`,
+      action: "authorize-session",
+      body: AuthorizeSessionRequest,
+      // an alias value names the Target unless a scope says the segment is a Target's name (0.16+)
+      handle: (ctx, body) => {
+        const alias = ctx.store.release.aliases && maybeAlias(ctx.id) && !body.scope_id && !body.scope_name;
+        return { status: 200, body: ctx.sessions.authorize(alias ? ctx.store.resolveId(ctx.id) : ctx.id, body) };
+      },
+    }),
   ];
 }
 

@@ -5,12 +5,22 @@
  * session fields from the one list of them.
  */
 import { valueSince } from "../../wire/releases";
+import { z } from "zod";
 import { INPUT_FIELDS, programMustSet, spec, type FieldSpec } from "../../wire/target-fields";
 import { PROVIDER_CONFIG, type ConfigSpec } from "../config";
-import { SESSION_SECRET_FIELDS } from "../functions";
-import { OUTPUT_FIELDS, TARGET_OUTPUTS, type OutputType } from "../resource/state";
+import { AuthorizeSessionArgsSchema, GetTargetsArgsSchema, SESSION_SECRET_FIELDS, SessionView } from "../functions";
+import { OUTPUT_FIELDS, TARGET_OUTPUTS, TargetState } from "../resource/state";
 
-type Prop = { type?: string; items?: Prop; $ref?: string; description?: string; secret?: boolean; default?: unknown; defaultInfo?: unknown; additionalProperties?: Prop };
+type Prop = {
+  type?: string;
+  items?: Prop;
+  $ref?: string;
+  description?: string;
+  secret?: boolean;
+  default?: unknown;
+  defaultInfo?: unknown;
+  additionalProperties?: Prop;
+};
 
 const str = (description: string): Prop => ({ type: "string", description });
 const int = (description: string): Prop => ({ type: "integer", description });
@@ -39,14 +49,54 @@ const ENUM_TYPES = Object.fromEntries(
   ]),
 );
 
-/** An output's package-schema property. */
-function outputProp(type: OutputType, doc: string): Prop {
-  if (typeof type === "object") return "ref" in type ? ref(type.ref, doc) : refs(type.refs, doc);
-  return type === "integer" ? int(doc) : type === "strings" ? strings(doc) : str(doc);
-}
+/** A package-schema object type. */
+const object = (description: string, properties: Record<string, Prop>, required: string[] = []) => ({ type: "object", description, properties, required });
 
 const INPUTS = Object.fromEntries(INPUT_FIELDS.map((f) => [f, inputProp(f, spec(f))]));
-const OUTPUTS = Object.fromEntries(OUTPUT_FIELDS.map((k) => [k, outputProp(TARGET_OUTPUTS[k].type, TARGET_OUTPUTS[k].doc)]));
+// ---- the shapes zod already states (state's outputs, the functions' arguments and results), converted once ----
+
+/** The JSON Schema zod makes of a schema: the parts a package schema needs. */
+interface Json {
+  type?: string;
+  description?: string;
+  properties?: Record<string, Json>;
+  required?: string[];
+  items?: Json;
+  $ref?: string;
+  additionalProperties?: Json | boolean;
+  $defs?: Record<string, Json>;
+}
+
+/** Named object types the converted schemas refer to (their zod `meta` id), filled by `converted`. */
+const NAMED: Record<string, ReturnType<typeof object>> = {};
+
+/** A zod schema as JSON Schema; its named objects (`$defs`) become package-schema types. */
+function converted(schema: z.ZodType): Json {
+  const json = z.toJSONSchema(schema, { unrepresentable: "any" }) as Json;
+  for (const [name, def] of Object.entries(json.$defs ?? {}))
+    NAMED[`boundary:index:${name}`] = object(def.description ?? "", properties(def), def.required ?? []);
+  return json;
+}
+
+/** A JSON Schema node as a package-schema property: a named object is a `$ref`, a free-form object a map of Any. */
+function prop(j: Json, description = j.description): Prop {
+  const d = description === undefined ? {} : { description };
+  if (j.$ref) return { $ref: j.$ref.replace("#/$defs/", "#/types/boundary:index:"), ...d };
+  if (j.type === "array") return { type: "array", items: prop(j.items!), ...d };
+  if (j.type === "object") return { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" }, ...d };
+  return { type: j.type, ...d };
+}
+
+/** An object node's properties as package-schema properties. */
+function properties(j: Json): Record<string, Prop> {
+  return Object.fromEntries(Object.entries(j.properties ?? {}).map(([k, v]) => [k, prop(v)]));
+}
+
+const STATE = converted(TargetState);
+const OUTPUTS = Object.fromEntries(OUTPUT_FIELDS.map((k) => [k, prop(STATE.properties![k]!, TARGET_OUTPUTS[k].doc)]));
+const SESSION = converted(SessionView);
+const AUTHORIZE_ARGS = converted(AuthorizeSessionArgsSchema);
+const GET_TARGETS_ARGS = converted(GetTargetsArgsSchema);
 /** State fields that always have a value: required inputs, inputs with a controller default, required outputs. */
 const ALWAYS_SET = [
   ...INPUT_FIELDS.filter((f) => spec(f).required || spec(f).default !== undefined),
@@ -54,9 +104,11 @@ const ALWAYS_SET = [
 ];
 
 const configVars: Record<string, Prop> = Object.fromEntries(
-  Object.entries(PROVIDER_CONFIG as Record<string, ConfigSpec>).map(([key, c]) => [key, { ...str(c.doc), ...(c.secret ? { secret: true } : {}), defaultInfo: { environment: [c.env] } }]),
+  Object.entries(PROVIDER_CONFIG as Record<string, ConfigSpec>).map(([key, c]) => [
+    key,
+    { ...str(c.doc), ...(c.secret ? { secret: true } : {}), defaultInfo: { environment: [c.env] } },
+  ]),
 );
-const object = (description: string, properties: Record<string, Prop>, required: string[] = []) => ({ type: "object", description, properties, required });
 
 /**
  * The generated SDKs' names, set here rather than derived: `pulumi package add` generates each
@@ -88,18 +140,7 @@ export function packageSchema(version: string) {
     config: { variables: configVars },
     provider: { description: "The Boundary provider: one controller address and token.", inputProperties: configVars, properties: configVars },
     types: {
-      "boundary:index:Scope": object("A scope summary.", { id: str("Scope id."), type: str("Scope type."), name: str("Name."), description: str("Description."), parentScopeId: str("Parent scope id.") }, ["id", "type"]),
-      "boundary:index:HostSetSummary": object("A host set attached to a Target.", { id: str("Host set id."), hostCatalogId: str("Host catalog id.") }, ["id"]),
-      "boundary:index:CredentialLibrarySummary": object("A credential library attached to a Target.", { id: str("Library id."), credentialStoreId: str("Credential store id.") }, ["id"]),
-      "boundary:index:Alias": object("An alias pointing to a Target (Boundary 0.16+).", { id: str("Alias id (alt_…)."), value: str("The alias value, a DNS name usable in place of the Target's id.") }, ["id", "value"]),
-      "boundary:index:CredentialLibrary": object("The library that brokered a credential.", {
-        id: str("Library id."), name: str("Name."), description: str("Description."), credentialStoreId: str("Credential store id."), type: str("Library type."),
-      }, ["id"]),
-      "boundary:index:CredentialSecret": object("A credential secret.", { raw: str("Base64 of the provider's bytes."), decoded: { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" }, description: "The decoded JSON object." } }, ["raw"]),
-      "boundary:index:SessionCredential": object("A credential brokered for a session.", {
-        credentialLibrary: ref("CredentialLibrary", "The library that generated it."),
-        secret: ref("CredentialSecret", "The secret."),
-      }, ["credentialLibrary", "secret"]),
+      ...NAMED,
       "boundary:index:TargetSummary": object("A Target found by getTargets.", { id: str("Target id."), ...targetProperties }, ["id", "scopeId", "name"]),
       ...ENUM_TYPES,
     },
@@ -115,25 +156,14 @@ export function packageSchema(version: string) {
     functions: {
       "boundary:index:authorizeSession": {
         description:
-          "Authorizes a session on a Target, by id or by name with a scope. Each call creates a real session and runs at every preview and update. `authorizationToken` and `credentials` are secret.",
-        inputs: { properties: { targetId: str("Target id."), name: str("Target name (with scopeId or scopeName)."), scopeId: str("Scope id."), scopeName: str("Scope name."), hostId: str("A host of the Target's host sets.") } },
-        outputs: {
-          properties: markSecrets({
-            sessionId: str("Session id."), targetId: str("Target id."), scopeId: str("Scope id."), createdTime: str("Creation time."), userId: str("User id."),
-            hostSetId: str("Host set of the chosen host."), hostId: str("Chosen host."), type: str("Session type."), endpoint: str("Endpoint the worker connects to."),
-            endpointPort: int("Port the worker connects to (Boundary 0.15+)."),
-            connectionLimit: int("Connections the session allows, -1 for unlimited (Boundary 0.15+)."),
-            expiration: str("When the session expires, RFC 3339 (Boundary 0.15+)."),
-            sessionRecordingId: str("The session's recording, when the Target records sessions (Boundary Enterprise 0.16+)."),
-            authorizationToken: str("Bearer credential for the proxy (`boundary connect -authz-token`); holds the session's private key."),
-            credentials: refs("SessionCredential", "Brokered credentials."),
-          }),
-          required: ["sessionId", "targetId", "authorizationToken", "credentials"],
-        },
+          "Authorizes a session on a Target, by id or by name with a scope. Each call creates a real session and runs at every preview and " +
+          "update. `authorizationToken` and `credentials` are secret.",
+        inputs: { properties: properties(AUTHORIZE_ARGS) },
+        outputs: { properties: markSecrets(properties(SESSION)), required: SESSION.required ?? [] },
       },
       "boundary:index:getTargets": {
         description: "Lists Targets of a scope (recursively from global or an org), optionally filtered with a Boundary filter expression.",
-        inputs: { properties: { scopeId: str("Scope id."), recursive: { type: "boolean", description: "Include every project below the scope." }, filter: str('Filter, e.g. `"/item/name" matches "^web"`.') }, required: ["scopeId"] },
+        inputs: { properties: properties(GET_TARGETS_ARGS), required: GET_TARGETS_ARGS.required ?? [] },
         outputs: { properties: { targets: refs("TargetSummary", "The Targets found.") }, required: ["targets"] },
       },
     },

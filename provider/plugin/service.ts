@@ -12,11 +12,12 @@
  */
 import type * as grpc from "@grpc/grpc-js";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
-import { PACKAGE, providerOptions } from "../config";
-import { SESSION_SECRET_FIELDS, sessionView, targetSummary } from "../functions";
+import { ClientSettingsError, ResourceInitError } from "../errors";
+import { resolveSettings } from "../client/settings";
+import { PACKAGE, PROVIDER_CONFIG, providerOptions, type ConfigKey } from "../config";
+import { GetTargetsArgsSchema, SESSION_SECRET_FIELDS, decodeAuthorizeSessionArgs, sessionView, targetSummary } from "../functions";
 import { TargetCore, type OperationContext } from "../resource/core";
 import { UNKNOWN } from "../resource/inputs";
-import { ResourceInitError } from "../errors";
 import type { Change } from "../resource/plan";
 import { packageSchema } from "./schema";
 import { EngineLog } from "./engine-log";
@@ -25,6 +26,24 @@ import type { Sdk } from "./sdk";
 
 type Obj = Record<string, unknown>;
 type StructLike = { toJavaScript(): Obj } | undefined;
+
+/** The provider's config keys, from its config table (`addr`, `token`, `apiGeneration`). */
+const CONFIG_KEYS = Object.keys(PROVIDER_CONFIG) as ConfigKey[];
+
+/** What the client's settings parser says of one config value (its message names the key), or undefined when it takes it. */
+function settingsProblem(key: ConfigKey, value: string): string | undefined {
+  try {
+    // an empty environment: only the value is judged
+    resolveSettings(
+      providerOptions((k) => (k === key ? value : undefined)),
+      {},
+    );
+    return undefined;
+  } catch (err) {
+    if (err instanceof ClientSettingsError) return err.message;
+    throw err;
+  }
+}
 
 /** A hidden input Check adds when it named the Target (autonaming): the name is not the program's. */
 const AUTONAMED_KEY = "__autonamed";
@@ -37,6 +56,7 @@ export class BoundaryProviderService {
   /** Where warnings go: the engine's Log service. */
   readonly log: EngineLog;
 
+  /** A service over the loaded SDK, answering as plugin `version`; warnings go to the engine at `engineAddress` once known. */
   constructor(
     private readonly s: Sdk,
     private readonly version: string,
@@ -67,6 +87,7 @@ export class BoundaryProviderService {
     return unwrapSecrets(s?.toJavaScript() ?? {}) as Obj;
   }
 
+  /** Handshake: records the engine's address (for warnings) and says what this provider supports (secrets, autonaming). */
   handshake(req: pb.ProviderHandshakeRequest): pb.ProviderHandshakeResponse {
     this.log.connect(req.getEngineAddress() || undefined);
     const r = new this.s.proto.ProviderHandshakeResponse();
@@ -76,25 +97,33 @@ export class BoundaryProviderService {
     return r;
   }
 
+  /** The plugin's version. */
   getPluginInfo() {
     const r = new this.s.plugin.PluginInfo();
     r.setVersion(this.version);
     return r;
   }
 
+  /** The package schema of this version, as JSON. */
   getSchema(): pb.GetSchemaResponse {
     const r = new this.s.proto.GetSchemaResponse();
     r.setSchema(JSON.stringify(packageSchema(this.version)));
     return r;
   }
 
-  /** Provider config: a known `addr` must be an http(s) URL (unknown during preview is fine); `token` stays wrapped. */
+  /**
+   * Provider config: each known key is judged by the client's own settings parser (an `addr` it
+   * would refuse at the first call, an `apiGeneration` it does not know), unknown during preview
+   * is fine; `token` stays wrapped.
+   */
   checkConfig(req: pb.CheckRequest): pb.CheckResponse {
     const news = req.getNews()?.toJavaScript() ?? {};
     const failures = [];
-    const addr = unwrapSecrets(news.addr);
-    if (addr !== undefined && addr !== UNKNOWN && (typeof addr !== "string" || !/^https?:\/\/[^/]/.test(addr))) {
-      failures.push(this.failure("addr", `addr must be an http(s) URL such as http://127.0.0.1:9200, got ${JSON.stringify(addr)}`));
+    for (const key of CONFIG_KEYS) {
+      const value = unwrapSecrets(news[key]);
+      if (value === undefined || value === UNKNOWN || key === "token") continue;
+      const problem = typeof value === "string" ? settingsProblem(key, value) : `${key} must be a string, got ${JSON.stringify(value)}`;
+      if (problem) failures.push(this.failure(key, problem));
     }
     const token = news.token === undefined || isSecret(news.token) ? {} : { token: wrapSecret(news.token) };
     const r = new this.s.proto.CheckResponse();
@@ -103,10 +132,11 @@ export class BoundaryProviderService {
     return r;
   }
 
+  /** Which config keys changed (every key of the provider's config: a new generation or address needs a new client). */
   diffConfig(req: pb.DiffRequest): pb.DiffResponse {
     const olds = this.fromStruct(req.getOlds());
     const news = this.fromStruct(req.getNews());
-    const changed = ["addr", "token"].filter((k) => olds[k] !== news[k]);
+    const changed = CONFIG_KEYS.filter((k) => olds[k] !== news[k]);
     const r = new this.s.proto.DiffResponse();
     r.setChanges(changed.length ? this.s.proto.DiffResponse.DiffChanges.DIFF_SOME : this.s.proto.DiffResponse.DiffChanges.DIFF_NONE);
     r.setDiffsList(changed);
@@ -220,11 +250,14 @@ export class BoundaryProviderService {
     const ignoreChanges = req.getIgnorechangesList();
     const state = req.getPreview()
       ? this.core.previewUpdate(olds, news, { priorInputs, ignoreChanges })
-      : await this.withWarnings(req.getUrn(), (warn) => this.core.update(req.getId(), olds, news, { warn, priorInputs, ignoreChanges, ...this.bounds(req.getTimeout(), "update") }));
+      : await this.withWarnings(req.getUrn(), (warn) =>
+          this.core.update(req.getId(), olds, news, { warn, priorInputs, ignoreChanges, ...this.bounds(req.getTimeout(), "update") }),
+        );
     r.setProperties(this.toStruct(rewrap(state, secret)));
     return r;
   }
 
+  /** Deletes the Target through the core, within the engine's timeout and Cancel. */
   async delete(req: pb.DeleteRequest) {
     await this.core.delete(req.getId(), this.bounds(req.getTimeout(), "delete"));
     return new this.s.empty.Empty();
@@ -238,23 +271,22 @@ export class BoundaryProviderService {
 
   /** The two functions, with the same mappers as the TypeScript ones; the secret fields wrapped. */
   async invoke(req: pb.InvokeRequest): Promise<pb.InvokeResponse> {
-    const args = this.fromStruct(req.getArgs()) as Record<string, string | boolean | undefined>;
-    const str = (k: string) => (typeof args[k] === "string" ? (args[k] as string) : undefined);
+    const args = this.fromStruct(req.getArgs());
     const client = this.core.client;
     let ret: Obj;
     switch (req.getTok()) {
       case "boundary:index:authorizeSession": {
-        const name = str("name") ?? "";
-        const scopeId = str("scopeId");
-        const targetId = str("targetId");
-        const identity = targetId ? { targetId } : scopeId ? { name, scopeId } : { name, scopeName: str("scopeName") ?? "" };
-        ret = sessionView(await client.authorizeSession(identity, str("hostId")));
+        const { hostId, ...identity } = decodeAuthorizeSessionArgs(args);
+        ret = sessionView(await client.authorizeSession(identity, hostId));
         for (const k of SESSION_SECRET_FIELDS) ret[k] = wrapSecret(ret[k]);
         break;
       }
-      case "boundary:index:getTargets":
-        ret = { targets: (await client.listTargets({ scopeId: str("scopeId") ?? "", recursive: args.recursive === true, filter: str("filter") })).map(targetSummary) };
+      case "boundary:index:getTargets": {
+        const parsed = GetTargetsArgsSchema.safeParse(args);
+        if (!parsed.success) throw new Error(`getTargets: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
+        ret = { targets: (await client.listTargets(parsed.data)).map(targetSummary) };
         break;
+      }
       default:
         throw new Error(`unknown function ${req.getTok()}: this provider has boundary:index:authorizeSession and boundary:index:getTargets`);
     }

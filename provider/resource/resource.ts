@@ -10,6 +10,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { INPUT_FIELDS } from "../../wire/target-fields";
 import * as entry from "./dynamic";
+import type { TargetInputDocs } from "./input-docs";
 import { TIMEOUTS_KEY } from "./dynamic";
 import type { TargetInputs } from "./inputs";
 import { OUTPUT_FIELDS, type TargetState } from "./state";
@@ -56,9 +57,10 @@ type ArgValue<T> = [T] extends [readonly (infer E)[]] ? pulumi.Input<pulumi.Inpu
 
 /**
  * Inputs of a Target, from the field table (see the README's inputs table or the package schema for
- * each field). Fields left out are not managed: the controller's value is kept as is.
+ * each field). Fields left out are not managed: the controller's value is kept as is. Mapped over
+ * TargetInputDocs (generated from the table's docs) so that each field shows its doc on hover.
  */
-export type TargetArgs = { [K in keyof TargetInputs]: ArgValue<Exclude<TargetInputs[K], undefined>> };
+export type TargetArgs = { [K in keyof TargetInputDocs]: ArgValue<Exclude<TargetInputs[K], undefined>> };
 
 /** Every field of the state as an Output: the controller's values, and what it computes. */
 type TargetOutputs = {

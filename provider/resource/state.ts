@@ -7,66 +7,126 @@
  */
 import { z } from "zod";
 import { RELEASES, fieldSince, listIn, summariesOf } from "../../wire/releases";
-import type { CredentialLibrarySummary, HostSetSummary, Target } from "../../wire/target";
-import { INPUT_FIELDS, TARGET_FIELDS, getPath, spec, type FieldSpec, type InputField, type TargetFields, type ValueOf } from "../../wire/target-fields";
+import type { Target } from "../../wire/target";
+import {
+  INPUT_FIELDS,
+  LIST_FIELDS,
+  REFERENTS,
+  TARGET_FIELDS,
+  associationOf,
+  getPath,
+  spec,
+  type FieldSpec,
+  type InputField,
+  type ListField,
+  type ListKind,
+  type TargetFields,
+  type ValueOf,
+} from "../../wire/target-fields";
 import type { TargetInputs } from "./inputs";
 
-const ScopeState = z.object({ id: z.string(), type: z.string(), name: z.string().optional(), description: z.string().optional(), parentScopeId: z.string().optional() });
-const HostSetState = z.object({ id: z.string(), hostCatalogId: z.string().optional() });
-const CredentialLibraryState = z.object({ id: z.string(), credentialStoreId: z.string().optional() });
-const AliasState = z.object({ id: z.string(), value: z.string() });
+// the object types' `id` and descriptions name them in the package schema, which is generated from these schemas
+const ScopeState = z
+  .object({
+    id: z.string().describe("Scope id."),
+    type: z.string().describe("Scope type."),
+    name: z.string().optional().describe("Name."),
+    description: z.string().optional().describe("Description."),
+    parentScopeId: z.string().optional().describe("Parent scope id."),
+  })
+  .meta({ id: "Scope", description: "A scope summary." });
+const AliasState = z
+  .object({ id: z.string().describe("Alias id (alt_…)."), value: z.string().describe("The alias value, a DNS name usable in place of the Target's id.") })
+  .meta({ id: "Alias", description: "An alias pointing to a Target (Boundary 0.16+)." });
 
-/** How an output appears in the plugin's package schema: a plain type, or a named object type. */
-export type OutputType = "string" | "integer" | "strings" | { ref: string } | { refs: string };
-
-interface OutputSpec<S extends z.ZodType> {
+/**
+ * One output-only field: its state schema (the package schema's property is generated from it),
+ * how it is read from a Target, what an update does to it, its doc.
+ */
+export interface OutputSpec<S extends z.ZodType> {
+  /** Its schema in state. */
   schema: S;
   /** Its value, from the API's Target. */
   from: (t: Target) => z.infer<S>;
   /** What an update does to it: keeps it, changes it (unknown in a preview), or follows an input field. */
   onUpdate: "kept" | "changes" | InputField;
-  type: OutputType;
+  /** Its documentation (package schema, SDKs). */
   doc: string;
 }
 const output = <S extends z.ZodType>(o: OutputSpec<S>) => o;
 
+type Referents = typeof REFERENTS;
+type Assoc<K extends ListField> = TargetFields[K]["association"];
+/** One summary in state: its id and its kind's summary fields, camelCased (`hostCatalogId`). */
+type SummaryState<Kind extends ListKind> = z.ZodObject<{ id: z.ZodString } & { [P in keyof Referents[Kind]["summary"]]: z.ZodOptional<z.ZodString> }>;
+/** The lists' summary outputs (`hostSets`), for the lists whose association names one. */
+type ListOutputs = {
+  [K in ListField as Assoc<K> extends { output: { name: infer N extends string } } ? N : never]: OutputSpec<z.ZodArray<SummaryState<Assoc<K>["kind"]>>>;
+};
+
+/** The outputs of the lists' summaries, from the field table's association entries: one per list whose entry names an output. */
+function listOutputs(): ListOutputs {
+  const outputs: Record<string, OutputSpec<z.ZodType>> = {};
+  for (const f of LIST_FIELDS) {
+    const a = associationOf(f);
+    if (!a.output) continue;
+    const carries: Readonly<Record<string, { wire: string; doc: string }>> = REFERENTS[a.kind].summary;
+    const fields = Object.entries(carries);
+    const item = z
+      .object({
+        id: z.string().describe(REFERENTS[a.kind].idDoc),
+        ...Object.fromEntries(fields.map(([key, c]) => [key, z.string().optional().describe(c.doc)])),
+      })
+      .meta({ id: a.output.type, description: a.output.itemDoc });
+    outputs[a.output.name] = output({
+      schema: z.array(item),
+      from: (t) => summaries(t, f).map((s) => compact({ id: s.id, ...Object.fromEntries(fields.map(([key, { wire }]) => [key, s[wire]])) })),
+      onUpdate: f,
+      doc: a.output.doc,
+    });
+  }
+  return outputs as ListOutputs;
+}
+
 /** The output-only fields of the resource: what the controller adds to what the program set. */
 export const TARGET_OUTPUTS = {
-  version: output({ schema: z.number().int(), from: (t) => t.version, onUpdate: "changes", type: "integer", doc: "The Target's version after the last change Pulumi made or saw." }),
-  createdTime: output({ schema: z.string().optional(), from: (t) => t.created_time, onUpdate: "kept", type: "string", doc: "Creation time (RFC 3339)." }),
-  updatedTime: output({ schema: z.string().optional(), from: (t) => t.updated_time, onUpdate: "changes", type: "string", doc: "Time of the last update (RFC 3339)." }),
+  version: output({
+    schema: z.number().int(),
+    from: (t) => t.version,
+    onUpdate: "changes",
+    doc: "The Target's version after the last change Pulumi made or saw.",
+  }),
+  createdTime: output({ schema: z.string().optional(), from: (t) => t.created_time, onUpdate: "kept", doc: "Creation time (RFC 3339)." }),
+  updatedTime: output({
+    schema: z.string().optional(),
+    from: (t) => t.updated_time,
+    onUpdate: "changes",
+    doc: "Time of the last update (RFC 3339).",
+  }),
   scope: output({
     schema: ScopeState.optional(),
-    from: (t) => t.scope && compact({ id: t.scope.id, type: t.scope.type, name: t.scope.name, description: t.scope.description, parentScopeId: t.scope.parent_scope_id }),
+    from: (t) =>
+      t.scope && compact({ id: t.scope.id, type: t.scope.type, name: t.scope.name, description: t.scope.description, parentScopeId: t.scope.parent_scope_id }),
     onUpdate: "kept",
-    type: { ref: "Scope" },
     doc: "The Target's scope.",
   }),
-  hostSets: output({
-    schema: z.array(HostSetState),
-    from: (t) => summaries<HostSetSummary>(t, "hostSetIds").map((h) => compact({ id: h.id, hostCatalogId: h.host_catalog_id })),
-    onUpdate: "hostSetIds",
-    type: { refs: "HostSetSummary" },
-    doc: "The attached host sets.",
+  ...listOutputs(),
+  authorizedActions: output({
+    schema: z.array(z.string()),
+    from: (t) => t.authorized_actions ?? [],
+    onUpdate: "kept",
+    doc: "Actions the caller may perform on the Target.",
   }),
-  applicationCredentialLibraries: output({
-    schema: z.array(CredentialLibraryState),
-    from: (t) => summaries<CredentialLibrarySummary>(t, "applicationCredentialLibraryIds").map((l) => compact({ id: l.id, credentialStoreId: l.credential_store_id })),
-    onUpdate: "applicationCredentialLibraryIds",
-    type: { refs: "CredentialLibrarySummary" },
-    doc: "The attached credential libraries.",
-  }),
-  authorizedActions: output({ schema: z.array(z.string()), from: (t) => t.authorized_actions ?? [], onUpdate: "kept", type: "strings", doc: "Actions the caller may perform on the Target." }),
   // state written before aliases existed has none
   aliases: output({
     schema: z.array(AliasState).default([]),
     from: (t) => (t.aliases ?? []).map((a) => ({ id: a.id, value: a.value })),
     onUpdate: "kept",
-    type: { refs: "Alias" },
     doc: "The aliases pointing to the Target (Boundary 0.16+): their values can name it in place of its id. Managed outside the Target resource.",
   }),
 };
 type Outputs = typeof TARGET_OUTPUTS;
+/** The output-only fields' names, in the order state and the package schema list them. */
 export const OUTPUT_FIELDS = Object.keys(TARGET_OUTPUTS) as (keyof Outputs)[];
 
 /** A field is always present in state when every Target has it or the controller has a default. */
@@ -87,11 +147,18 @@ function stateSchema(f: FieldSpec, name?: InputField): z.ZodType {
  * The resource's state. Loose: `__provider` and keys of other versions pass through untouched, so
  * state written by an earlier version still reads.
  */
-export const TargetState = z.looseObject({
-  ...Object.fromEntries(INPUT_FIELDS.map((f) => [f, stateSchema(TARGET_FIELDS[f], f)])),
-  ...Object.fromEntries(OUTPUT_FIELDS.map((k) => [k, TARGET_OUTPUTS[k].schema])),
-  __managed: z.array(z.enum(INPUT_FIELDS as [InputField, ...InputField[]])),
-} as unknown as StateShape);
+export const TargetState = z.looseObject(stateShape());
+
+/** The state's zod shape: each input field's schema, each output's, and `__managed`. */
+function stateShape(): StateShape {
+  const shape: Record<string, z.ZodType> = {
+    ...Object.fromEntries(INPUT_FIELDS.map((f) => [f, stateSchema(TARGET_FIELDS[f], f)])),
+    ...Object.fromEntries(OUTPUT_FIELDS.map((k) => [k, TARGET_OUTPUTS[k].schema])),
+    __managed: z.array(z.enum(INPUT_FIELDS as [InputField, ...InputField[]])),
+  };
+  return shape as StateShape;
+}
+/** The resource's state, as read and written. */
 export type TargetState = z.infer<typeof TargetState>;
 
 /** Drops undefined values: Pulumi state must not hold them (the provider host would never answer). */
@@ -112,8 +179,9 @@ function firstAt(t: Target, paths: readonly (string | undefined)[]): unknown {
 const ANSWER_NAMES = new Map(INPUT_FIELDS.map((f) => [f, [...new Set([...RELEASES].reverse().flatMap((r) => listIn(r, f)?.answers ?? []))]]));
 
 /** A list's summaries (`host_sets`, `host_sources`, …) as the answer carries them, under any release's name; none when it has none. */
-function summaries<S>(t: Target, f: InputField): S[] {
-  return (firstAt(t, ANSWER_NAMES.get(f)!.map(summariesOf)) as S[] | undefined) ?? [];
+function summaries(t: Target, f: InputField): ({ id: string } & Record<string, unknown>)[] {
+  const found = firstAt(t, ANSWER_NAMES.get(f)!.map(summariesOf));
+  return Array.isArray(found) ? found : [];
 }
 
 /**

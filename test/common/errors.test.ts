@@ -5,24 +5,24 @@
  * provider's classes are enumerated from its catalogue (`provider/errors.ts`, `PROVIDER_ERRORS`):
  * a class added there without a case here fails.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 
 const ROOT = path.join(__dirname, "..", "..");
-/** Every module that defines an error class, loaded twice: two copies, as two installs would be. */
+/**
+ * Every module that defines an error class, loaded twice: two copies, as two installs would be.
+ * The controller's classes are all in its catalogue (`controller/errors`, enumerated below).
+ */
 const MODULES = {
   common: "common/errors",
   provider: "provider/errors",
   filter: "common/filter",
-  config: "controller/config",
-  hcl: "controller/hcl",
   controller: "controller/errors",
 } as const;
 type Copy = {
   common: typeof import("../../common/errors");
   provider: typeof import("../../provider/errors");
   filter: typeof import("../../common/filter");
-  config: typeof import("../../controller/config");
-  hcl: typeof import("../../controller/hcl");
   controller: typeof import("../../controller/errors");
 };
 /** A class of the hierarchy, whatever its constructor takes. */
@@ -213,12 +213,12 @@ const cases: [name: string, code: string, make: (m: Copy) => Error, message: str
     "unterminated string at position 3",
     ["PulumiBoundaryError"],
   ],
-  ["ConfigError", "BOUNDARY_CONFIG", (m) => new m.config.ConfigError("--api-addr: bad"), "--api-addr: bad", ["PulumiBoundaryError"]],
-  ["ConfigSyntaxError", "BOUNDARY_CONFIG_SYNTAX", (m) => new m.hcl.ConfigSyntaxError("line 2: bad"), "line 2: bad", ["PulumiBoundaryError"]],
+  ["ConfigError", "BOUNDARY_CONFIG", (m) => new m.controller.ConfigError("--api-addr: bad"), "--api-addr: bad", ["PulumiBoundaryError"]],
+  ["ConfigSyntaxError", "BOUNDARY_CONFIG_SYNTAX", (m) => new m.controller.ConfigSyntaxError("line 2: bad"), "line 2: bad", ["PulumiBoundaryError"]],
   [
-    "BoundaryError",
+    "ControllerFault",
     "BOUNDARY_CONTROLLER_RULE",
-    (m) => new m.controller.BoundaryError("NotFound", "Resource not found."),
+    (m) => new m.controller.ControllerFault("NotFound", "Resource not found."),
     "Resource not found.",
     ["PulumiBoundaryError"],
   ],
@@ -276,4 +276,21 @@ test("codes are unique", () => {
 
 test("an API error carries the response's headers", () => {
   expect(cases[3]![2](a)).toMatchObject({ status: 400, kind: "InvalidArgument", headers: { "retry-after": "3" } });
+});
+
+test("the controller's catalogue: each of its classes is a case above, and each kind has one status", () => {
+  const catalogue: Record<string, unknown> = a.controller.CONTROLLER_ERRORS;
+  expect(Object.keys(catalogue).length).toBeGreaterThan(0);
+  for (const [name, cls] of Object.entries(catalogue)) {
+    const c = cases.find((x) => x[0] === name);
+    expect(c).toBeDefined();
+    expect(c![2](a)).toBeInstanceOf(cls as new () => unknown);
+  }
+  // no controller module defines an error class outside the catalogue
+  const sources = fs.readdirSync(path.join(ROOT, "controller"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+  const defined = sources.flatMap((f) =>
+    [...fs.readFileSync(path.join(ROOT, "controller", f), "utf8").matchAll(/class (\w+) extends (\w*Error|ControllerFault)\b/g)].map((m) => m[1]),
+  );
+  expect(defined.sort()).toEqual(Object.keys(catalogue).sort());
+  for (const kind of a.controller.ERROR_KINDS) expect(a.controller.statusOf(kind)).toEqual(expect.any(Number));
 });

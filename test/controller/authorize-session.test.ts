@@ -1,10 +1,13 @@
-/** authorize-session by id and by name, hosts, workers, credentials and the token, in every release of the matrix (the token's content: session-token.test.ts). */
+/**
+ * authorize-session by id and by name, hosts, workers, credentials and the token, in every release
+ * of the matrix (the token's content: session-token.test.ts).
+ */
 import { defaultFixtures } from "../../controller";
 import { until } from "../helpers/wait";
 import { base58Decode } from "../../controller/base58";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { MATRIX, facts } from "../helpers/releases";
-import { statusOf } from "../../controller/http/errors";
+import { statusOf } from "../../controller/errors";
 import type { ReleaseKey } from "../../wire/releases";
 
 /**
@@ -22,7 +25,8 @@ function expectations(mode: ReleaseKey) {
     filter: facts(mode).filter,
     hostIds: s.hostIds,
     // Boundary's verifier words it plainly; the spec's controller names the prefixes
-    badHostId: facts(mode).r.errors === "ours" ? `Incorrectly formatted identifier: it must start with ${s.hostIds.join(" or ")}.` : "Incorrectly formatted identifier.",
+    badHostId:
+      facts(mode).r.errors === "ours" ? `Incorrectly formatted identifier: it must start with ${s.hostIds.join(" or ")}.` : "Incorrectly formatted identifier.",
     noHosts: s.noHosts,
     workersFirst: s.workersFirst,
     filtered: answer(s.noWorkers.filtered),
@@ -41,7 +45,13 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
   const authorize = (path: string, body: unknown = {}) => c.call("POST", `/v1/targets/${path}:authorize-session`, body);
 
   test("by id: endpoint with default_port, credentials raw+decoded, and a remembered session", async () => {
-    const t = await c.create({ host_set_ids: ["hsst_1234567890"], application_credential_library_ids: ["clvlt_1234567890"], attributes: { default_port: 5432 }, session_max_seconds: 60, session_connection_limit: 3 });
+    const t = await c.create({
+      host_set_ids: ["hsst_1234567890"],
+      application_credential_library_ids: ["clvlt_1234567890"],
+      attributes: { default_port: 5432 },
+      session_max_seconds: 60,
+      session_connection_limit: 3,
+    });
     const res = await authorize(t.id);
     expect(res.status).toBe(200);
     const s = res.body;
@@ -55,11 +65,20 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
       endpoint: "tcp://127.0.0.1:5432",
     });
     expect(s.session_id).toMatch(/^s_[0-9A-Za-z]{10}$/);
-    const library = { id: "clvlt_1234567890", name: "dev database", description: "Generated credential library", credential_store_id: "csvlt_1234567890", type: "vault" };
+    const library = {
+      id: "clvlt_1234567890",
+      name: "dev database",
+      description: "Generated credential library",
+      credential_store_id: "csvlt_1234567890",
+      type: "vault",
+    };
     expect(s.credentials).toEqual([
       {
         ...Object.fromEntries(m.origins.map((name) => [name, library])),
-        secret: { raw: Buffer.from(JSON.stringify({ username: "dev", password: "dev-password" })).toString("base64"), decoded: { username: "dev", password: "dev-password" } },
+        secret: {
+          raw: Buffer.from(JSON.stringify({ username: "dev", password: "dev-password" })).toString("base64"),
+          decoded: { username: "dev", password: "dev-password" },
+        },
       },
     ]);
     const session = c.sessions.sessions.get(s.session_id)!;
@@ -78,7 +97,11 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
   });
 
   test("the authorization token is base58 and carries no brokered credential", async () => {
-    const t = await c.create({ host_set_ids: ["hsst_1234567890"], application_credential_library_ids: ["clvlt_1234567890"], attributes: { default_port: 2222 } });
+    const t = await c.create({
+      host_set_ids: ["hsst_1234567890"],
+      application_credential_library_ids: ["clvlt_1234567890"],
+      attributes: { default_port: 2222 },
+    });
     const { authorization_token: token, session_id } = (await authorize(t.id)).body;
     expect(token).toMatch(/^[1-9A-HJ-NP-Za-km-z]+$/);
     const raw = base58Decode(token).toString("latin1");
@@ -104,7 +127,7 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
       return;
     }
     expect(res.status).toBe(400);
-    expect(res.body.details.request_fields.map((f: any) => f.name)).toEqual(fields);
+    expect(res.body.details.request_fields.map((f: { name: string }) => f.name)).toEqual(fields);
   });
 
   test("by id, a scope in the body is 400; an unknown name is 404", async () => {
@@ -125,9 +148,7 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
       const res = await authorize(t.id, { host_id: id });
       expect(res.status).toBe(400);
       const formatted = m.hostIds.some((p) => id.startsWith(p));
-      expect(res.body.details.request_fields).toEqual([
-        { name: "host_id", description: formatted ? "The requested host id is not available." : m.badHostId },
-      ]);
+      expect(res.body.details.request_fields).toEqual([{ name: "host_id", description: formatted ? "The requested host id is not available." : m.badHostId }]);
     }
     const bare = await c.create();
     const none = await authorize(bare.id);

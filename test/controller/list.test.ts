@@ -4,21 +4,29 @@
  */
 import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT, READ_ONLY_TOKEN, startTestController, type TestController } from "../helpers/controller";
 import { MATRIX, facts } from "../helpers/releases";
+import type { Target } from "../../wire/target";
 
 describe.each(MATRIX)("--emulate %s", (mode) => {
   const m = { ...facts(mode), empty: facts(mode).r.emptyList };
   let c: TestController;
-  let web: any;
+  let web: Target;
+  /** A controller with the seed every test reads: web and db in PROJECT, elsewhere in OTHER_PROJECT. */
+  const seeded = async (): Promise<{ ctl: TestController; web: Target }> => {
+    const ctl = await startTestController({ emulation: mode, rateLimits: "disabled" });
+    const first = await ctl.create({ name: "web", attributes: { default_port: 22 }, description: "front end" });
+    await ctl.create({ name: "db", session_connection_limit: 2, attributes: { default_port: 5432 } });
+    await ctl.call("POST", "/v1/targets", { scope_id: OTHER_PROJECT, name: "elsewhere", type: "tcp", attributes: { default_port: 22 } });
+    return { ctl, web: first };
+  };
+  // the tests that only read share one seeded controller; the one that changes Targets has its own,
+  // so a failure halfway through it cannot leave a Target behind for the others
   beforeAll(async () => {
-    c = await startTestController({ emulation: mode, rateLimits: "disabled" });
-    web = await c.create({ name: "web", attributes: { default_port: 22 }, description: "front end" });
-    await c.create({ name: "db", session_connection_limit: 2, attributes: { default_port: 5432 } });
-    await c.call("POST", "/v1/targets", { scope_id: OTHER_PROJECT, name: "elsewhere", type: "tcp", attributes: { default_port: 22 } });
+    ({ ctl: c, web } = await seeded());
   });
   afterAll(() => c.shutdown());
 
-  const list = async (query: string) => {
-    const res = await c.call("GET", `/v1/targets?${query}`);
+  const list = async (query: string, on: TestController = c) => {
+    const res = await on.call("GET", `/v1/targets?${query}`);
     return { ...res, names: res.status === 200 ? ((res.body.items ?? []) as { name: string }[]).map((t) => t.name).sort() : [] };
   };
   const filtered = (f: string) => list(`scope_id=${PROJECT}&filter=${encodeURIComponent(f)}`);
@@ -26,22 +34,27 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
   test("a project lists its own targets as full Targets", async () => {
     const res = await list(`scope_id=${PROJECT}`);
     expect(res.names).toEqual(["db", "web"]);
-    expect(res.body.items.find((t: any) => t.id === web.id)).toEqual(web);
+    expect(res.body.items.find((t: Target) => t.id === web.id)).toEqual(web);
   });
 
   test("a list asked again shows every change since (a new, an updated, a deleted Target) and each caller's own actions", async () => {
-    const before = await list(`scope_id=${PROJECT}`);
-    const extra = await c.create({ name: "extra", attributes: { default_port: 22 } });
-    expect((await list(`scope_id=${PROJECT}`)).names).toEqual(["db", "extra", "web"]);
-    expect((await c.call("PATCH", `/v1/targets/${extra.id}?update_mask=description`, { version: extra.version, description: "changed" })).status).toBe(200);
-    const updated = (await list(`scope_id=${PROJECT}`)).body.items.find((t: any) => t.id === extra.id);
-    expect(updated).toMatchObject({ description: "changed", version: extra.version + 1 });
-    expect((await c.call("DELETE", `/v1/targets/${extra.id}`)).status).toBe(204);
-    const after = await list(`scope_id=${PROJECT}`);
-    expect(after.body.items).toEqual(before.body.items);
-    const readOnly = await c.call("GET", `/v1/targets?scope_id=${PROJECT}`, undefined, READ_ONLY_TOKEN);
-    expect(readOnly.body.items.map((t: any) => t.authorized_actions)).toEqual(before.body.items.map(() => ["no-op", "read"]));
-    expect(before.body.items[0].authorized_actions).toContain("update");
+    const { ctl } = await seeded();
+    try {
+      const before = await list(`scope_id=${PROJECT}`, ctl);
+      const extra = await ctl.create({ name: "extra", attributes: { default_port: 22 } });
+      expect((await list(`scope_id=${PROJECT}`, ctl)).names).toEqual(["db", "extra", "web"]);
+      expect((await ctl.call("PATCH", `/v1/targets/${extra.id}?update_mask=description`, { version: extra.version, description: "changed" })).status).toBe(200);
+      const updated = (await list(`scope_id=${PROJECT}`, ctl)).body.items.find((t: Target) => t.id === extra.id);
+      expect(updated).toMatchObject({ description: "changed", version: extra.version + 1 });
+      expect((await ctl.call("DELETE", `/v1/targets/${extra.id}`)).status).toBe(204);
+      const after = await list(`scope_id=${PROJECT}`, ctl);
+      expect(after.body.items).toEqual(before.body.items);
+      const readOnly = await ctl.call("GET", `/v1/targets?scope_id=${PROJECT}`, undefined, READ_ONLY_TOKEN);
+      expect(readOnly.body.items.map((t: Target) => t.authorized_actions)).toEqual(before.body.items.map(() => ["no-op", "read"]));
+      expect(before.body.items[0].authorized_actions).toContain("update");
+    } finally {
+      await ctl.shutdown();
+    }
   });
 
   test(`an empty project answers ${JSON.stringify(m.empty)}`, async () => {

@@ -3,7 +3,7 @@
  * runs a PulumiPlugin.yaml directory (`@pulumi/pulumi/cmd/run-plugin <dir> <engine>`, cwd = the
  * consumer) from the packed tarball, and driven over gRPC as the engine does.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { facts } from "../helpers/releases";
@@ -35,7 +35,7 @@ test("the tarball ships PulumiPlugin.yaml, and run-plugin serves the provider fr
   expect(existsSync(path.join(program, "node_modules", "pulumi-boundary", "PulumiPlugin.yaml"))).toBe(true);
   const { Empty } = programRequire<typeof import("google-protobuf/google/protobuf/empty_pb")>(program, "google-protobuf/google/protobuf/empty_pb");
   const info = await p.call<import("@pulumi/pulumi/proto/plugin_pb").PluginInfo>("getPluginInfo", new Empty());
-  expect(info.getVersion()).toBe(require("../../package.json").version);
+  expect(info.getVersion()).toBe(JSON.parse(readFileSync(path.join(__dirname, "../../package.json"), "utf8")).version);
   expect((await e.handshake()).getAcceptSecrets()).toBe(true);
 });
 
@@ -53,11 +53,24 @@ test("GetSchema: a well-formed package schema whose every Target input Check acc
   for (const r of refs) expect(schema.types).toHaveProperty([r.slice("#/types/".length)]);
   // every input property is accepted by Check (in two programs: some fields exclude each other); a property the schema lacks is refused
   const sample: Record<string, unknown> = {
-    scopeId: PROJECT, name: "schema", description: "d", type: "tcp", hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"],
-    sessionMaxSeconds: 60, sessionConnectionLimit: 2, workerFilter: '"dev" in "/tags/type"', defaultPort: 22,
+    scopeId: PROJECT,
+    name: "schema",
+    description: "d",
+    type: "tcp",
+    hostSetIds: ["hsst_1234567890"],
+    applicationCredentialLibraryIds: ["clvlt_1234567890"],
+    sessionMaxSeconds: 60,
+    sessionConnectionLimit: 2,
+    workerFilter: '"dev" in "/tags/type"',
+    defaultPort: 22,
   };
   const newer: Record<string, unknown> = {
-    scopeId: PROJECT, name: "schema", egressWorkerFilter: '"dev" in "/tags/type"', ingressWorkerFilter: '"edge" in "/tags/type"', address: "db.internal", defaultClientPort: 2222,
+    scopeId: PROJECT,
+    name: "schema",
+    egressWorkerFilter: '"dev" in "/tags/type"',
+    ingressWorkerFilter: '"edge" in "/tags/type"',
+    address: "db.internal",
+    defaultClientPort: 2222,
     injectedApplicationCredentialSourceIds: ["credup_1234567890"],
   };
   expect(Object.keys(target.inputProperties).sort()).toEqual([...new Set([...Object.keys(sample), ...Object.keys(newer)])].sort());
@@ -105,8 +118,14 @@ test("a whole lifecycle: Configure, Check, Create, Diff (detailed), Update, impo
   expect(imported.id).toBe(created.id);
   const importedInputs = imported.inputs;
   expect(importedInputs).toEqual({
-    scopeId: PROJECT, name: "web", type: "tcp", hostSetIds: ["hsst_1234567891"], sessionMaxSeconds: 28800, sessionConnectionLimit: 1,
-    workerFilter: '"dev" in "/tags/type"', defaultPort: 22,
+    scopeId: PROJECT,
+    name: "web",
+    type: "tcp",
+    hostSetIds: ["hsst_1234567891"],
+    sessionMaxSeconds: 28800,
+    sessionConnectionLimit: 1,
+    workerFilter: '"dev" in "/tags/type"',
+    defaultPort: 22,
   });
   // the generated program (these inputs) previews with no changes
   const recheck = await e.check(importedInputs, importedInputs);
@@ -119,7 +138,9 @@ test("a whole lifecycle: Configure, Check, Create, Diff (detailed), Update, impo
 
 /** Creates a Target with a host and a credential library, and authorizes a session on it. */
 async function sessionOn(on: Engine, name: string) {
-  const t = await on.create((await on.check({ scopeId: PROJECT, name, hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"] })).inputs);
+  const t = await on.create(
+    (await on.check({ scopeId: PROJECT, name, hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"] })).inputs,
+  );
   return { target: t, session: await on.invoke("boundary:index:authorizeSession", { targetId: t.id }) };
 }
 
@@ -197,15 +218,41 @@ describe.each(["0.4", "0.21"] as const)("the lifecycle over gRPC against --emula
   });
 
   test("create with lists, update each kind of field, drift, a version conflict, import, delete", async () => {
-    const program1 = { scopeId: PROJECT, name: `grpc-${mode}`, description: "v1", defaultPort: 22, hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"] };
+    const program1 = {
+      scopeId: PROJECT,
+      name: `grpc-${mode}`,
+      description: "v1",
+      defaultPort: 22,
+      hostSetIds: ["hsst_1234567890"],
+      applicationCredentialLibraryIds: ["clvlt_1234567890"],
+    };
     const checked = await me.check(program1);
     const created = await me.create(checked.inputs);
-    expect(created.props).toMatchObject({ hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"], version: 3, sessionConnectionLimit: connectionLimit });
+    expect(created.props).toMatchObject({
+      hostSetIds: ["hsst_1234567890"],
+      applicationCredentialLibraryIds: ["clvlt_1234567890"],
+      version: 3,
+      sessionConnectionLimit: connectionLimit,
+    });
 
     // each kind of field: a scalar, a nested attribute, a filter and both lists, in one update
-    const news = { ...program1, description: "v2", defaultPort: 2222, [filter]: '"dev" in "/tags/type"', hostSetIds: ["hsst_1234567891"], applicationCredentialLibraryIds: [] };
+    const news = {
+      ...program1,
+      description: "v2",
+      defaultPort: 2222,
+      [filter]: '"dev" in "/tags/type"',
+      hostSetIds: ["hsst_1234567891"],
+      applicationCredentialLibraryIds: [],
+    };
     const updated = await me.update(created.id, created.props, (await me.check(news, checked.inputs)).inputs);
-    expect(updated).toMatchObject({ description: "v2", defaultPort: 2222, [filter]: '"dev" in "/tags/type"', hostSetIds: ["hsst_1234567891"], applicationCredentialLibraryIds: [], version: 6 });
+    expect(updated).toMatchObject({
+      description: "v2",
+      defaultPort: 2222,
+      [filter]: '"dev" in "/tags/type"',
+      hostSetIds: ["hsst_1234567891"],
+      applicationCredentialLibraryIds: [],
+      version: 6,
+    });
 
     // drift, then a version conflict on the next update
     expect((await mc.call("PATCH", `/v1/targets/${created.id}?update_mask=description`, { version: 6, description: "edited" })).status).toBe(200);
@@ -218,7 +265,13 @@ describe.each(["0.4", "0.21"] as const)("the lifecycle over gRPC against --emula
 
     // `pulumi import`: Read with only the id; the generated program previews with no changes
     const imported = await me.read(created.id);
-    expect(imported.inputs).toMatchObject({ name: `grpc-${mode}`, description: "v2", defaultPort: 2222, [filter]: '"dev" in "/tags/type"', hostSetIds: ["hsst_1234567891"] });
+    expect(imported.inputs).toMatchObject({
+      name: `grpc-${mode}`,
+      description: "v2",
+      defaultPort: 2222,
+      [filter]: '"dev" in "/tags/type"',
+      hostSetIds: ["hsst_1234567891"],
+    });
     // 0.12+ answer "address": "" beside the host sources: no address, so no check failure
     expect(imported.inputs).not.toHaveProperty("address");
     const recheck = await me.check(imported.inputs, imported.inputs);
@@ -231,11 +284,20 @@ describe.each(["0.4", "0.21"] as const)("the lifecycle over gRPC against --emula
   if (knows(f.r, "address")) {
     test("the newer fields over gRPC: address, egress filter, client port, injected sources; imported as they are", async () => {
       const inputs = {
-        scopeId: PROJECT, name: "grpc-newer", defaultPort: 5432, address: "db.internal", defaultClientPort: 15432,
-        egressWorkerFilter: '"dev" in "/tags/type"', injectedApplicationCredentialSourceIds: ["credup_1234567890"],
+        scopeId: PROJECT,
+        name: "grpc-newer",
+        defaultPort: 5432,
+        address: "db.internal",
+        defaultClientPort: 15432,
+        egressWorkerFilter: '"dev" in "/tags/type"',
+        injectedApplicationCredentialSourceIds: ["credup_1234567890"],
       };
       const created = await me.create((await me.check(inputs)).inputs);
-      expect(mc.store.getTarget(created.id)).toMatchObject({ address: "db.internal", attributes: { default_port: 5432, default_client_port: 15432 }, injected_application_credential_source_ids: ["credup_1234567890"] });
+      expect(mc.store.getTarget(created.id)).toMatchObject({
+        address: "db.internal",
+        attributes: { default_port: 5432, default_client_port: 15432 },
+        injected_application_credential_source_ids: ["credup_1234567890"],
+      });
       const imported = await me.read(created.id);
       expect(imported.inputs).toMatchObject(inputs);
       await me.delete(created.id, created.props);
@@ -248,7 +310,10 @@ describe.each(["0.4", "0.21"] as const)("the lifecycle over gRPC against --emula
       try {
         await configure(o, older.apiUrl, ADMIN_TOKEN);
         const inputs = { scopeId: PROJECT, name: "grpc-older", defaultPort: 22, egressWorkerFilter: '"dev" in "/tags/type"' };
-        const err = await o.create((await o.check(inputs)).inputs).then(() => undefined, (x: unknown) => x);
+        const err = await o.create((await o.check(inputs)).inputs).then(
+          () => undefined,
+          (x: unknown) => x,
+        );
         if (!err) throw new Error("expected the create to fail");
         const { id, properties, reasons } = o.initFailure(err);
         expect(reasons[0]).toContain("egressWorkerFilter was not kept: the controller took it without an error but does not know it (Boundary 0.12 added it)");
@@ -263,4 +328,33 @@ describe.each(["0.4", "0.21"] as const)("the lifecycle over gRPC against --emula
       }
     });
   }
+});
+
+test("DiffConfig shows a change of any config key (apiGeneration too), and only of those", async () => {
+  const DiffChanges = e.proto.DiffResponse.DiffChanges;
+  const base = { addr: c.apiUrl, token: ADMIN_TOKEN, apiGeneration: "v0.4" };
+  expect(await e.diffConfig(base, { ...base })).toEqual({ changes: DiffChanges.DIFF_NONE, diffs: [] });
+  // the bug: a change of apiGeneration was never shown, so the engine kept a provider of the old generation
+  expect(await e.diffConfig(base, { ...base, apiGeneration: "current" })).toEqual({ changes: DiffChanges.DIFF_SOME, diffs: ["apiGeneration"] });
+  expect(await e.diffConfig(base, { ...base, addr: "http://127.0.0.1:1", token: "at_other" })).toEqual({
+    changes: DiffChanges.DIFF_SOME,
+    diffs: ["addr", "token"],
+  });
+  // a key the provider does not take is not a change of the provider
+  expect((await e.diffConfig(base, { ...base, version: "9.9.9" })).diffs).toEqual([]);
+});
+
+test("CheckConfig judges addr and apiGeneration with the client's own settings parser", async () => {
+  // the old regex took a URL the client then refused at the first call
+  expect((await e.checkConfig({ addr: "http://[::1" })).failures).toEqual(["addr"]);
+  expect((await e.checkConfig({ addr: "https://boundary.example.com:9200/base" })).failures).toEqual([]);
+  expect((await e.checkConfig({ apiGeneration: "v0.5" })).failures).toEqual(["apiGeneration"]);
+  expect((await e.checkConfig({ apiGeneration: "current" })).failures).toEqual([]);
+});
+
+test("Invoke decodes authorizeSession's arguments with the functions' own schema: a name without a scope is refused before any call", async () => {
+  await configure(e, c.apiUrl, ADMIN_TOKEN);
+  await expect(e.invoke("boundary:index:authorizeSession", { name: "db" })).rejects.toThrow(/scopeId or scopeName is required with name/);
+  await expect(e.invoke("boundary:index:authorizeSession", { targetId: 7 })).rejects.toThrow(/authorizeSession: targetId/);
+  await expect(e.invoke("boundary:index:getTargets", { recursive: true })).rejects.toThrow(/getTargets: scopeId/);
 });

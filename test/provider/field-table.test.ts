@@ -1,8 +1,15 @@
 /**
- * The field table is the one source: TargetArgs (type level, checked by `tsc` in `npm test`), the
- * plugin's package schema, the provider's state and the controller's update mask all follow it.
+ * The field table is the one source: TargetArgs, the plugin's package schema, the provider's state
+ * and the controller's update mask all follow it. The TargetArgs assertions are type-level: a
+ * wrong type is a compile error, which `npx jest` alone does NOT report (ts-jest here transpiles
+ * without failing on type errors: checked), but `npm test` runs `npm run typecheck` (tsc over
+ * test/ too) before jest, so the suite fails there.
  */
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
+import * as ts from "typescript";
+import { inputDocsSource } from "../helpers/input-docs";
 import { packageSchema } from "../../provider/plugin/schema";
 import type { TargetArgs } from "../../provider/resource/resource";
 import { OUTPUT_FIELDS, TargetState } from "../../provider/resource/state";
@@ -12,7 +19,7 @@ import { INPUT_FIELDS, MASK_PATHS, TARGET_FIELDS, programMustSet, spec, type Inp
 /** True when X and Y are the same type (not merely assignable). */
 type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false;
 const typeIs = <T extends true>(): T => true as T;
-type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
+type RequiredKeys<T> = { [K in keyof T]-?: Partial<Pick<T, K>> extends Pick<T, K> ? never : K }[keyof T];
 
 /** The inputs as the spec and the README describe them, written out once here as the expectation. */
 type Expected = {
@@ -60,13 +67,48 @@ test("the package schema's Target inputs are the table's, typed by kind, require
 });
 
 test("state holds every input field and every output; the update mask is the masked fields' wire paths", () => {
-  const shape = Object.keys((TargetState as unknown as { shape: Record<string, unknown> }).shape);
+  const shape = Object.keys(TargetState.shape);
   expect(shape).toEqual([...INPUT_FIELDS, ...OUTPUT_FIELDS, "__managed"]);
-  expect(MASK_PATHS).toEqual(["name", "description", "session_max_seconds", "session_connection_limit", "worker_filter", "egress_worker_filter", "ingress_worker_filter", "address", "attributes.default_port", "attributes.default_client_port"]);
+  expect(MASK_PATHS).toEqual([
+    "name",
+    "description",
+    "session_max_seconds",
+    "session_connection_limit",
+    "worker_filter",
+    "egress_worker_filter",
+    "ingress_worker_filter",
+    "address",
+    "attributes.default_port",
+    "attributes.default_client_port",
+  ]);
   // the release each later field came with is the release table's
   expect(INPUT_FIELDS.filter((f) => fieldSince(f)).map((f) => [f, fieldSince(f)])).toEqual([
-    ["injectedApplicationCredentialSourceIds", "0.10"], ["egressWorkerFilter", "0.12"], ["ingressWorkerFilter", "0.12"], ["address", "0.12"], ["defaultClientPort", "0.13"],
+    ["injectedApplicationCredentialSourceIds", "0.10"],
+    ["egressWorkerFilter", "0.12"],
+    ["ingressWorkerFilter", "0.12"],
+    ["address", "0.12"],
+    ["defaultClientPort", "0.13"],
   ]);
   expect(INPUT_FIELDS.filter((f) => spec(f).replaces)).toEqual(["scopeId", "type"]);
   expect(INPUT_FIELDS.filter((f) => TARGET_FIELDS[f].kind === "ids").map((f) => spec(f).association?.action)).toEqual(["host-sets", "credential-libraries"]);
+});
+
+test("TargetArgs carries each field's doc for editors: the generated input-docs.ts is the table's, and hover shows it", () => {
+  const file = path.join(__dirname, "../../provider/resource/input-docs.ts");
+  // on a mismatch, the expected text is the file to write
+  expect(readFileSync(file, "utf8")).toBe(inputDocsSource());
+  // what an editor shows on hover: the compiler's documentation of each property of TargetArgs
+  const resource = path.join(__dirname, "../../provider/resource/resource.ts");
+  const program = ts.createProgram([resource], {
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.CommonJS,
+  });
+  const checker = program.getTypeChecker();
+  const exported = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(resource)!)!);
+  const args = checker.getDeclaredTypeOfSymbol(exported.find((s) => s.name === "TargetArgs")!);
+  const docs = Object.fromEntries(args.getProperties().map((p) => [p.name, ts.displayPartsToString(p.getDocumentationComment(checker)).replace(/\s+/g, " ")]));
+  for (const f of INPUT_FIELDS) expect(docs[f]).toContain(spec(f).doc.replace(/\s+/g, " "));
 });
