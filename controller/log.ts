@@ -1,7 +1,9 @@
 /** One line per event, as text or JSON. Callers never pass a token or a secret. */
 export type LogFormat = "text" | "json";
+/** A log line's fields: plain values only (never a token or a secret); undefined ones are left out. */
 export type Fields = Record<string, string | number | boolean | undefined>;
 
+/** Where the controller writes its events: one line each, `info` or `error`. */
 export interface Logger {
   info(msg: string, fields?: Fields): void;
   error(msg: string, fields?: Fields): void;
@@ -51,6 +53,7 @@ export function createLogger(format: LogFormat, write: (line: string) => void = 
 
 /** `text` with control characters (C0, DEL, C1) escaped as \xNN, so data cannot drive a terminal. */
 export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what it escapes
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }
 

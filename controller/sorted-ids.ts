@@ -1,10 +1,11 @@
+/** The most ids a chunk holds (see SortedIds). */
+const CHUNK = 1024;
+
 /**
  * A sorted set of ids in chunks of at most CHUNK ids: an insert or delete finds its chunk by binary
  * search and moves at most CHUNK entries, so it stays cheap at 100,000 ids (one flat sorted array
  * moves up to all of them); a list walks the chunks in order.
  */
-const CHUNK = 1024;
-
 export class SortedIds {
   private chunks: string[][] = [];
 

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Counter, Registry } from "prom-client";
 
+/** The controller's Prometheus metrics: requests by method, route template and status, served on /metrics. */
 export class Metrics {
   readonly registry = new Registry();
   /**
@@ -15,6 +16,7 @@ export class Metrics {
   private readonly counts = new Map<string, Map<string, Map<number, { labels: { method: string; route: string; code: string }; n: number }>>>();
   readonly requests: Counter<"method" | "route" | "code">;
 
+  /** A registry of its own holding the request counter (not prom-client's global one). */
   constructor() {
     const counts = this.counts;
     this.requests = new Counter({
@@ -42,10 +44,12 @@ export class Metrics {
   }
 }
 
+/** What /health reports: 503 once shutdown has begun, so a load balancer stops sending. */
 export interface HealthState {
   shuttingDown: boolean;
 }
 
+/** The ops listener's handler: GET/HEAD /health (200, or 503 while shutting down), GET /metrics; 404 otherwise. */
 export function opsHandler(health: HealthState, metrics: Metrics) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? "/").split("?")[0];

@@ -39,6 +39,7 @@ type InputShape = { [K in InputField]: K extends RequiredField ? z.ZodType<Value
 
 /** The program's inputs of a Target, strict: a key that is not a field is refused. */
 export const TargetInputs = z.strictObject(Object.fromEntries(INPUT_FIELDS.map((f) => [f, inputSchema(TARGET_FIELDS[f], f)])) as InputShape);
+/** A Target's inputs as check returns them: every required field set, each value within its rule. */
 export type TargetInputs = z.infer<typeof TargetInputs>;
 
 /** The same with every field optional: fields whose value is not known yet are left out before parsing. */

@@ -7,6 +7,7 @@ import { MATRIX, facts } from "../helpers/releases";
 describe.each(MATRIX)("--emulate %s", (mode) => {
   const { hosts, creds } = facts(mode);
   let c: TestController;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON answer, read field by field
   let t: any;
   beforeAll(async () => {
     c = await startTestController({ emulation: mode, rateLimits: "disabled" });

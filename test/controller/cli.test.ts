@@ -116,6 +116,7 @@ describe("fixture host addresses", () => {
     const r = await runCli(["dev", "--fixtures", withAddress(address)]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^pulumi-boundary dev: --fixtures .*: fixtures: host_sets\.0\.hosts\.0\.address: /);
+    // eslint-disable-next-line no-control-regex -- control characters are what this asserts are absent
     expect(r.stderr + r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
   });
 

@@ -32,6 +32,7 @@ const V04 = messageType("v0.4");
 const V021 = messageType("v0.21");
 
 /** The token's message, as plain values (int64 seconds as numbers, bytes as Buffers). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the decoder's plain values, read field by field
 function decode(type: Type, token: string): { bytes: Buffer; data: any } {
   const bytes = base58(token);
   const message = type.decode(bytes);

@@ -9,6 +9,7 @@ import { requires } from "../../wire/releases";
 import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { MATRIX, facts } from "../helpers/releases";
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON answer, read field by field
 const fieldsOf = (body: any) => (body.details?.request_fields ?? []).map((f: any) => f.name).sort();
 /** A create body: the required fields (a default port, which 0.9+ require), then `fields`. */
 const body = (fields: object = {}) => ({ scope_id: PROJECT, name: "a", type: "tcp", attributes: { default_port: 22 }, ...fields });
