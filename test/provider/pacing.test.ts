@@ -45,7 +45,7 @@ test("a spent read quota holds back reads only: a create, a PATCH and an action 
     );
   expect(err).toBeInstanceOf(DeadlineError);
   expect((err as Error).message).toMatch(
-    /rate limit for target:read is spent until its window resets in (59|60) s \(RateLimit: limit=2, remaining=0, reset=\d+\)/,
+    /rate limit for target:read is spent until its window resets in (59(\.\d)?|60) s \(RateLimit: limit=2, remaining=0, reset=\d+\)/,
   );
 });
 
