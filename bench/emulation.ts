@@ -44,7 +44,7 @@ async function withController<T>(
 async function readList(pool: undici.Pool, rounds: number): Promise<{ ms: number; items: number }> {
   const once = async () => {
     let seen = 0;
-    for (let token: string | undefined; ; ) {
+    for (let token: string | undefined; ;) {
       const res = await pool.request({ method: "GET", path: `/v1/targets?scope_id=${PROJECT}${token ? `&list_token=${token}` : ""}`, headers });
       const body = (await res.body.json()) as { items?: unknown[]; response_type?: string; list_token?: string };
       if (res.statusCode !== 200) throw new Error(`list answered ${res.statusCode}`);

@@ -69,9 +69,11 @@ async function floorProvider(program: string, name: string, keepTarget: boolean)
 async function timed(n: number, concurrency: number, op: (i: number) => Promise<void>): Promise<number> {
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let i = next++; i < n; i = next++) await op(i);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < n; i = next++) await op(i);
+    }),
+  );
   return performance.now() - started;
 }
 

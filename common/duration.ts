@@ -2,7 +2,7 @@
  * Go's duration syntax ("500ms", "1m30s", "2h"), which Boundary uses in its config file and in
  * BOUNDARY_CLIENT_TIMEOUT; a bare integer means seconds. Shared by the controller and the client.
  */
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** Milliseconds, or an Error naming `key` and the value. */
 export function parseDuration(key: string, value: string | number): number {

@@ -108,7 +108,7 @@ function tokenize(src: string): Token[] {
           path.push(ident);
           i += ident.length;
         } else if (src[i - 1] === ".") {
-          throw new FilterSyntaxError("expected an identifier or an index after \".\"", i + 1);
+          throw new FilterSyntaxError('expected an identifier or an index after "."', i + 1);
         } else if (src[i] === "[") {
           const open = i++;
           while (/\s/.test(src[i] ?? "")) i++;

@@ -25,7 +25,12 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`pulumi-boundary: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
     return 2;
   }
-  const asked = parseArgs({ args: rest, strict: false, allowPositionals: true, options: { ...DEV_FLAGS, help: { type: "boolean", short: "h" }, version: { type: "boolean" } } }).values;
+  const asked = parseArgs({
+    args: rest,
+    strict: false,
+    allowPositionals: true,
+    options: { ...DEV_FLAGS, help: { type: "boolean", short: "h" }, version: { type: "boolean" } },
+  }).values;
   if (asked.help) {
     process.stdout.write(USAGE);
     return 0;

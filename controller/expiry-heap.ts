@@ -19,7 +19,7 @@ export class ExpiryHeap {
   push(at: number, id: string): void {
     const a = this.items;
     a.push({ at, id });
-    for (let i = a.length - 1; i > 0; ) {
+    for (let i = a.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
       if (a[parent]!.at <= a[i]!.at) break;
       [a[parent], a[i]] = [a[i]!, a[parent]!];
@@ -34,7 +34,7 @@ export class ExpiryHeap {
     const last = a.pop();
     if (a.length > 0 && last) {
       a[0] = last;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;

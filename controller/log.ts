@@ -19,7 +19,10 @@ export const MAX_BUFFERED_LOG_BYTES = 1024 * 1024;
  * (a pipe left unread), lines beyond it are dropped and counted, and the count is written as soon
  * as the stream takes output again.
  */
-export function boundedWriter(stream: NodeJS.WritableStream & { writableLength: number } = process.stdout, limit = MAX_BUFFERED_LOG_BYTES): (line: string) => void {
+export function boundedWriter(
+  stream: NodeJS.WritableStream & { writableLength: number } = process.stdout,
+  limit = MAX_BUFFERED_LOG_BYTES,
+): (line: string) => void {
   let dropped = 0;
   return (line) => {
     if (stream.writableLength > limit) {

@@ -101,7 +101,11 @@ export class RateLimiter {
     }
     // the header describes the quota with the least left
     const tightest = states
-      .map((s) => ({ limit: s.p.limit, remaining: Math.max(0, s.p.limit - (s.w?.used ?? 0)), reset: Math.max(1, Math.ceil(((s.w?.start ?? now) + s.p.periodMs - now) / 1000)) }))
+      .map((s) => ({
+        limit: s.p.limit,
+        remaining: Math.max(0, s.p.limit - (s.w?.used ?? 0)),
+        reset: Math.max(1, Math.ceil(((s.w?.start ?? now) + s.p.periodMs - now) / 1000)),
+      }))
       .sort((a, b) => a.remaining - b.remaining)[0];
     const headers: Record<string, string> = { "ratelimit-policy": policy };
     if (tightest) headers.ratelimit = `limit=${tightest.limit}, remaining=${tightest.remaining}, reset=${tightest.reset}`;

@@ -44,7 +44,8 @@ export function readTargetBody(r: Release, raw: unknown, kind: "create" | "updat
 function namingLaterFields(r: Release, raw: Record<string, unknown>): ReadBody {
   const body = { ...raw };
   const fields: RequestField[] = [];
-  const refuse = (name: string, since: string | undefined) => fields.push({ name, description: `Unknown field: Boundary ${since} added it; this controller speaks the v0.4 API.` });
+  const refuse = (name: string, since: string | undefined) =>
+    fields.push({ name, description: `Unknown field: Boundary ${since} added it; this controller speaks the v0.4 API.` });
   for (const f of INPUT_FIELDS.filter((x) => !knows(r, x))) {
     const [head, inner] = spec(f).wire.split(".");
     const attributes = body.attributes;
@@ -74,7 +75,8 @@ function discarding(r: Release, raw: Record<string, unknown>, kind: "create" | "
   }
   const fields: RequestField[] = [];
   if (kind === "update" && "with_aliases" in body) {
-    if (Array.isArray(body.with_aliases) && body.with_aliases.length > 0) fields.push({ name: "with_aliases", description: "This field can only be set at target creation time." });
+    if (Array.isArray(body.with_aliases) && body.with_aliases.length > 0)
+      fields.push({ name: "with_aliases", description: "This field can only be set at target creation time." });
     delete body.with_aliases;
   }
   return { body, fields, readOnly: NAMED_READ_ONLY };

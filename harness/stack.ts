@@ -92,7 +92,7 @@ export class StepFailed extends Error {
     /** The partial failure's reasons, when the provider reported one (the resource is then recorded). */
     readonly reasons: string[] | undefined,
   ) {
-    super(`${step} failed: ${reasons?.join("; ") ?? (cause instanceof Error ? (cause as { details?: string }).details ?? cause.message : String(cause))}`);
+    super(`${step} failed: ${reasons?.join("; ") ?? (cause instanceof Error ? ((cause as { details?: string }).details ?? cause.message) : String(cause))}`);
   }
 }
 
@@ -134,7 +134,12 @@ export class Stack {
       else delete news[key];
     }
     const r = await this.e.check(news, olds, { name: this.name });
-    if (r.failures.length > 0) throw new StepFailed("check", undefined, r.failures.map((f) => `${f.property}: ${f.reason}`));
+    if (r.failures.length > 0)
+      throw new StepFailed(
+        "check",
+        undefined,
+        r.failures.map((f) => `${f.property}: ${f.reason}`),
+      );
     return r.inputs;
   }
 

@@ -148,7 +148,7 @@ export class OfflineEngine {
     const exported = program();
     const outputs: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(exported)) outputs[key] = await settle(pulumi.output(value));
-    for (let done = 0; done < pending.length; ) {
+    for (let done = 0; done < pending.length;) {
       const batch = pending.slice(done);
       done = pending.length;
       await Promise.allSettled(batch);

@@ -7,7 +7,17 @@ import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { z } from "zod";
 import { hasAnyIdPrefix, oneOf } from "../../common/rules";
 import { anyReleasePrefixes } from "../../wire/releases";
-import { INPUT_FIELDS, TARGET_FIELDS, programMustSet, spec, type FieldSpec, type InputField, type RequiredField, type TargetFields, type ValueOf } from "../../wire/target-fields";
+import {
+  INPUT_FIELDS,
+  TARGET_FIELDS,
+  programMustSet,
+  spec,
+  type FieldSpec,
+  type InputField,
+  type RequiredField,
+  type TargetFields,
+  type ValueOf,
+} from "../../wire/target-fields";
 
 /** What the engine sends for a value that is not known yet (during preview): the SDK's own sentinel. */
 export const UNKNOWN: string = unknownValue;
@@ -21,7 +31,9 @@ function inputSchema(f: FieldSpec, name: InputField): z.ZodType {
     f.kind === "integer"
       ? z.number(whole).int(whole)
       : f.kind === "enum"
-        ? z.enum(f.values as [string, ...string[]], { error: `must be ${f.values!.length === 1 ? "" : "one of "}${f.values!.map((v) => JSON.stringify(v)).join(", ")}` })
+        ? z.enum(f.values as [string, ...string[]], {
+            error: `must be ${f.values!.length === 1 ? "" : "one of "}${f.values!.map((v) => JSON.stringify(v)).join(", ")}`,
+          })
         : f.kind === "ids"
           ? z.array(z.string().refine((id) => hasAnyIdPrefix(id, prefixes), `must be a ${f.association!.noun} id starting with ${oneOf(prefixes)}`))
           : z.string();

@@ -108,7 +108,7 @@ describe("go-bexpr's grammar: what it refuses is refused", () => {
   test.each([
     ['/item/name == "web"', 'selector /item/name must be quoted: "/item/name" at position 1'],
     ['"web" in /item/authorized_actions', 'selector /item/authorized_actions must be quoted: "/item/authorized_actions" at position 10'],
-    ['`/item/name` == "web"', "`/item/name` is not a selector: use a JSON pointer in double quotes (\"/item/name\") or a path (item.name) at position 1"],
+    ['`/item/name` == "web"', '`/item/name` is not a selector: use a JSON pointer in double quotes ("/item/name") or a path (item.name) at position 1'],
     ['"/item//name" == "web"', 'selector "/item//name": a JSON pointer segment is letters, digits and -_.~:| (found "") at position 1'],
     ['"/" is empty', 'selector "/": a JSON pointer segment is letters, digits and -_.~:| (found "") at position 1'],
     ['"/item/my name" == "x"', 'selector "/item/my name": a JSON pointer segment is letters, digits and -_.~:| (found "my name") at position 1'],
@@ -119,7 +119,7 @@ describe("go-bexpr's grammar: what it refuses is refused", () => {
     ['item.tags[env] == "x"', 'an index is a quoted key, as ["env"] at position 10'],
     ['item.tags["env" == "x"', 'expected "]" at position 17'],
     ['1abc == "x"', 'invalid value "1abc": quote it, as "…" at position 1'],
-    ['22 == "x"', "22 is not a selector: use a JSON pointer in double quotes (\"/item/name\") or a path (item.name) at position 1"],
+    ['22 == "x"', '22 is not a selector: use a JSON pointer in double quotes ("/item/name") or a path (item.name) at position 1'],
   ])("%s", (filter, message) => {
     expect(() => parseFilter(filter)).toThrow(new FilterSyntaxError(message.replace(/ at position \d+$/, ""), Number(/(\d+)$/.exec(message)![1])));
   });

@@ -10,7 +10,14 @@ import { MATRIX, facts, speech } from "../helpers/releases";
 
 const KINDS = [
   { what: "host list", list: "hostSetIds" as ListField, a: "hsst_1234567890", b: "hsst_1234567891", other: "hsst_0987654321", bad: "hx_1234567890" },
-  { what: "brokered credential list", list: "applicationCredentialLibraryIds" as ListField, a: "clvlt_1234567890", b: "clvlt_1234567891", other: "clvlt_0987654321", bad: "cl_1234567890" },
+  {
+    what: "brokered credential list",
+    list: "applicationCredentialLibraryIds" as ListField,
+    a: "clvlt_1234567890",
+    b: "clvlt_1234567891",
+    other: "clvlt_0987654321",
+    bad: "cl_1234567890",
+  },
 ] as const;
 
 describe.each(MATRIX)("--emulate %s", (mode) => {
@@ -89,7 +96,8 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
         expect(res.body.details.request_fields.map((f: any) => f.name)).toContain(name);
         // Boundary's validators' words (the same from v0.4.0 to v0.21.3)
         if (r.errors === "boundary") expect(res.body.message).toBe("Errors in provided fields.");
-        if (r.errors === "boundary" && name === "version") expect(res.body.details.request_fields).toContainEqual({ name: "version", description: "Required field." });
+        if (r.errors === "boundary" && name === "version")
+          expect(res.body.details.request_fields).toContainEqual({ name: "version", description: "Required field." });
       }
       expect((await c.call("GET", `/v1/targets/${t.id}`)).body.version).toBe(1);
     });
@@ -126,7 +134,8 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
       const res = await act(t.id, "set", { version: 1, [field]: [other] });
       expect([res.status, res.body.kind]).toEqual(m.mistake);
       // 0.12+ word a failed :set-host-sources without the repository's error
-      if (k.list === "hostSetIds" && "fixed" in r.actionErrors.handler.host.set) expect(res.body).toEqual({ kind: "Internal", message: "Failed to set target host sources" });
+      if (k.list === "hostSetIds" && "fixed" in r.actionErrors.handler.host.set)
+        expect(res.body).toEqual({ kind: "Internal", message: "Failed to set target host sources" });
       else expect(JSON.stringify(res.body)).toContain(other);
     });
 

@@ -36,12 +36,22 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     expect(one.body.authorized_actions).toEqual(["no-op", "read"]);
     const all = await c.call("GET", `/v1/targets?scope_id=${PROJECT}`, undefined, READ_ONLY_TOKEN);
     expect(all.body.items[0].authorized_actions).toEqual(["no-op", "read"]);
-    const filtered = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent('"update" in "/item/authorized_actions"')}`, undefined, READ_ONLY_TOKEN);
+    const filtered = await c.call(
+      "GET",
+      `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent('"update" in "/item/authorized_actions"')}`,
+      undefined,
+      READ_ONLY_TOKEN,
+    );
     expect(filtered.body.items ?? []).toEqual([]);
   });
 
   // the actions a read-only token is refused, by the names the release uses
-  const [setHosts, setHostsBody, addCreds, addCredsBody] = [`set-${hosts.noun}`, { [hosts.field]: [] }, `add-${creds.noun}`, { [creds.field]: ["clvlt_1234567890"] }];
+  const [setHosts, setHostsBody, addCreds, addCredsBody] = [
+    `set-${hosts.noun}`,
+    { [hosts.field]: [] },
+    `add-${creds.noun}`,
+    { [creds.field]: ["clvlt_1234567890"] },
+  ];
   test.each([
     ["POST", "/v1/targets", { scope_id: PROJECT, name: "ro", type: "tcp", attributes: { default_port: 22 } }],
     ["PATCH", "/v1/targets/{id}", { version: 1, description: "x" }],
@@ -61,6 +71,12 @@ test("the Bearer header is read as /^bearer\\s+(\\S+)\\s*$/i reads it (without t
   const byRegex = (h: string) => /^bearer\s+(\S+)\s*$/i.exec(h)?.[1];
   const scheme = fc.constantFrom("Bearer", "bearer", "BEARER", "BeArEr", "Bear", "bearerx", "Basic", "");
   const space = fc.constantFrom("", " ", "  ", "\t", "\n", "\u00a0", " \t");
-  const header = fc.oneof(fc.string(), fc.tuple(scheme, space, fc.string(), space, fc.string({ maxLength: 3 })).map((parts) => parts.join("")));
-  fc.assert(fc.property(header, (h) => expect(bearerToken(h)).toBe(byRegex(h))), { numRuns: 5000 });
+  const header = fc.oneof(
+    fc.string(),
+    fc.tuple(scheme, space, fc.string(), space, fc.string({ maxLength: 3 })).map((parts) => parts.join("")),
+  );
+  fc.assert(
+    fc.property(header, (h) => expect(bearerToken(h)).toBe(byRegex(h))),
+    { numRuns: 5000 },
+  );
 });

@@ -64,7 +64,11 @@ test("SIGHUP: logged, nothing reloaded without TLS, the controller keeps serving
   const cli = await startCli(["--token", TOKEN]);
   try {
     const auth = { authorization: `Bearer ${TOKEN}` };
-    const created = await fetch(`${cli.apiUrl}/v1/targets`, { method: "POST", headers: auth, body: JSON.stringify({ scope_id: "p_1234567890", name: "kept", type: "tcp" }) });
+    const created = await fetch(`${cli.apiUrl}/v1/targets`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ scope_id: "p_1234567890", name: "kept", type: "tcp" }),
+    });
     const { id } = (await created.json()) as { id: string };
     cli.child.kill("SIGHUP");
     await until(() => cli.output().includes("SIGHUP: no TLS listener to reload"), "the SIGHUP log line");
@@ -85,8 +89,12 @@ test.each(["bash", "sh"])("the banner's Try line works as pasted into %s, with a
   const given = await startCli(["--token", TOKEN]);
   try {
     // stdin is not a socket: bash would take it for a remote shell and read ~/.bashrc
-    const run = (line: string, env: NodeJS.ProcessEnv = {}) => spawnSync(shell, ["-c", line], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH, ...env } });
-    for (const [cli, env] of [[generated, {}], [given, { BOUNDARY_TOKEN: TOKEN }]] as const) {
+    const run = (line: string, env: NodeJS.ProcessEnv = {}) =>
+      spawnSync(shell, ["-c", line], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH, ...env } });
+    for (const [cli, env] of [
+      [generated, {}],
+      [given, { BOUNDARY_TOKEN: TOKEN }],
+    ] as const) {
       const r = run(tryLine(cli), env);
       expect([r.status, r.stderr]).toEqual([0, ""]);
       expect(JSON.parse(r.stdout)).toEqual({ items: [] });
@@ -138,8 +146,11 @@ describe("fixture host addresses", () => {
 
 describe("TLS listeners, as Boundary's listener blocks configure them", () => {
   const cert = selfSignedCert(dir, "dev");
-  const config = (api: string, ops = 'tls_disable = true') =>
-    file(`tls-${Math.random().toString(36).slice(2)}.hcl`, `listener "tcp" {\n  purpose = "api"\n  ${api}\n}\nlistener "tcp" {\n  purpose = "ops"\n  ${ops}\n}\n`);
+  const config = (api: string, ops = "tls_disable = true") =>
+    file(
+      `tls-${Math.random().toString(36).slice(2)}.hcl`,
+      `listener "tcp" {\n  purpose = "api"\n  ${api}\n}\nlistener "tcp" {\n  purpose = "ops"\n  ${ops}\n}\n`,
+    );
   const tlsFiles = (c: { certFile: string; keyFile: string }) => `tls_cert_file = "${c.certFile}"\n  tls_key_file = "${c.keyFile}"`;
 
   /** The certificate a new connection is served, and the answer's status. */
@@ -162,7 +173,11 @@ describe("TLS listeners, as Boundary's listener blocks configure them", () => {
       expect((await httpsGet(`${cli.apiUrl}/v1/targets?scope_id=p_1234567890`, cert.cert)).status).toBe(200);
       expect((await httpsGet(`${cli.opsUrl}/health`, cert.cert)).status).toBe(200);
       await expect(fetch(`${cli.apiUrl.replace("https", "http")}/v1/targets`)).rejects.toThrow();
-      const r = spawnSync("bash", ["-c", tryLine(cli)], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH, BOUNDARY_TOKEN: TOKEN } });
+      const r = spawnSync("bash", ["-c", tryLine(cli)], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { PATH: process.env.PATH, BOUNDARY_TOKEN: TOKEN },
+      });
       expect([r.status, r.stderr]).toEqual([0, ""]);
       expect(JSON.parse(r.stdout)).toEqual({ items: [] });
     } finally {
@@ -181,11 +196,23 @@ describe("TLS listeners, as Boundary's listener blocks configure them", () => {
   });
 
   test.each([
-    [() => tlsFiles({ certFile: path.join(dir, "missing.crt"), keyFile: cert.keyFile }), /^listener "tcp" \(purpose api\)\.tls_cert_file: cannot read .*missing\.crt: ENOENT$/],
-    [() => tlsFiles({ certFile: cert.certFile, keyFile: path.join(dir, "missing.key") }), /^listener "tcp" \(purpose api\)\.tls_key_file: cannot read .*missing\.key: ENOENT$/],
+    [
+      () => tlsFiles({ certFile: path.join(dir, "missing.crt"), keyFile: cert.keyFile }),
+      /^listener "tcp" \(purpose api\)\.tls_cert_file: cannot read .*missing\.crt: ENOENT$/,
+    ],
+    [
+      () => tlsFiles({ certFile: cert.certFile, keyFile: path.join(dir, "missing.key") }),
+      /^listener "tcp" \(purpose api\)\.tls_key_file: cannot read .*missing\.key: ENOENT$/,
+    ],
     [() => tlsFiles({ certFile: cert.certFile, keyFile: dir }), /^listener "tcp" \(purpose api\)\.tls_key_file: cannot read .*: EISDIR$/],
-    [() => tlsFiles({ certFile: cert.certFile, keyFile: selfSignedCert(dir, "other").keyFile }), /^listener "tcp" \(purpose api\)\.tls_cert_file .*dev\.crt and tls_key_file .*other\.key: .*key values mismatch/],
-    [() => tlsFiles({ certFile: file("not.pem", "hello"), keyFile: cert.keyFile }), /^listener "tcp" \(purpose api\)\.tls_cert_file .*not\.pem and tls_key_file .*dev\.key: /],
+    [
+      () => tlsFiles({ certFile: cert.certFile, keyFile: selfSignedCert(dir, "other").keyFile }),
+      /^listener "tcp" \(purpose api\)\.tls_cert_file .*dev\.crt and tls_key_file .*other\.key: .*key values mismatch/,
+    ],
+    [
+      () => tlsFiles({ certFile: file("not.pem", "hello"), keyFile: cert.keyFile }),
+      /^listener "tcp" \(purpose api\)\.tls_cert_file .*not\.pem and tls_key_file .*dev\.key: /,
+    ],
     [() => `tls_cert_file = "${cert.certFile}"`, /^listener "tcp" \(purpose api\)\.tls_key_file: required with tls_cert_file, unless tls_disable = true$/],
     [() => `${tlsFiles(cert)}\n  tls_min_version = "tls10"`, /^listener "tcp" \(purpose api\)\.tls_min_version: "tls10" must be tls12 or tls13$/],
   ])("%#: a certificate or key missing, unreadable or unusable is exit 2 naming the key and the file", async (block, message) => {

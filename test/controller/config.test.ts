@@ -28,7 +28,9 @@ describe("durations", () => {
 
   test.each(["", "ten seconds", "10x", "-5s", "1m30", "s"])("%j is refused naming the key and value", (input) => {
     expect(() => configDuration("controller.graceful_shutdown_wait_duration", input)).toThrow(
-      new ConfigError(`controller.graceful_shutdown_wait_duration: invalid duration ${JSON.stringify(input)}: use Go syntax such as "500ms", "10s", "1m30s", or a whole number of seconds`),
+      new ConfigError(
+        `controller.graceful_shutdown_wait_duration: invalid duration ${JSON.stringify(input)}: use Go syntax such as "500ms", "10s", "1m30s", or a whole number of seconds`,
+      ),
     );
   });
 });
@@ -57,7 +59,10 @@ test("HCL: blocks with labels, attributes, comments", () => {
     }
   `);
   expect(root.attrs).toEqual({ disable_mlock: true });
-  expect(root.blocks.map((b) => [b.type, b.labels])).toEqual([["controller", []], ["listener", ["tcp"]]]);
+  expect(root.blocks.map((b) => [b.type, b.labels])).toEqual([
+    ["controller", []],
+    ["listener", ["tcp"]],
+  ]);
   expect(root.blocks[1]!.attrs).toEqual({ purpose: "api", address: "127.0.0.1:9200", cors_allowed_origins: ["*", "x"] });
 });
 
@@ -75,7 +80,13 @@ test("a Boundary HCL file sets listeners and the grace period; flags override it
 });
 
 test("the JSON form of the same file works, in both listener layouts", () => {
-  const a = file("a.json", JSON.stringify({ controller: { graceful_shutdown_wait_duration: "5s" }, listener: [{ tcp: { purpose: "api", address: "127.0.0.1:9400" } }, { tcp: { purpose: "ops", address: "127.0.0.1:9403" } }] }));
+  const a = file(
+    "a.json",
+    JSON.stringify({
+      controller: { graceful_shutdown_wait_duration: "5s" },
+      listener: [{ tcp: { purpose: "api", address: "127.0.0.1:9400" } }, { tcp: { purpose: "ops", address: "127.0.0.1:9403" } }],
+    }),
+  );
   expect(loadDevConfig(["--config", a])).toMatchObject({ api: { port: 9400 }, ops: { port: 9403 }, gracefulShutdownWaitMs: 5000 });
   const b = file("b.json", JSON.stringify({ listener: { tcp: [{ purpose: "api", address: "127.0.0.1:9500" }] } }));
   expect(loadDevConfig(["--config", b])).toMatchObject({ api: { port: 9500 }, ops: { port: 9203 }, gracefulShutdownWaitMs: 0 });
@@ -83,7 +94,13 @@ test("the JSON form of the same file works, in both listener layouts", () => {
 
 test("defaults: 127.0.0.1:9200 and :9203, no grace period, a generated token in Boundary's format", () => {
   const cfg = loadDevConfig([]);
-  expect(cfg).toMatchObject({ api: { host: "127.0.0.1", port: 9200 }, ops: { host: "127.0.0.1", port: 9203 }, gracefulShutdownWaitMs: 0, generatedToken: true, logFormat: "text" });
+  expect(cfg).toMatchObject({
+    api: { host: "127.0.0.1", port: 9200 },
+    ops: { host: "127.0.0.1", port: 9203 },
+    gracefulShutdownWaitMs: 0,
+    generatedToken: true,
+    logFormat: "text",
+  });
   expect(cfg.token).toMatch(/^at_[0-9A-Za-z]{10}_s1[1-9A-HJ-NP-Za-km-z]+$/);
   expect(loadDevConfig([]).token).not.toBe(cfg.token);
 });
@@ -104,8 +121,18 @@ test.each([
 
 test.each([
   ["a bad HCL file", "bad.hcl", 'controller {\n  graceful_shutdown_wait_duration = "10s"\n', "unexpected end of file"],
-  ["a bad duration in the file", "wait.hcl", 'controller { graceful_shutdown_wait_duration = "10 parsecs" }', 'controller.graceful_shutdown_wait_duration: invalid duration "10 parsecs"'],
-  ["a bad listener address", "addr.hcl", 'listener "tcp" { purpose = "api" address = 9200 }', 'listener "tcp" (purpose api).address: must be a string, got 9200'],
+  [
+    "a bad duration in the file",
+    "wait.hcl",
+    'controller { graceful_shutdown_wait_duration = "10 parsecs" }',
+    'controller.graceful_shutdown_wait_duration: invalid duration "10 parsecs"',
+  ],
+  [
+    "a bad listener address",
+    "addr.hcl",
+    'listener "tcp" { purpose = "api" address = 9200 }',
+    'listener "tcp" (purpose api).address: must be a string, got 9200',
+  ],
 ])("the CLI rejects %s with exit code 2", async (_what, name, text, message) => {
   const res = await runCli(["dev", "--config", file(name, text)]);
   expect(res.code).toBe(2);
@@ -113,9 +140,21 @@ test.each([
 });
 
 test.each([
-  ["a project whose parent is not an org", { scopes: [{ id: "p_1234567890", type: "project", parent_scope_id: "global" }] }, "scopes.0.parent_scope_id: global must be an org scope"],
-  ["a malformed host set id", { scopes: [], host_sets: [{ id: "hs_1", scope_id: "p_1234567890", host_catalog_id: "hcst_1234567890", hosts: [] }] }, "host_sets.0.id: must look like hsst_"],
-  ["a host set outside the fixtures' projects", { scopes: [], host_sets: [{ id: "hsst_1234567890", scope_id: "p_1234567890", host_catalog_id: "hcst_1234567890", hosts: [] }] }, "host_sets.0.scope_id: p_1234567890 is not a project scope"],
+  [
+    "a project whose parent is not an org",
+    { scopes: [{ id: "p_1234567890", type: "project", parent_scope_id: "global" }] },
+    "scopes.0.parent_scope_id: global must be an org scope",
+  ],
+  [
+    "a malformed host set id",
+    { scopes: [], host_sets: [{ id: "hs_1", scope_id: "p_1234567890", host_catalog_id: "hcst_1234567890", hosts: [] }] },
+    "host_sets.0.id: must look like hsst_",
+  ],
+  [
+    "a host set outside the fixtures' projects",
+    { scopes: [], host_sets: [{ id: "hsst_1234567890", scope_id: "p_1234567890", host_catalog_id: "hcst_1234567890", hosts: [] }] },
+    "host_sets.0.scope_id: p_1234567890 is not a project scope",
+  ],
   ["an unknown key", { scopes: [], colour: 1 }, "Unrecognized key"],
 ])("fixtures with %s are refused with exit code 2", async (_what, doc, message) => {
   const res = await runCli(["dev", "--fixtures", file("fx.json", JSON.stringify(doc))]);
@@ -132,7 +171,9 @@ test("unknown commands and no command exit 2 with usage", async () => {
 
 describe("hostile configuration (each fails with one message, exit 2, never a crash or a silent overflow)", () => {
   test.each(["1000h", "99999999999999999999999s", "24h1s"])("10. --graceful-shutdown-wait %s is over the 24h maximum", (wait) => {
-    expect(() => loadDevConfig(["--graceful-shutdown-wait", wait])).toThrow(new ConfigError(`--graceful-shutdown-wait: ${JSON.stringify(wait)} is longer than the maximum of 24h`));
+    expect(() => loadDevConfig(["--graceful-shutdown-wait", wait])).toThrow(
+      new ConfigError(`--graceful-shutdown-wait: ${JSON.stringify(wait)} is longer than the maximum of 24h`),
+    );
   });
 
   test("10. 24h itself is accepted", () => {
@@ -148,7 +189,9 @@ describe("hostile configuration (each fails with one message, exit 2, never a cr
   });
 
   test("11. deep fixtures JSON", () => {
-    expect(() => loadDevConfig(["--fixtures", "f.json"], () => "[".repeat(50_000))).toThrow(new ConfigError("--fixtures f.json: line 1: nested more than 32 levels deep"));
+    expect(() => loadDevConfig(["--fixtures", "f.json"], () => "[".repeat(50_000))).toThrow(
+      new ConfigError("--fixtures f.json: line 1: nested more than 32 levels deep"),
+    );
   });
 
   test("11. the real CLI: exit 2 and one line, no stack trace", async () => {

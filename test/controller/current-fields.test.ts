@@ -19,8 +19,16 @@ const act = async (mode: Emulation, id: string, action: string, body: object) =>
 
 describe("--emulate 0.21", () => {
   test("create and read back egress_worker_filter, address and default_client_port", async () => {
-    const t = await create("0.21", { egress_worker_filter: '"dev" in "/tags/type"', address: " db.internal ", attributes: { default_port: 5432, default_client_port: 15432 } });
-    expect(t).toMatchObject({ egress_worker_filter: '"dev" in "/tags/type"', address: "db.internal", attributes: { default_port: 5432, default_client_port: 15432 } });
+    const t = await create("0.21", {
+      egress_worker_filter: '"dev" in "/tags/type"',
+      address: " db.internal ",
+      attributes: { default_port: 5432, default_client_port: 15432 },
+    });
+    expect(t).toMatchObject({
+      egress_worker_filter: '"dev" in "/tags/type"',
+      address: "db.internal",
+      attributes: { default_port: 5432, default_client_port: 15432 },
+    });
     const read = await (await ctl("0.21")).call("GET", `/v1/targets/${t.id}`);
     expect(read.body).toMatchObject({ address: "db.internal", attributes: { default_client_port: 15432 } });
   });
@@ -34,7 +42,9 @@ describe("--emulate 0.21", () => {
     ["attributes.default_client_port", { attributes: { default_port: 22, default_client_port: 0 } }, "This field cannot be set to zero."],
     ["attributes.default_client_port", { attributes: { default_port: 22, default_client_port: 70000 } }, "Value is greater than maximum port number."],
   ])("create: %s %j is a 400 in v0.21.3's words", async (field, body, description) => {
-    const res = await (await ctl("0.21")).call("POST", "/v1/targets", { scope_id: "p_1234567890", name: `bad-${++n}`, type: "tcp", attributes: { default_port: 22 }, ...body });
+    const res = await (
+      await ctl("0.21")
+    ).call("POST", "/v1/targets", { scope_id: "p_1234567890", name: `bad-${++n}`, type: "tcp", attributes: { default_port: 22 }, ...body });
     expect(res.status).toBe(400);
     expect(res.body.details.request_fields).toContainEqual({ name: field, description });
   });
@@ -81,7 +91,10 @@ describe("--emulate 0.21", () => {
     const t = await create("0.21");
     const res = await patch("0.21", t.id, { version: 1, worker_filter: '"a" in "/tags/x"', egress_worker_filter: '"b" in "/tags/x"' });
     expect(res.status).toBe(400);
-    expect(res.body.details.request_fields).toContainEqual({ name: "egress_worker_filter", description: "Cannot set worker_filter and egress_worker_filter; they are mutually exclusive fields." });
+    expect(res.body.details.request_fields).toContainEqual({
+      name: "egress_worker_filter",
+      description: "Cannot set worker_filter and egress_worker_filter; they are mutually exclusive fields.",
+    });
   });
 
   test("a new legacy worker_filter is refused by the database (500), the Target unchanged", async () => {
@@ -96,7 +109,11 @@ describe("--emulate 0.21", () => {
 describe("injected credential sources (--emulate 0.21)", () => {
   test(":set-credential-sources sets the brokered and the injected list in one version; reads show both with summaries, lists neither", async () => {
     const t = await create("0.21");
-    const res = await act("0.21", t.id, "set-credential-sources", { version: 1, brokered_credential_source_ids: ["clvlt_1234567890"], injected_application_credential_source_ids: ["credup_1234567890"] });
+    const res = await act("0.21", t.id, "set-credential-sources", {
+      version: 1,
+      brokered_credential_source_ids: ["clvlt_1234567890"],
+      injected_application_credential_source_ids: ["credup_1234567890"],
+    });
     expect(res.body).toMatchObject({
       version: 2,
       brokered_credential_source_ids: ["clvlt_1234567890"],
@@ -149,21 +166,27 @@ describe("plugin host sets and static credentials", () => {
     // an SSH certificate library may be injected, never brokered
     const res = await act("0.21", t.id, "set-credential-sources", { version: 1, brokered_credential_source_ids: ["clvsclt_1234567890"] });
     expect(res.status).toBe(400);
-    expect(res.body.details.request_fields).toEqual([{ name: "brokered_credential_source_ids", description: 'Incorrectly formatted credential source identifier "clvsclt_1234567890".' }]);
+    expect(res.body.details.request_fields).toEqual([
+      { name: "brokered_credential_source_ids", description: 'Incorrectly formatted credential source identifier "clvsclt_1234567890".' },
+    ]);
     const hosts = await act("0.21", t.id, "add-host-sources", { host_source_ids: [] });
     expect(hosts.body.details.request_fields).toEqual([
       { name: "host_source_ids", description: "Must be non-empty." },
       { name: "version", description: "Required field." },
     ]);
     const wrongKind = await act("0.21", t.id, "add-host-sources", { version: 1, host_source_ids: ["hcst_1234567890"] });
-    expect(wrongKind.body.details.request_fields).toEqual([{ name: "host_source_ids", description: 'Incorrectly formatted host source identifier "hcst_1234567890".' }]);
+    expect(wrongKind.body.details.request_fields).toEqual([
+      { name: "host_source_ids", description: 'Incorrectly formatted host source identifier "hcst_1234567890".' },
+    ]);
   });
 
   test.each(["spec", "0.4"] as const)("%s mode refuses them by prefix, as Boundary v0.4 does", async (mode) => {
     const t = await (await ctl(mode)).create({ name: `newer-${++n}` });
     const hs = await act(mode, t.id, "set-host-sets", { version: 1, host_set_ids: ["hsplg_1234567890"] });
     expect(hs.status).toBe(400);
-    expect(hs.body.details.request_fields[0].description).toMatch(release(mode).errors === "ours" ? /it must start with hsst_\./ : /^Incorrectly formatted host set identifier "hsplg_1234567890"\.$/);
+    expect(hs.body.details.request_fields[0].description).toMatch(
+      release(mode).errors === "ours" ? /it must start with hsst_\./ : /^Incorrectly formatted host set identifier "hsplg_1234567890"\.$/,
+    );
     const cl = await act(mode, t.id, "set-credential-libraries", { version: 1, application_credential_library_ids: ["credup_1234567890"] });
     expect(cl.status).toBe(400);
   });
@@ -171,16 +194,31 @@ describe("plugin host sets and static credentials", () => {
 
 describe.each(["spec", "0.4"] as const)("%s mode (the v0.4 API)", (mode) => {
   test("a create with the newer fields: the spec's controller names them; v0.4 drops the top-level ones silently and refuses an attribute it does not know", async () => {
-    const body = { scope_id: "p_1234567890", name: `newer-${++n}`, type: "tcp", address: "10.0.0.1", egress_worker_filter: '"a" in "/tags/x"', attributes: { default_port: 22, default_client_port: 2222 } };
+    const body = {
+      scope_id: "p_1234567890",
+      name: `newer-${++n}`,
+      type: "tcp",
+      address: "10.0.0.1",
+      egress_worker_filter: '"a" in "/tags/x"',
+      attributes: { default_port: 22, default_client_port: 2222 },
+    };
     const res = await (await ctl(mode)).call("POST", "/v1/targets", body);
     if (release(mode).unknownKeys === "named") {
       expect(res.status).toBe(400);
-      expect(res.body.details.request_fields.map((f: { name: string }) => f.name).sort()).toEqual(["address", "attributes.default_client_port", "egress_worker_filter"]);
+      expect(res.body.details.request_fields.map((f: { name: string }) => f.name).sort()).toEqual([
+        "address",
+        "attributes.default_client_port",
+        "egress_worker_filter",
+      ]);
       expect(res.body.details.request_fields[0].description).toMatch(/Unknown field: Boundary 0\.1[23] added it/);
       return;
     }
     // v0.4 decodes attributes strictly (handlers.StructToProto): the whole create is refused
-    expect(res.body).toEqual({ kind: "InvalidArgument", message: "Error in provided request.", details: { request_fields: [{ name: "attributes", description: "Attribute fields do not match the expected format." }] } });
+    expect(res.body).toEqual({
+      kind: "InvalidArgument",
+      message: "Error in provided request.",
+      details: { request_fields: [{ name: "attributes", description: "Attribute fields do not match the expected format." }] },
+    });
     const { attributes: _a, ...rest } = body;
     const kept = await (await ctl(mode)).call("POST", "/v1/targets", { ...rest, attributes: { default_port: 22 } });
     expect(kept.status).toBe(200);
@@ -192,7 +230,9 @@ describe.each(["spec", "0.4"] as const)("%s mode (the v0.4 API)", (mode) => {
     const res = await patch(mode, t.id, { version: 1, description: "d", injected_application_credential_source_ids: ["clvlt_1234567890"] });
     if (release(mode).unknownKeys === "named") {
       expect(res.status).toBe(400);
-      expect(res.body.details.request_fields).toEqual([{ name: "injected_application_credential_source_ids", description: "Unknown field: Boundary 0.10 added it; this controller speaks the v0.4 API." }]);
+      expect(res.body.details.request_fields).toEqual([
+        { name: "injected_application_credential_source_ids", description: "Unknown field: Boundary 0.10 added it; this controller speaks the v0.4 API." },
+      ]);
     } else {
       expect(res.body).toMatchObject({ version: 2, description: "d" });
       expect(res.body).not.toHaveProperty("injected_application_credential_source_ids");

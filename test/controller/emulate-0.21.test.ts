@@ -31,10 +31,20 @@ test("a Target has current names: host_source_ids, brokered_credential_source_id
     brokered_credential_source_ids: ["clvlt_1234567890"],
     brokered_credential_sources: [{ id: "clvlt_1234567890", credential_store_id: "csvlt_1234567890" }],
   });
-  for (const old of ["host_set_ids", "host_sets", "application_credential_library_ids", "application_credential_libraries"]) expect(withCreds.body).not.toHaveProperty(old);
+  for (const old of ["host_set_ids", "host_sets", "application_credential_library_ids", "application_credential_libraries"])
+    expect(withCreds.body).not.toHaveProperty(old);
   expect(withCreds.body.authorized_actions).toEqual([
-    "no-op", "read", "update", "delete", "add-host-sources", "set-host-sources", "remove-host-sources",
-    "add-credential-sources", "set-credential-sources", "remove-credential-sources", "authorize-session",
+    "no-op",
+    "read",
+    "update",
+    "delete",
+    "add-host-sources",
+    "set-host-sources",
+    "remove-host-sources",
+    "add-credential-sources",
+    "set-credential-sources",
+    "remove-credential-sources",
+    "authorize-session",
   ]);
 });
 
@@ -64,7 +74,14 @@ test("the trap: host_set_ids sent to :set-host-sources is discarded, so the host
 });
 
 test("unknown keys in a create are discarded; sources in a create are ignored", async () => {
-  const res = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "discarding", type: "tcp", attributes: { default_port: 22 }, colour: "red", host_source_ids: ["hsst_1234567890"] });
+  const res = await c.call("POST", "/v1/targets", {
+    scope_id: PROJECT,
+    name: "discarding",
+    type: "tcp",
+    attributes: { default_port: 22 },
+    colour: "red",
+    host_source_ids: ["hsst_1234567890"],
+  });
   expect(res.status).toBe(200);
   expect(res.body).not.toHaveProperty("colour");
   expect(res.body).not.toHaveProperty("host_source_ids");
@@ -83,7 +100,11 @@ test("create: attributes.default_port is required, worker_filter is deprecated, 
 test.each([
   ["add-host-sources", { host_source_ids: ["hsst_1234567890"] }, "Failed to add target host sources"],
   ["set-host-sources", { host_source_ids: ["hsst_1234567890"] }, "Failed to set target host sources"],
-  ["add-credential-sources", { brokered_credential_source_ids: ["clvlt_1234567890"] }, "Unable to add credential sources to target: target.(Repository).AddTargetCredentialSources: db.DoTx: target.(Repository).AddTargetCredentialSources: invalid target version: integrity violation: error #1105."],
+  [
+    "add-credential-sources",
+    { brokered_credential_source_ids: ["clvlt_1234567890"] },
+    "Unable to add credential sources to target: target.(Repository).AddTargetCredentialSources: db.DoTx: target.(Repository).AddTargetCredentialSources: invalid target version: integrity violation: error #1105.",
+  ],
 ])("a stale version on :%s is 500 as v0.21.3 words it; on PATCH 404", async (action, ids, message) => {
   const t = await create();
   const res = await act(t.id, action, { version: 9, ...ids });
@@ -156,7 +177,9 @@ describe("paginated lists", () => {
   test("the config file's max_page_size is the default and the largest page", async () => {
     const cfg = loadDevConfig(["--config", "dev.hcl"], () => 'controller {\n  emulate = "0.21"\n  max_page_size = 100\n}\n');
     expect(cfg.maxPageSize).toBe(100);
-    expect(() => loadDevConfig(["--config", "dev.hcl"], () => "controller {\n  max_page_size = 0\n}\n")).toThrow("controller.max_page_size: 0 must be a whole number > 0");
+    expect(() => loadDevConfig(["--config", "dev.hcl"], () => "controller {\n  max_page_size = 0\n}\n")).toThrow(
+      "controller.max_page_size: 0 must be a whole number > 0",
+    );
     const small = await startTestController({ emulation: "0.21", maxPageSize: cfg.maxPageSize });
     try {
       for (let i = 0; i < 250; i++) small.store.createTarget({ scope_id: PROJECT, name: `small-${i}`, type: "tcp", attributes: { default_port: 22 } });
@@ -175,7 +198,10 @@ describe("paginated lists", () => {
     expect(bad.body).toEqual({ kind: "invalid list token", message: "list token is not valid" });
     await create();
     const first = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&page_size=1`);
-    const foreign = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent('"/item/name" == "x"')}&list_token=${first.body.list_token}`);
+    const foreign = await c.call(
+      "GET",
+      `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent('"/item/name" == "x"')}&list_token=${first.body.list_token}`,
+    );
     expect(foreign.body).toEqual({ kind: "invalid list token", message: "list token was issued for a different request" });
   });
 });
@@ -209,7 +235,11 @@ describe("rate limits", () => {
   });
 
   test("the config file sets them as Boundary reads it; api_rate_limit_disable turns them off", async () => {
-    const cfg = loadDevConfig(["--config", "dev.hcl"], () => 'controller {\n  emulate = "0.21"\n  api_rate_limit {\n    resources = ["*"]\n    actions = ["list"]\n    per = "auth-token"\n    limit = 10\n    period = "1m"\n  }\n}\n');
+    const cfg = loadDevConfig(
+      ["--config", "dev.hcl"],
+      () =>
+        'controller {\n  emulate = "0.21"\n  api_rate_limit {\n    resources = ["*"]\n    actions = ["list"]\n    per = "auth-token"\n    limit = 10\n    period = "1m"\n  }\n}\n',
+    );
     expect(cfg.rateLimits).toEqual([{ action: "list", per: "auth-token", limit: 10, periodMs: 60_000 }]);
     expect(loadDevConfig(["--config", "dev.hcl"], () => "controller {\n  api_rate_limit_disable = true\n}\n").rateLimits).toBe("disabled");
     const off = await startTestController({ emulation: "0.21", rateLimits: "disabled" });
@@ -233,7 +263,10 @@ describe("what v0.21.3 answers for its own client (section 2 of the release tabl
     const listed = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent(`"/item/id" == "${created.id}"`)}`);
     expect(listed.body.items[0].address).toBe("");
     // and the filter sees the item as listed
-    const empty = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent(`"/item/id" == "${created.id}" and "/item/address" == ""`)}`);
+    const empty = await c.call(
+      "GET",
+      `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent(`"/item/id" == "${created.id}" and "/item/address" == ""`)}`,
+    );
     expect(empty.body.items).toHaveLength(1);
   });
 
@@ -246,10 +279,15 @@ describe("what v0.21.3 answers for its own client (section 2 of the release tabl
     const missing = await act(t.id, "remove-host-sources", { version: 2, host_source_ids: ["hsst_1234567891"] });
     expect([missing.status, missing.body]).toEqual([
       500,
-      { kind: "Internal", message: `Unable to remove host sources from target: ${at}: db.DoTx: ${at}: target host sources deleted 0 did not match request for 1: search issue: error #1101.` },
+      {
+        kind: "Internal",
+        message: `Unable to remove host sources from target: ${at}: db.DoTx: ${at}: target host sources deleted 0 did not match request for 1: search issue: error #1101.`,
+      },
     ]);
     const creds = await act(t.id, "remove-credential-sources", { version: 2, brokered_credential_source_ids: ["clvlt_1234567890"] });
-    expect(creds.body.message).toMatch(/^Unable to remove credential sources from target: target\.\(Repository\)\.DeleteTargetCredentialSources: db\.DoTx: .*credential libraries deleted 0 did not match request for 1: search issue: error #1101\.$/);
+    expect(creds.body.message).toMatch(
+      /^Unable to remove credential sources from target: target\.\(Repository\)\.DeleteTargetCredentialSources: db\.DoTx: .*credential libraries deleted 0 did not match request for 1: search issue: error #1101\.$/,
+    );
     expect((await c.call("GET", `/v1/targets/${t.id}`)).body.version).toBe(2);
   });
 
@@ -267,26 +305,49 @@ describe("what v0.21.3 answers for its own client (section 2 of the release tabl
   test("a version 0 is missing, on PATCH and on the actions, in the validators' words", async () => {
     const t = await create({ name: "version-zero" });
     const patch = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 0, description: "d" });
-    expect(patch.body).toEqual({ kind: "InvalidArgument", message: "Error in provided request.", details: { request_fields: [{ name: "version", description: "Existing resource version is required for an update." }] } });
+    expect(patch.body).toEqual({
+      kind: "InvalidArgument",
+      message: "Error in provided request.",
+      details: { request_fields: [{ name: "version", description: "Existing resource version is required for an update." }] },
+    });
     const action = await act(t.id, "add-host-sources", { version: 0, host_source_ids: ["hsst_1234567890"] });
-    expect(action.body).toEqual({ kind: "InvalidArgument", message: "Errors in provided fields.", details: { request_fields: [{ name: "version", description: "Required field." }] } });
+    expect(action.body).toEqual({
+      kind: "InvalidArgument",
+      message: "Errors in provided fields.",
+      details: { request_fields: [{ name: "version", description: "Required field." }] },
+    });
   });
 
   test("ids: letters, digits and _ only (400, in each verifier's words); a segment without _ is an alias value (404 when unknown)", async () => {
-    const words = { GET: "Invalid formatted identifier.", PATCH: "Improperly formatted path identifier.", DELETE: "Incorrectly formatted identifier." } as const;
+    const words = {
+      GET: "Invalid formatted identifier.",
+      PATCH: "Improperly formatted path identifier.",
+      DELETE: "Incorrectly formatted identifier.",
+    } as const;
     for (const [method, description] of Object.entries(words)) {
       const res = await c.call(method, "/v1/targets/ttcp_1234-567890", method === "PATCH" ? { version: 1, description: "x" } : undefined);
       expect([method, res.status, res.body.details.request_fields]).toEqual([method, 400, [{ name: "id", description }]]);
     }
     const action = await act("ttcp_12345.67890", "add-host-sources", { version: 1, host_source_ids: ["hsst_1234567890"] });
-    expect(action.body).toEqual({ kind: "InvalidArgument", message: "Errors in provided fields.", details: { request_fields: [{ name: "id", description: "Incorrectly formatted identifier." }] } });
-    for (const alias of ["no-such-alias.example", "xyz"]) expect(await c.call("GET", `/v1/targets/${alias}`)).toMatchObject({ status: 404, body: { kind: "NotFound", message: "Resource not found." } });
+    expect(action.body).toEqual({
+      kind: "InvalidArgument",
+      message: "Errors in provided fields.",
+      details: { request_fields: [{ name: "id", description: "Incorrectly formatted identifier." }] },
+    });
+    for (const alias of ["no-such-alias.example", "xyz"])
+      expect(await c.call("GET", `/v1/targets/${alias}`)).toMatchObject({ status: 404, body: { kind: "NotFound", message: "Resource not found." } });
   });
 });
 
 describe("aliases (0.16+)", () => {
   test("with_aliases on create makes them; the aliases field shows them; their values name the Target in every path", async () => {
-    const res = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "aliased", type: "tcp", attributes: { default_port: 22 }, with_aliases: [{ value: "db.prod.example", scope_id: "global" }] });
+    const res = await c.call("POST", "/v1/targets", {
+      scope_id: PROJECT,
+      name: "aliased",
+      type: "tcp",
+      attributes: { default_port: 22 },
+      with_aliases: [{ value: "db.prod.example", scope_id: "global" }],
+    });
     expect(res.status).toBe(200);
     const t = res.body;
     expect(t.aliases).toEqual([{ id: expect.stringMatching(/^alt_[0-9A-Za-z]{10}$/), value: "db.prod.example" }]);
@@ -312,11 +373,29 @@ describe("aliases (0.16+)", () => {
     const update = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 1, description: "x", with_aliases: [{ value: "late.example" }] });
     expect(update.body.details.request_fields).toEqual([{ name: "with_aliases", description: "This field can only be set at target creation time." }]);
     const before = c.store.size;
-    await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "first-alias", type: "tcp", attributes: { default_port: 22 }, with_aliases: [{ value: "taken.example", scope_id: "global" }] });
-    const taken = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "second-alias", type: "tcp", attributes: { default_port: 22 }, with_aliases: [{ value: "TAKEN.example", scope_id: "global" }] });
+    await c.call("POST", "/v1/targets", {
+      scope_id: PROJECT,
+      name: "first-alias",
+      type: "tcp",
+      attributes: { default_port: 22 },
+      with_aliases: [{ value: "taken.example", scope_id: "global" }],
+    });
+    const taken = await c.call("POST", "/v1/targets", {
+      scope_id: PROJECT,
+      name: "second-alias",
+      type: "tcp",
+      attributes: { default_port: 22 },
+      with_aliases: [{ value: "TAKEN.example", scope_id: "global" }],
+    });
     expect([taken.status, taken.body.message]).toEqual([400, "Request attempted to make second resource with the same field value that must be unique."]);
     for (const bad of [{ value: "under_score.example" }, { value: "ok.example", scope_id: PROJECT }, { value: "x.example", id: "alt_1234567890" }]) {
-      const res = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "bad-alias", type: "tcp", attributes: { default_port: 22 }, with_aliases: [bad] });
+      const res = await c.call("POST", "/v1/targets", {
+        scope_id: PROJECT,
+        name: "bad-alias",
+        type: "tcp",
+        attributes: { default_port: 22 },
+        with_aliases: [bad],
+      });
       expect([res.status, res.body.details.request_fields.map((f: { name: string }) => f.name)]).toEqual([400, ["with_aliases"]]);
     }
     expect(c.store.size).toBe(before + 1);
@@ -328,9 +407,17 @@ describe("aliases (0.16+)", () => {
     const seeded = await startTestController({ emulation: "0.21", fixtures });
     try {
       expect(await seeded.call("GET", "/v1/targets/seeded.example")).toMatchObject({ status: 404, body: { kind: "NotFound", message: "Resource not found." } });
-      const res = await seeded.call("POST", "/v1/targets", { scope_id: PROJECT, name: "t", type: "tcp", attributes: { default_port: 22 }, with_aliases: [{ value: "seeded.example", scope_id: "global" }] });
+      const res = await seeded.call("POST", "/v1/targets", {
+        scope_id: PROJECT,
+        name: "t",
+        type: "tcp",
+        attributes: { default_port: 22 },
+        with_aliases: [{ value: "seeded.example", scope_id: "global" }],
+      });
       expect(res.status).toBe(400);
-      expect(() => parseFixtures({ ...fixtures, aliases: [{ id: "alt_1234567890", value: "bad_value" }] })).toThrow(/fixtures: aliases\.0\.value: "bad_value" must be a DNS name/);
+      expect(() => parseFixtures({ ...fixtures, aliases: [{ id: "alt_1234567890", value: "bad_value" }] })).toThrow(
+        /fixtures: aliases\.0\.value: "bad_value" must be a DNS name/,
+      );
     } finally {
       await seeded.shutdown();
     }
@@ -339,7 +426,13 @@ describe("aliases (0.16+)", () => {
   test("before 0.16 there are no aliases: with_aliases is discarded and a segment without _ is a malformed id", async () => {
     const older = await startTestController({ emulation: "0.15" });
     try {
-      const t = await older.call("POST", "/v1/targets", { scope_id: PROJECT, name: "t", type: "tcp", attributes: { default_port: 22 }, with_aliases: [{ value: "db.example", scope_id: "global" }] });
+      const t = await older.call("POST", "/v1/targets", {
+        scope_id: PROJECT,
+        name: "t",
+        type: "tcp",
+        attributes: { default_port: 22 },
+        with_aliases: [{ value: "db.example", scope_id: "global" }],
+      });
       expect(t.status).toBe(200);
       expect(t.body).not.toHaveProperty("aliases");
       expect((await older.call("GET", "/v1/targets/db.example")).status).toBe(400);

@@ -17,9 +17,21 @@ afterAll(() => c.shutdown());
 const act = (id: string, action: string, body: object) => c.call("POST", `/v1/targets/${id}:${action}`, body);
 
 test.each([
-  ["add-host-sets", { host_set_ids: ["hsst_1234567890"] }, "Unable to add host sets to target: target.(Repository).AddTargetHostSets: db.DoTx: target.(Repository).AddTargetHostSets: updated target and 0 rows updated: search issue: error #1101."],
-  ["set-host-sets", { host_set_ids: ["hsst_1234567890"] }, "Unable to set host sets in target: target.(Repository).SetTargetHostSets: db.DoTx: target.(Repository).SetTargetHostSets: set target host sets: updated target and 0 rows updated: search issue: error #1101."],
-  ["add-credential-libraries", { application_credential_library_ids: ["clvlt_1234567890"] }, "Unable to add credential libraries to target: target.(Repository).AddTargetCredentialLibraries: db.DoTx: target.(Repository).AddTargetCredentialLibraries: invalid target version: integrity violation: error #1105."],
+  [
+    "add-host-sets",
+    { host_set_ids: ["hsst_1234567890"] },
+    "Unable to add host sets to target: target.(Repository).AddTargetHostSets: db.DoTx: target.(Repository).AddTargetHostSets: updated target and 0 rows updated: search issue: error #1101.",
+  ],
+  [
+    "set-host-sets",
+    { host_set_ids: ["hsst_1234567890"] },
+    "Unable to set host sets in target: target.(Repository).SetTargetHostSets: db.DoTx: target.(Repository).SetTargetHostSets: set target host sets: updated target and 0 rows updated: search issue: error #1101.",
+  ],
+  [
+    "add-credential-libraries",
+    { application_credential_library_ids: ["clvlt_1234567890"] },
+    "Unable to add credential libraries to target: target.(Repository).AddTargetCredentialLibraries: db.DoTx: target.(Repository).AddTargetCredentialLibraries: invalid target version: integrity violation: error #1105.",
+  ],
 ])("a stale version on :%s is 500 Internal as v0.4 words it", async (action, ids, message) => {
   const t = await c.create();
   const res = await act(t.id, action, { version: 9, ...ids });
@@ -33,7 +45,8 @@ test("list items carry no association ids or summaries; GET does, and a filter s
   await act(t.id, "set-host-sets", { version: 1, host_set_ids: ["hsst_1234567890"] });
   const list = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent('"/item/name" == "listed"')}`);
   expect(list.body.items).toHaveLength(1);
-  for (const key of ["host_set_ids", "host_sets", "application_credential_library_ids", "application_credential_libraries"]) expect(list.body.items[0]).not.toHaveProperty(key);
+  for (const key of ["host_set_ids", "host_sets", "application_credential_library_ids", "application_credential_libraries"])
+    expect(list.body.items[0]).not.toHaveProperty(key);
   expect((await c.call("GET", `/v1/targets/${t.id}`)).body.host_set_ids).toEqual(["hsst_1234567890"]);
   const byHostSet = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent('"hsst_1234567890" in "/item/host_set_ids"')}`);
   expect(byHostSet.body).toEqual({});
@@ -45,7 +58,9 @@ test("the mode comes from --emulate or the config file's controller block; anyth
   expect(loadDevConfig([]).emulation).toBe("spec");
   // every minor release of the table is a mode; others are refused, naming them all
   expect(loadDevConfig(["--emulate", "0.7"]).emulation).toBe("0.7");
-  expect(() => loadDevConfig(["--emulate", "0.3"])).toThrow('--emulate: "0.3" is not one of spec, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.10, 0.11, 0.12, 0.13, 0.14, 0.15, 0.16, 0.17, 0.18, 0.19, 0.20, 0.21');
+  expect(() => loadDevConfig(["--emulate", "0.3"])).toThrow(
+    '--emulate: "0.3" is not one of spec, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.10, 0.11, 0.12, 0.13, 0.14, 0.15, 0.16, 0.17, 0.18, 0.19, 0.20, 0.21',
+  );
 });
 
 describe("v0.4.0 as its own client meets it", () => {
@@ -59,10 +74,14 @@ describe("v0.4.0 as its own client meets it", () => {
     expect(acted.body).toMatchObject({ version: 3, host_set_ids: ["hsst_1234567890"] });
   });
 
-  test("the actions' validation: \"Errors in provided fields.\", an empty list \"Must be non-empty.\", a bad id in the path and in the list", async () => {
+  test('the actions\' validation: "Errors in provided fields.", an empty list "Must be non-empty.", a bad id in the path and in the list', async () => {
     const t = await c.create({ name: "validation" });
     const empty = await act(t.id, "add-host-sets", { version: 1, host_set_ids: [] });
-    expect(empty.body).toEqual({ kind: "InvalidArgument", message: "Errors in provided fields.", details: { request_fields: [{ name: "host_set_ids", description: "Must be non-empty." }] } });
+    expect(empty.body).toEqual({
+      kind: "InvalidArgument",
+      message: "Errors in provided fields.",
+      details: { request_fields: [{ name: "host_set_ids", description: "Must be non-empty." }] },
+    });
     const kinds = await act(t.id, "add-credential-libraries", { application_credential_library_ids: ["clvlt_12345-67890"] });
     expect(kinds.body).toEqual({
       kind: "InvalidArgument",
@@ -77,7 +96,11 @@ describe("v0.4.0 as its own client meets it", () => {
     const path = await act("ttcp_bad-id", "set-host-sets", { version: 1, host_set_ids: [] });
     expect(path.body.details.request_fields).toEqual([{ name: "id", description: "Incorrectly formatted identifier." }]);
     const read = await c.call("GET", "/v1/targets/ttcp_bad-id");
-    expect(read.body).toEqual({ kind: "InvalidArgument", message: "Error in provided request.", details: { request_fields: [{ name: "id", description: "Invalid formatted identifier." }] } });
+    expect(read.body).toEqual({
+      kind: "InvalidArgument",
+      message: "Error in provided request.",
+      details: { request_fields: [{ name: "id", description: "Invalid formatted identifier." }] },
+    });
   });
 
   test("a current action is the gateway's 405 JSON; an unknown path its routing NotFound, which Boundary's error handler makes a 500", async () => {

@@ -44,16 +44,30 @@ const path = fc.oneof(
   token.map((t) => `/v1/${t}`),
 );
 const filter = fc.oneof(
-  fc.constantFrom('"/item/created_time" matches "^(.*)*(.*)*!$"', '"/item/name" matches "(?=x)"', '"/item/name" == "fuzz-1"', "not", '"a" in "/item/authorized_actions"'),
+  fc.constantFrom(
+    '"/item/created_time" matches "^(.*)*(.*)*!$"',
+    '"/item/name" matches "(?=x)"',
+    '"/item/name" == "fuzz-1"',
+    "not",
+    '"a" in "/item/authorized_actions"',
+  ),
   fc.integer({ min: 1, max: 8000 }).map((n) => "(".repeat(n) + '"/item/name" == "x"' + ")".repeat(n % 2 ? n : 0)),
   fc.integer({ min: 1, max: 2000 }).map((n) => "not ".repeat(n) + '"/item/name" == "x"'),
   text,
 );
 const query = fc.oneof(
   fc.constant(""),
-  fc.record({ scope_id: fc.constantFrom(PROJECT, "global", "o_1234567890", "x", ""), recursive: fc.constantFrom("true", "false", "yes", ""), filter, update_mask: fc.constantFrom("name", "attributes", "scope_id,type", "x,,y") }, { requiredKeys: [] }).map(
-    (q) => "?" + new URLSearchParams(q as Record<string, string>).toString(),
-  ),
+  fc
+    .record(
+      {
+        scope_id: fc.constantFrom(PROJECT, "global", "o_1234567890", "x", ""),
+        recursive: fc.constantFrom("true", "false", "yes", ""),
+        filter,
+        update_mask: fc.constantFrom("name", "attributes", "scope_id,type", "x,,y"),
+      },
+      { requiredKeys: [] },
+    )
+    .map((q) => "?" + new URLSearchParams(q as Record<string, string>).toString()),
   text.map((t) => "?" + encodeURIComponent(t)),
 );
 const authorization = fc.oneof(
@@ -64,35 +78,59 @@ const authorization = fc.oneof(
 const body = fc.oneof(
   fc.constant(""),
   fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
-  fc.record({ version: fc.integer({ min: -1, max: 3 }), name: text, host_set_ids: fc.array(fc.constantFrom("hsst_1234567890", "x", ""), { maxLength: 3 }), scope_id: fc.constantFrom(PROJECT, "x"), type: fc.constantFrom("tcp", "x") }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+  fc
+    .record(
+      {
+        version: fc.integer({ min: -1, max: 3 }),
+        name: text,
+        host_set_ids: fc.array(fc.constantFrom("hsst_1234567890", "x", ""), { maxLength: 3 }),
+        scope_id: fc.constantFrom(PROJECT, "x"),
+        type: fc.constantFrom("tcp", "x"),
+      },
+      { requiredKeys: [] },
+    )
+    .map((v) => JSON.stringify(v)),
   fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b).toString("latin1")),
 );
 const extraHeader = fc.tuple(fc.stringMatching(/^x-[a-z]{1,10}$/), fc.stringMatching(/^[ -~]{0,30}$/));
 
 /** What the store holds: ids and versions, to see that a rejected request changed nothing. */
-const snapshot = () => c.store.listTargets("global", true).map((t) => `${t.id}@${t.version}`).join(",");
+const snapshot = () =>
+  c.store
+    .listTargets("global", true)
+    .map((t) => `${t.id}@${t.version}`)
+    .join(",");
 
 test("random raw requests: never a 5xx, never a hang, /health stays fast, rejections change nothing", async () => {
   let sent = 0;
   await fc.assert(
-    fc.asyncProperty(method, path, query, authorization, fc.option(fc.constantFrom("application/json", "text/plain", "")), fc.array(extraHeader, { maxLength: 3 }), body, async (m, p, q, auth, type, extra, b) => {
-      const payload = Buffer.from(b, "latin1");
-      const headers = [`host: fuzz`, `content-length: ${payload.length}`];
-      if (auth !== undefined) headers.push(`authorization: ${auth}`);
-      if (type) headers.push(`content-type: ${type}`);
-      for (const [k, v] of extra) headers.push(`${k}: ${v}`);
-      const request = Buffer.concat([Buffer.from(`${m} ${p}${q} HTTP/1.1\r\n${headers.join("\r\n")}\r\n\r\n`, "latin1"), payload]);
-      const before = snapshot();
-      const res = await rawRequest(c.apiUrl, request, 2000, m === "HEAD");
-      expect(res.status).toBeGreaterThanOrEqual(200);
-      expect(res.status).toBeLessThan(500);
-      if (res.status >= 400) expect(snapshot()).toBe(before);
-      if (++sent % 25 === 0) {
-        const health = await fetch(`${c.opsUrl}/health`, { signal: AbortSignal.timeout(2000) });
-        expect(health.status).toBe(200);
-      }
-      expect(loop.longestBlockMs()).toBeLessThan(MAX_BLOCK_MS);
-    }),
+    fc.asyncProperty(
+      method,
+      path,
+      query,
+      authorization,
+      fc.option(fc.constantFrom("application/json", "text/plain", "")),
+      fc.array(extraHeader, { maxLength: 3 }),
+      body,
+      async (m, p, q, auth, type, extra, b) => {
+        const payload = Buffer.from(b, "latin1");
+        const headers = [`host: fuzz`, `content-length: ${payload.length}`];
+        if (auth !== undefined) headers.push(`authorization: ${auth}`);
+        if (type) headers.push(`content-type: ${type}`);
+        for (const [k, v] of extra) headers.push(`${k}: ${v}`);
+        const request = Buffer.concat([Buffer.from(`${m} ${p}${q} HTTP/1.1\r\n${headers.join("\r\n")}\r\n\r\n`, "latin1"), payload]);
+        const before = snapshot();
+        const res = await rawRequest(c.apiUrl, request, 2000, m === "HEAD");
+        expect(res.status).toBeGreaterThanOrEqual(200);
+        expect(res.status).toBeLessThan(500);
+        if (res.status >= 400) expect(snapshot()).toBe(before);
+        if (++sent % 25 === 0) {
+          const health = await fetch(`${c.opsUrl}/health`, { signal: AbortSignal.timeout(2000) });
+          expect(health.status).toBe(200);
+        }
+        expect(loop.longestBlockMs()).toBeLessThan(MAX_BLOCK_MS);
+      },
+    ),
     { numRuns: 600 },
   );
 }, 120_000);

@@ -41,7 +41,9 @@ test("three GETs on one connection: three answers, none closing it", async () =>
 
 test("a GET that carries a body it does not read is answered with Connection: close", async () => {
   const body = "x".repeat(10);
-  const text = await overOneSocket([`GET /v1/targets/ttcp_1234567890 HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${ADMIN_TOKEN}\r\ncontent-length: 100\r\n\r\n${body}`]);
+  const text = await overOneSocket([
+    `GET /v1/targets/ttcp_1234567890 HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${ADMIN_TOKEN}\r\ncontent-length: 100\r\n\r\n${body}`,
+  ]);
   expect(text).toMatch(/^HTTP\/1\.1 404/);
   expect(text).toMatch(/\r\nconnection: close\r\n/i);
 });

@@ -9,7 +9,8 @@ import { PROJECT, startTestController, type TestController } from "../helpers/co
 let c: TestController;
 beforeAll(async () => {
   c = await startTestController({ emulation: "0.21", rateLimits: "disabled" });
-  for (let i = 0; i < 2100; i++) c.store.createTarget({ scope_id: PROJECT, name: `paged-${i}`, type: "tcp", description: `target ${i}`, attributes: { default_port: 22 } });
+  for (let i = 0; i < 2100; i++)
+    c.store.createTarget({ scope_id: PROJECT, name: `paged-${i}`, type: "tcp", description: `target ${i}`, attributes: { default_port: 22 } });
 });
 afterAll(() => c.shutdown());
 
@@ -24,7 +25,14 @@ const Page = z.strictObject({
 });
 
 /** List items carry no association ids or summaries (Boundary's list query does not load them). */
-const ASSOCIATIONS = ["host_source_ids", "host_sources", "brokered_credential_source_ids", "brokered_credential_sources", "injected_application_credential_source_ids", "injected_application_credential_sources"];
+const ASSOCIATIONS = [
+  "host_source_ids",
+  "host_sources",
+  "brokered_credential_source_ids",
+  "brokered_credential_sources",
+  "injected_application_credential_source_ids",
+  "injected_application_credential_sources",
+];
 
 test("a 2,100-Target paginated listing: every item of every page decodes strictly as the Target it is", async () => {
   const items: Record<string, unknown>[] = [];

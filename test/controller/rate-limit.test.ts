@@ -30,7 +30,8 @@ describe("over HTTP", () => {
   });
 
   test("a quota set for one action applies to it alone; each answer's RateLimit-Policy is its action's", async () => {
-    const hcl = 'controller {\n  emulate = "0.21"\n  api_rate_limit {\n    resources = ["*"]\n    actions = ["read"]\n    per = "auth-token"\n    limit = 5\n    period = "1m"\n  }\n}\n';
+    const hcl =
+      'controller {\n  emulate = "0.21"\n  api_rate_limit {\n    resources = ["*"]\n    actions = ["read"]\n    per = "auth-token"\n    limit = 5\n    period = "1m"\n  }\n}\n';
     const cfg = loadDevConfig(["--config", "dev.hcl"], () => hcl);
     expect(cfg.rateLimits).toEqual([{ action: "read", per: "auth-token", limit: 5, periodMs: 60_000 }]);
     c = await startTestController({ emulation: "0.21", rateLimits: cfg.rateLimits });
@@ -58,7 +59,7 @@ describe("the limiter", () => {
     expect(limiter.take("target", "read", "10.0.0.1", "at_a").refuse).toBeUndefined();
   });
 
-  test("per `per`: Boundary's default, overridden by each configured policy naming the action or \"*\", the later over the earlier", () => {
+  test('per `per`: Boundary\'s default, overridden by each configured policy naming the action or "*", the later over the earlier', () => {
     const configured: RatePolicy[] = [
       { action: "read", per: "auth-token", limit: 5, periodMs: 1000 },
       { action: "*", per: "auth-token", limit: 7, periodMs: 1000 },

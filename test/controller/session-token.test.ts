@@ -7,7 +7,16 @@
 import { createHash, createPrivateKey, X509Certificate } from "node:crypto";
 import { join } from "node:path";
 import { AsnConvert } from "@peculiar/asn1-schema";
-import { BasicConstraints, Certificate, KeyUsage, KeyUsageFlags, SubjectKeyIdentifier, id_ce_basicConstraints, id_ce_keyUsage, id_ce_subjectKeyIdentifier } from "@peculiar/asn1-x509";
+import {
+  BasicConstraints,
+  Certificate,
+  KeyUsage,
+  KeyUsageFlags,
+  SubjectKeyIdentifier,
+  id_ce_basicConstraints,
+  id_ce_keyUsage,
+  id_ce_subjectKeyIdentifier,
+} from "@peculiar/asn1-x509";
 import { Root, type Type } from "protobufjs";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { MATRIX } from "../helpers/releases";
@@ -51,7 +60,14 @@ function expectations(mode: ReleaseKey) {
   const r = release(mode);
   const s = r.authorizeSession;
   const later = new Set(s.tokenFields);
-  return { type: later.size > 0 ? V021 : V04, later, answersLimits: s.fields.includes("expiration"), sans: s.certificateNamesWorkers, skid: s.subjectKeyId, clientPort: knows(r, "defaultClientPort") };
+  return {
+    type: later.size > 0 ? V021 : V04,
+    later,
+    answersLimits: s.fields.includes("expiration"),
+    sans: s.certificateNamesWorkers,
+    skid: s.subjectKeyId,
+    clientPort: knows(r, "defaultClientPort"),
+  };
 }
 
 describe.each(MATRIX)("--emulate %s", (mode) => {

@@ -29,7 +29,8 @@ async function underLoad(waitMs: number): Promise<Outcome> {
         else outcome.failed.push(`status ${res.statusCode}`);
       } catch (err) {
         const code = (err as { code?: string; cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;
-        if (code === "ECONNREFUSED") refused = true; // the listener is closed: nothing was sent
+        if (code === "ECONNREFUSED")
+          refused = true; // the listener is closed: nothing was sent
         else outcome.failed.push(String(code ?? err));
       }
     }

@@ -19,7 +19,19 @@ test("prints addresses, token and seeded ids; logs one line per request without 
     expect(banner).not.toContain(TOKEN); // a token given by the user is not echoed
     const res = await fetch(`${cli.apiUrl}/v1/targets?scope_id=p_1234567890`, { headers: auth });
     expect(res.status).toBe(200);
-    const requestLine = () => cli.output().trim().split("\n").map((l) => { try { return JSON.parse(l); } catch { return undefined; } }).find((l) => l?.msg === "request");
+    const requestLine = () =>
+      cli
+        .output()
+        .trim()
+        .split("\n")
+        .map((l) => {
+          try {
+            return JSON.parse(l);
+          } catch {
+            return undefined;
+          }
+        })
+        .find((l) => l?.msg === "request");
     const line = await until(requestLine, "the request log line");
     expect(line).toMatchObject({ level: "info", method: "GET", path: "/v1/targets", status: 200 });
     expect(line.ms).toEqual(expect.any(Number));
@@ -36,7 +48,10 @@ test("a generated token is printed and works", async () => {
     const res = await fetch(`${cli.apiUrl}/v1/targets?scope_id=p_1234567890`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     // the text log: one line for the request, and the token only ever in the banner (its Try line included)
-    const log = await until(() => /\[INFO\] request /.test(cli.output()) && cli.output().slice(cli.output().indexOf("\n", cli.output().indexOf("Try:"))), "the request log line");
+    const log = await until(
+      () => /\[INFO\] request /.test(cli.output()) && cli.output().slice(cli.output().indexOf("\n", cli.output().indexOf("Try:"))),
+      "the request log line",
+    );
     expect(log).toMatch(/\[INFO\] request method=GET path=\/v1\/targets status=200 ms=[\d.]+\n/);
     expect(log).not.toContain(token);
   } finally {
@@ -55,7 +70,11 @@ test("with a grace period: /health turns 503 at once, the API keeps serving for 
   }, "/health to turn 503");
   expect(await health.text()).toBe("");
   // the API still creates and reads during the wait
-  const created = await fetch(`${cli.apiUrl}/v1/targets`, { method: "POST", headers: auth, body: JSON.stringify({ scope_id: "p_1234567890", name: "during-grace", type: "tcp" }) });
+  const created = await fetch(`${cli.apiUrl}/v1/targets`, {
+    method: "POST",
+    headers: auth,
+    body: JSON.stringify({ scope_id: "p_1234567890", name: "during-grace", type: "tcp" }),
+  });
   expect(created.status).toBe(200);
   // still serving one second into the 1.5 s wait
   await new Promise((r) => setTimeout(r, Math.max(0, signalledAt + 1000 - Date.now())));
@@ -71,7 +90,10 @@ test("with a grace period: /health turns 503 at once, the API keeps serving for 
 test("the grace period can come from a Boundary config file", async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "pb-shutdown-"));
   const hcl = path.join(dir, "dev.hcl");
-  writeFileSync(hcl, 'controller {\n  graceful_shutdown_wait_duration = "1s"\n}\nlistener "tcp" {\n  purpose = "api"\n  address = "127.0.0.1:0"\n}\nlistener "tcp" {\n  purpose = "ops"\n  address = "127.0.0.1:0"\n}\n');
+  writeFileSync(
+    hcl,
+    'controller {\n  graceful_shutdown_wait_duration = "1s"\n}\nlistener "tcp" {\n  purpose = "api"\n  address = "127.0.0.1:0"\n}\nlistener "tcp" {\n  purpose = "ops"\n  address = "127.0.0.1:0"\n}\n',
+  );
   const cli = await startCli(["--config", hcl]);
   const signalledAt = Date.now();
   cli.child.kill("SIGINT");
@@ -108,10 +130,13 @@ test("an in-flight request finishes when the API listener closes", async () => {
   const { request } = await import("node:http");
   const u = new URL(`${cli.apiUrl}/v1/targets`);
   const done = new Promise<number>((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: "POST", headers: { ...auth, "content-length": Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      resolve(res.statusCode!);
-    });
+    const req = request(
+      { host: u.hostname, port: u.port, path: u.pathname, method: "POST", headers: { ...auth, "content-length": Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      },
+    );
     req.on("error", reject);
     req.write(body.slice(0, 10));
     // once the request is on the wire, signal; finish the body only after shutdown has begun

@@ -59,7 +59,8 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
       const lists = { host_set_ids: ["hsst_1234567891", "hsst_1234567890", "hsst_1234567891"], application_credential_library_ids: ["clvlt_1234567890"] };
       const t = (await c.call("POST", "/v1/targets", body({ name: "with-lists", ...lists }))).body;
       if (!r.createAppliesLists) {
-        for (const k of ["host_set_ids", "host_source_ids", "application_credential_library_ids", "brokered_credential_source_ids"]) expect(t).not.toHaveProperty(k);
+        for (const k of ["host_set_ids", "host_source_ids", "application_credential_library_ids", "brokered_credential_source_ids"])
+          expect(t).not.toHaveProperty(k);
         return;
       }
       expect(t.host_set_ids).toEqual(["hsst_1234567890", "hsst_1234567891"]);
@@ -74,39 +75,117 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     const ALL = MATRIX;
     /** Where the spec's controller and Boundary name a field differently. */
     const byRule = <T>(ours: T, boundary: T): T => (namesUnknownKeys ? ours : boundary);
-    test.each(([
-      ["missing scope_id", { name: "a", type: "tcp", attributes: { default_port: 22 } }, ["scope_id"], ALL],
-      ["org scope", { scope_id: "o_1234567890", name: "a", type: "tcp", attributes: { default_port: 22 } }, ["scope_id"], ALL],
-      ["missing name", { scope_id: PROJECT, type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
-      ["blank name", { scope_id: PROJECT, name: "  ", type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
-      ["non-printable name", { scope_id: PROJECT, name: "a\u0007", type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
-      ["missing type", { scope_id: PROJECT, name: "a", attributes: { default_port: 22 } }, ["type"], ALL],
-      ["unknown type", { scope_id: PROJECT, name: "a", type: "ssh", attributes: { default_port: 22 } }, ["type"], ALL],
-      ["session_max_seconds 0", { scope_id: PROJECT, name: "a", type: "tcp", session_max_seconds: 0, attributes: { default_port: 22 } }, ["session_max_seconds"], ALL],
-      ["session_connection_limit 0", { scope_id: PROJECT, name: "a", type: "tcp", session_connection_limit: 0, attributes: { default_port: 22 } }, ["session_connection_limit"], ALL],
-      ["session_connection_limit -2", { scope_id: PROJECT, name: "a", type: "tcp", session_connection_limit: -2, attributes: { default_port: 22 } }, ["session_connection_limit"], ALL],
-      ["default_port 0", { scope_id: PROJECT, name: "a", type: "tcp", attributes: { default_port: 0 } }, ["attributes.default_port"], ALL],
-      ["default_port 70000", { scope_id: PROJECT, name: "a", type: "tcp", attributes: { default_port: 70000 } }, ["attributes.default_port"], ALL],
-      // Boundary decodes attributes strictly and names only `attributes` (the subtypes' attribute interceptor)
-      ["unknown attribute", { scope_id: PROJECT, name: "a", type: "tcp", attributes: { port: 1, default_port: 22 } }, byRule(["attributes.port"], ["attributes"]), ALL],
-      ["worker_filter that does not parse", { scope_id: PROJECT, name: "a", type: "tcp", worker_filter: '"dev" in', attributes: { default_port: 22 } }, ["worker_filter"], ALL],
-      // Boundary names the three its verifiers check and discards the other output fields
-      ["read-only fields", { scope_id: PROJECT, name: "a", type: "tcp", id: "ttcp_1234567890", created_time: "x", updated_time: "x", authorized_actions: [], attributes: { default_port: 22 } }, byRule(["authorized_actions", "created_time", "id", "updated_time"], ["created_time", "id", "updated_time"]), ALL],
-      ["non-zero version", { scope_id: PROJECT, name: "a", type: "tcp", version: 3, attributes: { default_port: 22 } }, ["version"], ALL],
-      ["unknown keys", { scope_id: PROJECT, name: "a", type: "tcp", colour: "red", size: 1, attributes: { default_port: 22 } }, ["colour", "size"], ["spec"]],
-      ["a name with a tab inside", { scope_id: PROJECT, name: "a\tb", type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
-      ["a name with a zero-width space", { scope_id: PROJECT, name: "a\u200bb", type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
-      ["a name with a bidi override", { scope_id: PROJECT, name: "a\u202eb", type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
-      ["a name with a no-break space", { scope_id: PROJECT, name: "a\u00a0b", type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
-      ["a name with a C1 control", { scope_id: PROJECT, name: "a\u0085b", type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
-      ["wrong JSON types", { scope_id: 7, name: ["a"], type: "tcp", session_max_seconds: "10", attributes: { default_port: 22 } }, ["name", "scope_id", "session_max_seconds"], ALL],
-      ["fractional number", { scope_id: PROJECT, name: "a", type: "tcp", session_max_seconds: 1.5, attributes: { default_port: 22 } }, ["session_max_seconds"], ALL],
-      ["host set id without prefix", { scope_id: PROJECT, name: "a", type: "tcp", host_set_ids: ["hs_1"], attributes: { default_port: 22 } }, ["host_set_ids"], ["spec"]],
-      ["unknown host set", { scope_id: PROJECT, name: "a", type: "tcp", host_set_ids: ["hsst_zzzzzzzzzz"], attributes: { default_port: 22 } }, ["host_set_ids"], ["spec"]],
-      ["host set of another project", { scope_id: PROJECT, name: "a", type: "tcp", host_set_ids: ["hsst_0987654321"], attributes: { default_port: 22 } }, ["host_set_ids"], ["spec"]],
-      ["credential library without prefix", { scope_id: PROJECT, name: "a", type: "tcp", application_credential_library_ids: ["cl_1"], attributes: { default_port: 22 } }, ["application_credential_library_ids"], ["spec"]],
-      // rows whose rule is not this release's are left out (lists ignored on create; unknown keys discarded)
-    ] as [string, object, string[], readonly string[]][]).filter(([, , , modes]) => modes.includes(mode)))("rejects %s with 400 naming the field", async (_what, body, fields) => {
+    test.each(
+      (
+        [
+          ["missing scope_id", { name: "a", type: "tcp", attributes: { default_port: 22 } }, ["scope_id"], ALL],
+          ["org scope", { scope_id: "o_1234567890", name: "a", type: "tcp", attributes: { default_port: 22 } }, ["scope_id"], ALL],
+          ["missing name", { scope_id: PROJECT, type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
+          ["blank name", { scope_id: PROJECT, name: "  ", type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
+          ["non-printable name", { scope_id: PROJECT, name: "a\u0007", type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
+          ["missing type", { scope_id: PROJECT, name: "a", attributes: { default_port: 22 } }, ["type"], ALL],
+          ["unknown type", { scope_id: PROJECT, name: "a", type: "ssh", attributes: { default_port: 22 } }, ["type"], ALL],
+          [
+            "session_max_seconds 0",
+            { scope_id: PROJECT, name: "a", type: "tcp", session_max_seconds: 0, attributes: { default_port: 22 } },
+            ["session_max_seconds"],
+            ALL,
+          ],
+          [
+            "session_connection_limit 0",
+            { scope_id: PROJECT, name: "a", type: "tcp", session_connection_limit: 0, attributes: { default_port: 22 } },
+            ["session_connection_limit"],
+            ALL,
+          ],
+          [
+            "session_connection_limit -2",
+            { scope_id: PROJECT, name: "a", type: "tcp", session_connection_limit: -2, attributes: { default_port: 22 } },
+            ["session_connection_limit"],
+            ALL,
+          ],
+          ["default_port 0", { scope_id: PROJECT, name: "a", type: "tcp", attributes: { default_port: 0 } }, ["attributes.default_port"], ALL],
+          ["default_port 70000", { scope_id: PROJECT, name: "a", type: "tcp", attributes: { default_port: 70000 } }, ["attributes.default_port"], ALL],
+          // Boundary decodes attributes strictly and names only `attributes` (the subtypes' attribute interceptor)
+          [
+            "unknown attribute",
+            { scope_id: PROJECT, name: "a", type: "tcp", attributes: { port: 1, default_port: 22 } },
+            byRule(["attributes.port"], ["attributes"]),
+            ALL,
+          ],
+          [
+            "worker_filter that does not parse",
+            { scope_id: PROJECT, name: "a", type: "tcp", worker_filter: '"dev" in', attributes: { default_port: 22 } },
+            ["worker_filter"],
+            ALL,
+          ],
+          // Boundary names the three its verifiers check and discards the other output fields
+          [
+            "read-only fields",
+            {
+              scope_id: PROJECT,
+              name: "a",
+              type: "tcp",
+              id: "ttcp_1234567890",
+              created_time: "x",
+              updated_time: "x",
+              authorized_actions: [],
+              attributes: { default_port: 22 },
+            },
+            byRule(["authorized_actions", "created_time", "id", "updated_time"], ["created_time", "id", "updated_time"]),
+            ALL,
+          ],
+          ["non-zero version", { scope_id: PROJECT, name: "a", type: "tcp", version: 3, attributes: { default_port: 22 } }, ["version"], ALL],
+          [
+            "unknown keys",
+            { scope_id: PROJECT, name: "a", type: "tcp", colour: "red", size: 1, attributes: { default_port: 22 } },
+            ["colour", "size"],
+            ["spec"],
+          ],
+          ["a name with a tab inside", { scope_id: PROJECT, name: "a\tb", type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
+          ["a name with a zero-width space", { scope_id: PROJECT, name: "a\u200bb", type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
+          ["a name with a bidi override", { scope_id: PROJECT, name: "a\u202eb", type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
+          ["a name with a no-break space", { scope_id: PROJECT, name: "a\u00a0b", type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
+          ["a name with a C1 control", { scope_id: PROJECT, name: "a\u0085b", type: "tcp", attributes: { default_port: 22 } }, ["name"], ALL],
+          [
+            "wrong JSON types",
+            { scope_id: 7, name: ["a"], type: "tcp", session_max_seconds: "10", attributes: { default_port: 22 } },
+            ["name", "scope_id", "session_max_seconds"],
+            ALL,
+          ],
+          [
+            "fractional number",
+            { scope_id: PROJECT, name: "a", type: "tcp", session_max_seconds: 1.5, attributes: { default_port: 22 } },
+            ["session_max_seconds"],
+            ALL,
+          ],
+          [
+            "host set id without prefix",
+            { scope_id: PROJECT, name: "a", type: "tcp", host_set_ids: ["hs_1"], attributes: { default_port: 22 } },
+            ["host_set_ids"],
+            ["spec"],
+          ],
+          [
+            "unknown host set",
+            { scope_id: PROJECT, name: "a", type: "tcp", host_set_ids: ["hsst_zzzzzzzzzz"], attributes: { default_port: 22 } },
+            ["host_set_ids"],
+            ["spec"],
+          ],
+          [
+            "host set of another project",
+            { scope_id: PROJECT, name: "a", type: "tcp", host_set_ids: ["hsst_0987654321"], attributes: { default_port: 22 } },
+            ["host_set_ids"],
+            ["spec"],
+          ],
+          [
+            "credential library without prefix",
+            { scope_id: PROJECT, name: "a", type: "tcp", application_credential_library_ids: ["cl_1"], attributes: { default_port: 22 } },
+            ["application_credential_library_ids"],
+            ["spec"],
+          ],
+          // rows whose rule is not this release's are left out (lists ignored on create; unknown keys discarded)
+        ] as [string, object, string[], readonly string[]][]
+      ).filter(([, , , modes]) => modes.includes(mode)),
+    )("rejects %s with 400 naming the field", async (_what, body, fields) => {
       const before = await c.call("GET", `/v1/targets?scope_id=${PROJECT}`);
       const res = await c.call("POST", "/v1/targets", body);
       expect(res.status).toBe(400);
@@ -177,7 +256,9 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
       for (const id of ["hsst_1234567890", "ttcp_12345-67890", "ttcp_1234567890.x"]) {
         const bad = await c.call("GET", `/v1/targets/${id}`);
         expect(bad.status).toBe(400);
-        expect(bad.body.details.request_fields).toEqual([{ name: "id", description: namesUnknownKeys ? expect.stringMatching(/^Incorrectly formatted identifier/) : "Invalid formatted identifier." }]);
+        expect(bad.body.details.request_fields).toEqual([
+          { name: "id", description: namesUnknownKeys ? expect.stringMatching(/^Incorrectly formatted identifier/) : "Invalid formatted identifier." },
+        ]);
       }
       // without _ it is an alias value from 0.16 (unknown here: 404), a malformed id before
       expect((await c.call("GET", "/v1/targets/xyz")).status).toBe(r.aliases ? 404 : 400);
@@ -219,7 +300,13 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     });
 
     test("masked fields sent as null or left out are cleared or reset to defaults", async () => {
-      const t = await create({ description: "d", [m.filter]: '"dev" in "/tags/type"', session_max_seconds: 60, session_connection_limit: 5, attributes: { default_port: 22 } });
+      const t = await create({
+        description: "d",
+        [m.filter]: '"dev" in "/tags/type"',
+        session_max_seconds: 60,
+        session_connection_limit: 5,
+        attributes: { default_port: 22 },
+      });
       const res = await c.call("PATCH", `/v1/targets/${t.id}?update_mask=description,${m.filter},session_max_seconds,session_connection_limit`, {
         version: 1,
         description: null,
@@ -230,7 +317,8 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
       expect(res.body).toMatchObject({ session_max_seconds: 28800, session_connection_limit: m.connectionLimit, version: 2 });
       // the default port: cleared by v0.4; required from 0.9.0
       const port = await c.call("PATCH", `/v1/targets/${t.id}?update_mask=attributes.default_port`, { version: 2 });
-      if (requires(r, "defaultPort")) expect([port.status, port.body.details.request_fields]).toEqual([400, [{ name: "attributes.default_port", description: "This field is required." }]]);
+      if (requires(r, "defaultPort"))
+        expect([port.status, port.body.details.request_fields]).toEqual([400, [{ name: "attributes.default_port", description: "This field is required." }]]);
       else expect([port.status, port.body.attributes]).toEqual([200, {}]);
     });
 
@@ -265,7 +353,12 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
         const res = await c.call("PATCH", `/v1/targets/${t.id}`, sent);
         expect(res.status).toBe(400);
         expect(res.body.details.request_fields).toEqual([
-          { name: "version", description: namesUnknownKeys ? "This field is required: it must be the target's current version." : "Existing resource version is required for an update." },
+          {
+            name: "version",
+            description: namesUnknownKeys
+              ? "This field is required: it must be the target's current version."
+              : "Existing resource version is required for an update.",
+          },
         ]);
       }
       expect((await c.call("GET", `/v1/targets/${t.id}`)).body.version).toBe(1);
@@ -343,7 +436,11 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     test(`a description with a new line or a tab is ${descriptionProblem("a\nb", r.descriptions) ? "refused (unicode.IsPrint, before 0.17)" : "kept (IsPrint or IsSpace, 0.17+)"}; other control characters never`, async () => {
       const multi = await c.call("POST", "/v1/targets", body({ name: "multi-line", description: "first line\n\tsecond line" }));
       if (r.descriptions === "print-or-space") expect([multi.status, multi.body.description]).toEqual([200, "first line\n\tsecond line"]);
-      else expect([multi.status, multi.body.details?.request_fields]).toEqual([400, [{ name: "description", description: "Description contains unprintable characters" }]]);
+      else
+        expect([multi.status, multi.body.details?.request_fields]).toEqual([
+          400,
+          [{ name: "description", description: "Description contains unprintable characters" }],
+        ]);
       const bell = await c.call("POST", "/v1/targets", body({ name: "bell", description: "ring \u0007" }));
       expect(fieldsOf(bell.body)).toEqual(["description"]);
     });
@@ -358,7 +455,8 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
 test("the spec's controller with --ignore-create-associations ignores the lists on create, as Boundary v0.4 does", async () => {
   const legacy = await startTestController({ ignoreCreateAssociations: true });
   try {
-    const t = (await legacy.call("POST", "/v1/targets", body({ host_set_ids: ["hsst_1234567890"], application_credential_library_ids: ["clvlt_1234567890"] }))).body;
+    const t = (await legacy.call("POST", "/v1/targets", body({ host_set_ids: ["hsst_1234567890"], application_credential_library_ids: ["clvlt_1234567890"] })))
+      .body;
     expect(t).not.toHaveProperty("host_set_ids");
     expect(t).not.toHaveProperty("application_credential_library_ids");
   } finally {

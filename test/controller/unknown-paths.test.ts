@@ -40,9 +40,14 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
       // a file the UI does not have: Go's FileServer
       expect(await answer("GET", "/assets/app.js")).toEqual({ status: 404, type: "text/plain; charset=utf-8", body: GO_NOT_FOUND });
     } else {
-      for (const [a, method] of [[read, "GET"], [del, "DELETE"]] as const) {
+      for (const [a, method] of [
+        [read, "GET"],
+        [del, "DELETE"],
+      ] as const) {
         expect([a.status, a.type]).toEqual([404, "text/plain; charset=utf-8"]);
-        expect(a.body).toBe(`No route for ${method} /boundary/v1/targets/${id}: this controller serves Boundary's Target API under /v1/ (is the address's path right?).\n`);
+        expect(a.body).toBe(
+          `No route for ${method} /boundary/v1/targets/${id}: this controller serves Boundary's Target API under /v1/ (is the address's path right?).\n`,
+        );
       }
     }
     // the Target is there all along

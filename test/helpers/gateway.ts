@@ -81,17 +81,25 @@ export async function startGateway(target: string): Promise<Gateway> {
       if (b && "hang" in b) return;
       if (b && "page" in b && !b.forward) return void answer(res, b.page);
       const rewrite = b && "rewrite" in b ? b.rewrite : {};
-      forward(req, rewrite.request ? rewrite.request(body) : body, (status, headers, text) => {
-        if (b && "hold" in b) return;
-        if (b && "page" in b) return void answer(res, b.page);
-        const rewritten = rewrite.answer ? rewrite.answer(text) : text;
-        const shifted = shift === 0 ? rewritten : shiftTimes(rewritten, shift);
-        const { "content-length": _l, "transfer-encoding": _t, date, ...rest } = headers;
-        const out: Record<string, string | string[]> = { ...(rest as Record<string, string | string[]>), "content-length": String(Buffer.byteLength(shifted)) };
-        if (typeof date === "string") out.date = new Date(Date.parse(date) + shift).toUTCString();
-        res.writeHead(status, out);
-        res.end(shifted);
-      }, () => res.destroy());
+      forward(
+        req,
+        rewrite.request ? rewrite.request(body) : body,
+        (status, headers, text) => {
+          if (b && "hold" in b) return;
+          if (b && "page" in b) return void answer(res, b.page);
+          const rewritten = rewrite.answer ? rewrite.answer(text) : text;
+          const shifted = shift === 0 ? rewritten : shiftTimes(rewritten, shift);
+          const { "content-length": _l, "transfer-encoding": _t, date, ...rest } = headers;
+          const out: Record<string, string | string[]> = {
+            ...(rest as Record<string, string | string[]>),
+            "content-length": String(Buffer.byteLength(shifted)),
+          };
+          if (typeof date === "string") out.date = new Date(Date.parse(date) + shift).toUTCString();
+          res.writeHead(status, out);
+          res.end(shifted);
+        },
+        () => res.destroy(),
+      );
     });
   });
   function forward(

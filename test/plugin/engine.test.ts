@@ -63,7 +63,13 @@ describe("preview never writes", () => {
     const { result, calls } = await countCalls(c.opsUrl, () => e.update(created.id, created.props, news, { preview: true, oldInputs: inputs }));
     expect(calls).toEqual({});
     expect(c.store.getTarget(created.id)).toMatchObject({ version: 1, description: "v1" });
-    expect(result).toMatchObject({ description: "v2", hostSetIds: ["hsst_1234567891"], version: UNKNOWN, hostSets: UNKNOWN, createdTime: created.props.createdTime });
+    expect(result).toMatchObject({
+      description: "v2",
+      hostSetIds: ["hsst_1234567891"],
+      version: UNKNOWN,
+      hostSets: UNKNOWN,
+      createdTime: created.props.createdTime,
+    });
     await e.delete(created.id, created.props);
   });
 });
@@ -129,7 +135,9 @@ describe("autonaming", () => {
     // the same seed gives the same name (deterministic previews)
     expect((await e.check({ scopeId: PROJECT }, {}, { name: "web", randomSeed: seed })).inputs.name).toBe(first.inputs.name);
     // an update keeps the name from the old inputs, whatever the seed
-    expect((await e.check({ scopeId: PROJECT, description: "x" }, first.inputs, { name: "web", randomSeed: new Uint8Array([9]) })).inputs.name).toBe(first.inputs.name);
+    expect((await e.check({ scopeId: PROJECT, description: "x" }, first.inputs, { name: "web", randomSeed: new Uint8Array([9]) })).inputs.name).toBe(
+      first.inputs.name,
+    );
     // a replacement is checked without old inputs: a new name, so create-before-delete does not collide
     const replacement = await e.check({ scopeId: PROJECT }, {}, { name: "web", randomSeed: new Uint8Array([5, 6]) });
     expect(replacement.inputs.name).toMatch(/^web-[0-9a-f]{7}$/);
@@ -172,7 +180,13 @@ describe("a controller answering as Boundary v0.21, with boundary:apiGeneration 
   });
 
   test("create, then each list through its current set action; read and delete once each; nothing left behind", async () => {
-    const news = { scopeId: PROJECT, name: `current-${n++}`, defaultPort: 22, hostSetIds: ["hsst_1234567890"], applicationCredentialLibraryIds: ["clvlt_1234567890"] };
+    const news = {
+      scopeId: PROJECT,
+      name: `current-${n++}`,
+      defaultPort: 22,
+      hostSetIds: ["hsst_1234567890"],
+      applicationCredentialLibraryIds: ["clvlt_1234567890"],
+    };
     const r = await ce.check(news, {}, { name: "web" });
     expect(r.failures).toEqual([]);
     const { result: created, calls } = await countCalls(current.opsUrl, () => ce.create(r.inputs));

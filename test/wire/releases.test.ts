@@ -41,12 +41,26 @@ test("the lists' names, routes and prefixes change where the releases changed th
   expect(creds("0.14").answers).toEqual(["brokered_credential_source_ids"]);
   expect(release("0.9").lists.injectedApplicationCredentialSourceIds).toBeUndefined();
   expect(release("0.12").lists.injectedApplicationCredentialSourceIds!.prefixes).toContain("clvsclt_");
-  expect(anyReleasePrefixes("applicationCredentialLibraryIds")).toEqual(["clvlt_", "clvllt_", "credup_", "cred_", "credspk_", "credupd_", "credp_", "credjson_"]);
+  expect(anyReleasePrefixes("applicationCredentialLibraryIds")).toEqual([
+    "clvlt_",
+    "clvllt_",
+    "credup_",
+    "cred_",
+    "credspk_",
+    "credupd_",
+    "credp_",
+    "credjson_",
+  ]);
   expect(anyReleasePrefixes("hostSetIds")).toEqual(["hsst_", "hsplg_", "hs_"]);
 });
 
 test("fields, values, requirements and replacements accumulate from the release that brought them", () => {
-  expect([fieldSince("address"), fieldSince("defaultClientPort"), fieldSince("injectedApplicationCredentialSourceIds"), fieldSince("name")]).toEqual(["0.12", "0.13", "0.10", undefined]);
+  expect([fieldSince("address"), fieldSince("defaultClientPort"), fieldSince("injectedApplicationCredentialSourceIds"), fieldSince("name")]).toEqual([
+    "0.12",
+    "0.13",
+    "0.10",
+    undefined,
+  ]);
   expect([knows(release("0.11"), "address"), knows(release("0.12"), "address"), knows(release("spec"), "address")]).toEqual([false, true, false]);
   expect([valueSince("type", "ssh"), valueSince("type", "rdp"), valueSince("type", "tcp")]).toEqual(["0.10", "0.20", undefined]);
   expect([takesValue(release("0.4"), "type", "ssh"), takesValue(release("0.4"), "type", "tcp")]).toEqual([false, true]);
@@ -78,7 +92,9 @@ test("defaults, rules, pagination, the rate limiter, aliases and authorize-sessi
 /** Where a fact of authorize-session changes along the releases 0.4 … 0.21: each release whose value differs from the one before, with its value. */
 function changesOf<K extends keyof SessionFacts>(fact: K): [string, SessionFacts[K]][] {
   const real = RELEASES.filter((r) => r.release !== "spec");
-  return real.filter((r, i) => i === 0 || JSON.stringify(r.authorizeSession[fact]) !== JSON.stringify(real[i - 1]!.authorizeSession[fact])).map((r) => [r.release, r.authorizeSession[fact]]);
+  return real
+    .filter((r, i) => i === 0 || JSON.stringify(r.authorizeSession[fact]) !== JSON.stringify(real[i - 1]!.authorizeSession[fact]))
+    .map((r) => [r.release, r.authorizeSession[fact]]);
 }
 
 test("authorize-session's facts change where each release's source changed them (read at every tag)", () => {
@@ -89,7 +105,10 @@ test("authorize-session's facts change where each release's source changed them 
     ["0.7", "No endpoint found from available target host sources."],
     ["0.12", "No host sources or address found for given target."],
   ]);
-  expect(changesOf("workersFirst")).toEqual([["0.4", true], ["0.12", false]]);
+  expect(changesOf("workersFirst")).toEqual([
+    ["0.4", true],
+    ["0.12", false],
+  ]);
   expect(changesOf("noWorkers")).toEqual([
     ["0.4", { kind: "FailedPrecondition", none: filtered, filtered }],
     ["0.13", { kind: "FailedPrecondition", none: "No workers are available to handle this session.", filtered }],
@@ -102,13 +121,31 @@ test("authorize-session's facts change where each release's source changed them 
       },
     ],
   ]);
-  expect(changesOf("tokenFields")).toEqual([["0.4", []], ["0.13", ["default_client_port"]], ["0.15", ["default_client_port", "endpoint_port", "expiration"]]]);
-  expect(changesOf("certificateNamesWorkers")).toEqual([["0.4", false], ["0.8", true]]);
+  expect(changesOf("tokenFields")).toEqual([
+    ["0.4", []],
+    ["0.13", ["default_client_port"]],
+    ["0.15", ["default_client_port", "endpoint_port", "expiration"]],
+  ]);
+  expect(changesOf("certificateNamesWorkers")).toEqual([
+    ["0.4", false],
+    ["0.8", true],
+  ]);
   // v0.19.5 is built with Go 1.25.7 (.go-version); 0.19.0–0.19.3 with Go 1.23–1.24
-  expect(changesOf("subjectKeyId")).toEqual([["0.4", "sha1"], ["0.19", "sha256-160"]]);
+  expect(changesOf("subjectKeyId")).toEqual([
+    ["0.4", "sha1"],
+    ["0.19", "sha256-160"],
+  ]);
   expect(release("0.19").withinMinor).toMatch(/0\.19\.0–0\.19\.3 \(Go 1\.23–1\.24\) make the subject key id from SHA-1/);
-  expect(changesOf("hostIds")).toEqual([["0.4", ["hst_"]], ["0.8", ["hst_", "h_"]], ["0.10", ["hst_", "hplg_", "h_"]]]);
-  expect(changesOf("credentialOrigin")).toEqual([["0.4", ["credential_library"]], ["0.6", ["credential_source", "credential_library"]], ["0.9", ["credential_source"]]]);
+  expect(changesOf("hostIds")).toEqual([
+    ["0.4", ["hst_"]],
+    ["0.8", ["hst_", "h_"]],
+    ["0.10", ["hst_", "hplg_", "h_"]],
+  ]);
+  expect(changesOf("credentialOrigin")).toEqual([
+    ["0.4", ["credential_library"]],
+    ["0.6", ["credential_source", "credential_library"]],
+    ["0.9", ["credential_source"]],
+  ]);
   expect(changesOf("fields").map(([r]) => r)).toEqual(["0.4", "0.15", "0.16"]);
   // the spec's controller answers as v0.4
   expect(release("spec").authorizeSession).toEqual(release("0.4").authorizeSession);
@@ -132,8 +169,16 @@ test("a set of releases is named for messages", () => {
 
 test("the rate limiter's defaults are the table's: list and every other action, per token, IP and in total", async () => {
   const { defaultPolicies } = await import("../../controller/rate-limit");
-  const policies = (key: Parameters<typeof release>[0]) => defaultPolicies(release(key).rateLimiter!).map((p) => `${p.action}:${p.per}=${p.limit}/${p.periodMs}`);
-  const v0213 = ["list:auth-token=150/30000", "list:ip-address=1500/30000", "list:total=1500/30000", "other:auth-token=3000/30000", "other:ip-address=30000/30000", "other:total=30000/30000"];
+  const policies = (key: Parameters<typeof release>[0]) =>
+    defaultPolicies(release(key).rateLimiter!).map((p) => `${p.action}:${p.per}=${p.limit}/${p.periodMs}`);
+  const v0213 = [
+    "list:auth-token=150/30000",
+    "list:ip-address=1500/30000",
+    "list:total=1500/30000",
+    "other:auth-token=3000/30000",
+    "other:ip-address=30000/30000",
+    "other:total=30000/30000",
+  ];
   // internal/ratelimit/config.go, the same constants at 0.14.3 and 0.21.3
   expect(policies("0.14")).toEqual(v0213);
   expect(policies("0.21")).toEqual(v0213);
