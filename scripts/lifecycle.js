@@ -8,7 +8,8 @@
  *             `npx pulumi-boundary` answering "Permission denied".
  * - prepare:  what `npm ci`/`npm install` run in a checkout: the build. Not when `npx pulumi-boundary`
  *             runs in a checkout (npm installs the checkout into its npx cache as a link and runs
- *             its prepare): starting the CLI never builds; unbuilt, it says to run `npm ci`.
+ *             its prepare): starting the CLI never builds; unbuilt, each missing bin becomes a
+ *             stand-in that says to run `npm ci` and exits 1 (the build replaces it).
  *             When npm prepares this package as a git dependency, the build, then package.json
  *             without the lifecycle scripts, so the installed package carries none.
  * - prepack:  `npm pack`/`npm publish`: builds if dist/ is older than the sources, then takes the
@@ -75,10 +76,15 @@ const steps = {
     // an installed package has no sources to build (and no prepare left, see prepack)
     if (!fs.existsSync(at("tsconfig.build.json"))) return;
     if (process.env.npm_command === "exec") {
-      const missing = bins().filter((bin) => !fs.existsSync(at(bin)));
-      if (missing.length === 0) return;
-      process.stderr.write(`pulumi-boundary is not built in ${root}: run \`npm ci\` (or \`npm run build\`) there first.\n`);
-      process.exit(1);
+      // npm hides what this script prints and, if it fails, leaves its npx cache entry without a
+      // package.json, which fails every later npx (ENOENT) until deleted: so it succeeds, and the bin
+      // it links says what to do (the build replaces it).
+      const message = `pulumi-boundary is not built in ${root}: run \`npm ci\` there first, then this command again.\n`;
+      for (const bin of bins().filter((b) => !fs.existsSync(at(b)))) {
+        fs.mkdirSync(path.dirname(at(bin)), { recursive: true });
+        fs.writeFileSync(at(bin), `#!/usr/bin/env node\nprocess.stderr.write(${JSON.stringify(message)});\nprocess.exit(1);\n`, { mode: 0o755 });
+      }
+      return;
     }
     build();
     // pacote (npm's fetcher) sets this while it prepares a git dependency: what it packs next is

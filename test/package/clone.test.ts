@@ -1,6 +1,6 @@
 /**
- * The package as a new user gets it, from a fresh clone: `npm ci`, then the real `npx
- * pulumi-boundary` (npx → npm → sh → node), again after a rebuild (`npm run demo` builds, as the
+ * The package as a new user gets it, from a fresh clone: the real `npx pulumi-boundary` (npx → npm
+ * → sh → node) before `npm ci` (it says to run it), after it, again after a rebuild (`npm run demo` builds, as the
  * README's first command runs it), and the package installed from a tarball and from a git URL.
  *
  * One clone of this repository's HEAD (committed code: commit before running this file alone)
@@ -22,6 +22,8 @@ const version = (JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8"
 
 let dir: string;
 let clone: string;
+/** `npx pulumi-boundary dev` in the clone before `npm ci`, as a newcomer may type it first. */
+let beforeCi: ReturnType<typeof run>;
 const run = (cmd: string, args: string[], cwd = clone) => spawnSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 300_000 });
 
 beforeAll(() => {
@@ -29,6 +31,7 @@ beforeAll(() => {
   clone = path.join(dir, "pulumi-boundary");
   execFileSync("git", ["clone", "--quiet", repo, clone]);
   execFileSync("git", ["checkout", "--quiet", execFileSync("git", ["rev-parse", "HEAD"], { cwd: repo, encoding: "utf8" }).trim()], { cwd: clone });
+  beforeCi = run(npx, ["pulumi-boundary", "dev"]);
   const ci = run(npm, ["ci", ...INSTALL]);
   if (ci.status !== 0) throw new Error(`npm ci failed in the clone:\n${ci.stdout}\n${ci.stderr}`);
 }, 600_000);
@@ -38,6 +41,11 @@ afterAll(() => {
   // npx keeps the checkout's link in its cache, under a hash of the checkout's path
   const cache = execFileSync(npm, ["config", "get", "cache"], { encoding: "utf8" }).trim();
   rmSync(path.join(cache, "_npx", createHash("sha512").update(clone).digest("hex").slice(0, 16)), { recursive: true, force: true });
+});
+
+test("npx pulumi-boundary dev before npm ci says to run npm ci, and leaves npx working (every npx below reuses its cache entry)", () => {
+  expect(beforeCi.status).toBe(1);
+  expect(beforeCi.stderr).toContain(`pulumi-boundary is not built in ${clone}: run \`npm ci\` there first, then this command again.`);
 });
 
 const bin = () => path.join(clone, "dist", "controller", "cli.js");
