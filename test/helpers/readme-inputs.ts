@@ -1,24 +1,24 @@
 /**
- * The README's table of the Target's inputs, rendered from the field table: each input's name, its
+ * The table of the Target's inputs in docs/provider.md, rendered from the field table: each input's name, its
  * type (from its kind; `required` where a program must set it), the release that added it, and its
  * doc, the same text the package schema and TargetArgs' TSDoc carry.
  */
 import { fieldSince } from "../../wire/releases";
 import { INPUT_FIELDS, programMustSet, spec, type InputField } from "../../wire/target-fields";
 
-/** Where the table sits in the README. */
+/** Where the table sits in docs/provider.md. */
 export const START = "<!-- inputs-table:start (generated from wire/target-fields.ts; test/wire/readme.test.ts checks it) -->";
 /** Where it ends. */
 export const END = "<!-- inputs-table:end -->";
 
-/** An input's type as the README words it. */
+/** An input's type as the table words it. */
 function typeOf(f: InputField): string {
   const s = spec(f);
   const type = s.kind === "enum" ? s.values!.map((v) => `\`"${v}"\``).join(", ") : s.kind === "integer" ? "number" : s.kind === "ids" ? "string[]" : "string";
   return programMustSet(f) ? `${type}, required` : type;
 }
 
-/** The table, as the README holds it between START and END. */
+/** The table, as docs/provider.md holds it between START and END. */
 export function inputsTable(): string {
   const lines = [
     "| input | type | notes |",

@@ -1,5 +1,5 @@
 /**
- * The README's `BoundaryClient` example, its text taken from the README, run as written against the
+ * The `BoundaryClient` example of docs/provider.md, its text taken from that page, run as written against the
  * real `pulumi-boundary dev` (the spec's v0.4 API) and `--emulate 0.21`: it must work on both ends.
  * And v0.4's own list methods against a current release: their 405 names the method to use.
  */
@@ -12,13 +12,13 @@ import { requiredSince } from "../../wire/releases";
 import { startCli, type CliProcess } from "../helpers/cli";
 
 const TOKEN = "at_2222222222_s1ReadmeClientToken";
-const README = readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8");
+const DOC = readFileSync(path.join(__dirname, "..", "..", "docs", "provider.md"), "utf8");
 
-/** The first ```ts block under the README's `BoundaryClient` heading, as its text. */
+/** The first ```ts block under the page's `BoundaryClient` heading, as its text. */
 function example(): string {
-  const section = README.slice(README.indexOf("### `BoundaryClient`"));
+  const section = DOC.slice(DOC.indexOf("## `BoundaryClient`"));
   const m = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!m) throw new Error("README: no ts block under ### `BoundaryClient`");
+  if (!m) throw new Error("docs/provider.md: no ts block under ## `BoundaryClient`");
   return m[1]!;
 }
 
@@ -39,13 +39,13 @@ afterAll(async () => {
   }
 });
 
-test("the README's example sets host sources and adds credential sources (and says which release needs a default port)", () => {
+test("the documented example sets host sources and adds credential sources (and says which release needs a default port)", () => {
   expect(example()).toMatch(/setHostSources\(/);
   expect(example()).toMatch(/addCredentialSources\(/);
-  expect(README).toContain(`A \`tcp\` Target needs \`attributes.default_port\` from Boundary ${requiredSince("defaultPort")}\non`);
+  expect(DOC).toContain(`A \`tcp\` Target needs \`attributes.default_port\` from Boundary ${requiredSince("defaultPort")}\non`);
 });
 
-test.each([[[] as string[]], [["--emulate", "0.21"]]])("pulumi-boundary dev %j: the README's example works as written", async (flags) => {
+test.each([[[] as string[]], [["--emulate", "0.21"]]])("pulumi-boundary dev %j: the documented example works as written", async (flags) => {
   const cli = await startCli(["--token", TOKEN, ...flags]);
   started.push(cli);
   await runExample(cli.apiUrl);
