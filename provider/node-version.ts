@@ -20,5 +20,15 @@ if (problem) {
   Error.stackTraceLimit = 0;
   const err = new Error(problem);
   Error.stackTraceLimit = limit;
+  // Uncaught, Node prints the throwing line of this file and a caret before the message: when
+  // nothing catches this error, print the message alone. A program that catches it gets the error
+  // as thrown, and the listener is gone before its next turn of the event loop.
+  const uncaught = (e: unknown): void => {
+    if (e !== err) throw e;
+    process.stderr.write(`${problem}\n`);
+    process.exit(1);
+  };
+  process.once("uncaughtException", uncaught);
+  setImmediate(() => process.off("uncaughtException", uncaught)).unref();
   throw err;
 }
