@@ -5,6 +5,7 @@
  * other page is an UnexpectedAnswerError naming the address). Every text is scrubbed of the token
  * and of any bearer credential before it reaches a message.
  */
+import * as tls from "node:tls";
 import type * as undici from "undici";
 import { ErrorBody, type RequestField } from "../../wire/target";
 import {
@@ -67,6 +68,28 @@ export class Failures {
       return new TransportError(method, path, `${text}; nothing was sent: ${this.notReached(code)}`, { cause: err, maybeApplied: false });
     }
     return new TransportError(method, path, text, { cause: err });
+  }
+
+  /**
+   * A plain-HTTP request whose connection the other side closed without a word (undici's
+   * `UND_ERR_SOCKET: other side closed`): what a TLS listener does with bytes that are not TLS. When a
+   * TLS handshake at the same host and port succeeds, that is what happened: the listener could not
+   * have read the request, so nothing was applied, and the mistake is `http://` in the address.
+   * Anything else (or a handshake that fails or takes longer than it may) leaves `err` as it is.
+   */
+  async plainHttpToTls(op: Operation, err: BoundaryClientError): Promise<BoundaryClientError> {
+    const cause = err.cause as { code?: string } | undefined;
+    if (!(err instanceof TransportError) || !err.maybeApplied || cause?.code !== "UND_ERR_SOCKET" || !this.settings.origin.startsWith("http:")) return err;
+    const url = new URL(this.settings.origin);
+    if (!(await speaksTls(url.hostname.replace(/^\[|\]$/g, ""), Number(url.port || 80), Math.min(PROBE_MS, op.remaining()), op.signal))) return err;
+    const https = `https://${url.host}${this.settings.basePath}`;
+    return new TransportError(
+      err.method,
+      err.path,
+      `${this.scrub(`UND_ERR_SOCKET: ${(err.cause as Error).message}`)}; nothing was applied: ${url.host} serves TLS (a TLS handshake there succeeds), ` +
+        `which cannot read a plain-HTTP request. Use ${https} in boundary:addr (or ${ENV.addr})`,
+      { cause: err.cause, maybeApplied: false },
+    );
   }
 
   /**
@@ -142,6 +165,28 @@ export class Failures {
     const masked = token ? text.split(token).join("[redacted]") : text;
     return masked.replace(/(bearer\s+)[^\s"',;]+/gi, "$1[redacted]").replace(/(authorization["']?\s*[:=]\s*["']?)(?!bearer)[^\s"',;]+/gi, "$1[redacted]");
   };
+}
+
+/** How long the TLS probe of `plainHttpToTls` may take: a listener that serves TLS answers a handshake at once. */
+const PROBE_MS = 2000;
+
+/** Whether a TLS handshake with `host:port` completes within `ms` (any certificate: only the protocol is in question). */
+function speaksTls(host: string, port: number, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (ms <= 0 || signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const socket = tls.connect({ host, port, rejectUnauthorized: false });
+    const done = (yes: boolean) => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", abort);
+      socket.destroy();
+      resolve(yes);
+    };
+    const abort = () => done(false);
+    const timer = setTimeout(abort, ms);
+    signal?.addEventListener("abort", abort, { once: true });
+    socket.once("secureConnect", () => done(true));
+    socket.once("error", abort);
+  });
 }
 
 /** Boundary's error body (`{kind, message, details.request_fields}`), or undefined for any other body. */

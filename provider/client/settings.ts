@@ -79,6 +79,14 @@ function parseUrl(key: string, value: string): URL {
 export function resolveSettings(options: BoundaryClientOptions = {}, env: NodeJS.ProcessEnv = process.env): ClientSettings {
   const addrKey = options.addr ? "addr" : "BOUNDARY_ADDR";
   const api = parseUrl(addrKey, options.addr ?? env[ENV.addr] ?? "http://127.0.0.1:9200");
+  if (/\/v1\/*$/.test(api.pathname)) {
+    // the client adds /v1/ to every path: this address would ask …/v1/v1/targets, which no Boundary serves
+    const fixed = api.origin + api.pathname.replace(/\/v1\/*$/, "");
+    throw new ClientSettingsError(
+      `${addrKey === "addr" ? "addr (boundary:addr)" : addrKey}: ${JSON.stringify(api.href)} ends in /v1, which the provider adds to every path itself ` +
+        `(it would ask ${fixed}/v1/v1/targets): give the API listener's address without it, ${JSON.stringify(fixed)}`,
+    );
+  }
   const opsValue = options.opsAddr ?? env[ENV.opsAddr];
   const ops = opsValue
     ? parseUrl(options.opsAddr ? "opsAddr" : "BOUNDARY_OPS_ADDR", opsValue)

@@ -103,7 +103,7 @@ export class Transport {
       const res = await dispatcher.request(request);
       return { status: res.statusCode, headers: res.headers, text: await res.body.text(), date: dateOf(res.headers["date"]) };
     } catch (err) {
-      throw this.failures.transportError(op, { method, path: path.split("?")[0]! }, err);
+      throw await this.failures.plainHttpToTls(op, this.failures.transportError(op, { method, path: path.split("?")[0]! }, err));
     }
   }
 }

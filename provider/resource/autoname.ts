@@ -49,3 +49,12 @@ function suffix(seed: Uint8Array | undefined): string {
   const bytes = seed && seed.length > 0 ? createHash("sha256").update(seed).digest() : randomBytes(4);
   return bytes.toString("hex").slice(0, SUFFIX_LENGTH);
 }
+
+/**
+ * A failure of a name autonaming made, said as such: the program never wrote that name, so the
+ * reason alone ("name: …") would point at nothing in it. The fix is the resource's name, or a `name`.
+ */
+export function generatedNameFailure(reason: string, name: string, ctx: NamingContext): string {
+  const from = ctx.autonaming ? "by the stack's autonaming settings" : `from the resource's name ${JSON.stringify(ctx.logicalName ?? "")}`;
+  return `${reason} (the name ${JSON.stringify(name)} was generated ${from}, as no name was set: rename the resource, or set \`name\`)`;
+}

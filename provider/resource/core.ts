@@ -15,7 +15,7 @@ import { INPUT_FIELDS, type InputField } from "../../wire/target-fields";
 import { BoundaryApiError, BoundaryClient, NotFoundError, Operation, VersionConflictError, type BoundaryClientOptions } from "../client";
 import { RELEASES, type Release } from "../../wire/releases";
 import { applyPlan } from "./apply";
-import { autoname, type NamingContext } from "./autoname";
+import { autoname, generatedNameFailure, type NamingContext } from "./autoname";
 import { createTarget } from "./create";
 import { InvalidResourceDataError, PlanError, ResourceInitError, TargetDeletedError, UnsupportedInputError } from "../errors";
 import { droppedFields, generationFailures, needsGeneration, releasesOf } from "./generation";
@@ -120,6 +120,7 @@ export class TargetCore {
     const checked = checkInputs(inputs);
     const failures = checked.failures;
     if (named.failure) failures.push({ property: "name", reason: named.failure });
+    if (autonamed) for (const f of failures) if (f.property === "name") f.reason = generatedNameFailure(f.reason, named.name!, naming);
     // what no release the controller may be takes, whatever the state holds: say so now
     failures.push(...generationFailures(checked.inputs as Partial<TargetInputs>, this.knownReleases(), undefined, { stateless: true }));
     return { inputs, failures, autonamed };

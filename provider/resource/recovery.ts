@@ -21,12 +21,15 @@ import { stateFromTarget } from "./state";
 /**
  * What a failed create proves: `refused` when the Target was certainly not made (nothing was sent,
  * Boundary answered with its own error body, a rate limiter refused it unprocessed, the route does
- * not exist); `unknown` for everything else the client reports; `foreign` for an error that is not
- * about the request at all (a bug), which is passed on as it is.
+ * not exist, a 404 that is not Boundary's says nothing there serves the path); `unknown` for
+ * everything else the client reports; `foreign` for an error that is not about the request at all
+ * (a bug), which is passed on as it is.
  */
 export function createOutcome(err: unknown): "refused" | "unknown" | "foreign" {
   if (err instanceof TransportError) return err.maybeApplied ? "unknown" : "refused";
-  if (err instanceof SchemaValidationError || err instanceof UnexpectedAnswerError) return "unknown";
+  // a 404 that is not Boundary's: nothing at that address takes the POST (a wrong path in boundary:addr)
+  if (err instanceof UnexpectedAnswerError) return err.status === 404 ? "refused" : "unknown";
+  if (err instanceof SchemaValidationError) return "unknown";
   if (err instanceof BoundaryApiError) {
     if (err.kind !== "Unknown") return "refused"; // Boundary's own error body
     // an empty body: Boundary's 405 for a route it lacks, or its rate limiter's refusal

@@ -2,16 +2,20 @@
  * Errors that point to the fix, through the real engine path on both routes: a misspelt input key
  * (plain JavaScript has no type check) names the closest input; an update of a Target deleted
  * outside Pulumi says so and that `pulumi refresh` drops it; a 401 says whether the token was
- * missing or refused and where it is set; and the package on a Node.js older than it needs fails at
- * load with one line naming both versions.
+ * missing or refused and where it is set; address mistakes (a trailing /v1, a 404 that is not
+ * Boundary's, http:// to a TLS listener) are named as such and make nothing; a name autonaming made
+ * that the rules refuse says where it came from; and the package on a Node.js older than it needs
+ * fails at load with one line naming both versions.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { registeredInputs } from "../../harness/program";
 import { packedProgram } from "../../harness/provider-host";
 import { Stack, StepFailed } from "../../harness/stack";
 import { NODE_MAJOR_NEEDED } from "../../provider/node-version";
+import { selfSignedCert } from "../helpers/certs";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { ROUTES, routeTo, type TestRoute } from "../helpers/routes";
 
@@ -77,6 +81,67 @@ describe.each(ROUTES)("through the %s route", (kind) => {
     } finally {
       await own.stop();
     }
+  });
+
+  test("an address ending in /v1 is named as such before any call, with the address to use", async () => {
+    const own = await routeTo(kind, `${c.apiUrl}/v1`, { env: { BOUNDARY_MAX_RETRIES: "0" } });
+    try {
+      const before = c.store.size;
+      const err = await new Stack(own, "web").up({ scopeId: PROJECT, name: "double-v1" }).catch((e: unknown) => e);
+      expect(shown(err)).toContain(
+        `ends in /v1, which the provider adds to every path itself (it would ask ${c.apiUrl}/v1/v1/targets): give the API listener's address without it, "${c.apiUrl}"`,
+      );
+      expect(c.store.size).toBe(before);
+    } finally {
+      await own.stop();
+    }
+  });
+
+  test("a 404 that is not Boundary's on create is an address mistake: nothing was made, and no lost answer is looked for", async () => {
+    const own = await routeTo(kind, `${c.apiUrl}/boundary`, { env: { BOUNDARY_MAX_RETRIES: "0" } });
+    try {
+      const before = c.store.size;
+      const err = await new Stack(own, "web").up({ scopeId: PROJECT, name: "wrong-path" }).catch((e: unknown) => e);
+      expect(shown(err)).toContain(`POST ${c.apiUrl}/boundary/v1/targets: 404, and not an answer from Boundary's API`);
+      expect(shown(err)).toContain("this address does not reach the controller's API (a wrong host, port or path): check boundary:addr / BOUNDARY_ADDR");
+      expect(shown(err)).not.toMatch(/may exist|lost/);
+      expect(c.store.size).toBe(before);
+    } finally {
+      await own.stop();
+    }
+  });
+
+  test("http:// to a listener that serves TLS says to use https://, and that nothing was applied", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "pb-messages-"));
+    const cert = selfSignedCert(dir, "localhost");
+    const tls = await startTestController({ api: { host: "127.0.0.1", port: 0, tls: { ...cert, key: readFileSync(cert.keyFile, "utf8") } } });
+    const plain = tls.apiUrl.replace(/^https:/, "http:");
+    const own = await routeTo(kind, plain, { env: { BOUNDARY_MAX_RETRIES: "0" } });
+    const before = tls.store.size;
+    try {
+      const err = await new Stack(own, "web").up({ scopeId: PROJECT, name: "plain-to-tls" }).catch((e: unknown) => e);
+      expect(shown(err)).toContain(
+        `POST /v1/targets: UND_ERR_SOCKET: other side closed; nothing was applied: ${new URL(plain).host} serves TLS (a TLS handshake there succeeds), ` +
+          `which cannot read a plain-HTTP request. Use ${tls.apiUrl} in boundary:addr (or BOUNDARY_ADDR)`,
+      );
+      expect(shown(err)).not.toMatch(/may exist|lost/);
+      expect(tls.store.size).toBe(before);
+    } finally {
+      await own.stop();
+      await tls.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a name autonaming made from a resource name Boundary refuses (a tab) says it was generated from the resource's name", async () => {
+    const program = { scopeId: PROJECT };
+    const news = kind === "dynamic" ? registeredInputs(packedProgram(), [{ name: "we\tb", args: program }])[0]! : program;
+    const checked = await route.engine.check(news, {}, { name: "we\tb" });
+    const failure = checked.failures.find((f) => f.property === "name");
+    expect(failure?.reason).toContain("must contain printable characters only");
+    expect(failure?.reason).toMatch(
+      /\(the name "we\\tb-[0-9a-f]{7}" was generated from the resource's name "we\\tb", as no name was set: rename the resource, or set `name`\)$/,
+    );
   });
 });
 
