@@ -81,6 +81,7 @@ const steps = {
       // it links says what to do (the build replaces it).
       const message = `pulumi-boundary is not built in ${root}: run \`npm ci\` there first, then this command again.\n`;
       for (const bin of bins().filter((b) => !fs.existsSync(at(b)))) {
+        fs.rmSync(STAMP, { force: true }); // dist/ is no build now: prepack must build again
         fs.mkdirSync(path.dirname(at(bin)), { recursive: true });
         fs.writeFileSync(at(bin), `#!/usr/bin/env node\nprocess.stderr.write(${JSON.stringify(message)});\nprocess.exit(1);\n`, { mode: 0o755 });
       }
