@@ -55,6 +55,13 @@ function suffix(seed: Uint8Array | undefined): string {
  * reason alone ("name: …") would point at nothing in it. The fix is the resource's name, or a `name`.
  */
 export function generatedNameFailure(reason: string, name: string, ctx: NamingContext): string {
-  const from = ctx.autonaming ? "by the stack's autonaming settings" : `from the resource's name ${JSON.stringify(ctx.logicalName ?? "")}`;
+  // the engine proposes names from the resource's name too, by the stack's autonaming pattern
+  const from =
+    [
+      ctx.logicalName === undefined ? undefined : `from the resource's name ${JSON.stringify(ctx.logicalName)}`,
+      ctx.autonaming ? "by the stack's autonaming settings" : undefined,
+    ]
+      .filter((p) => p !== undefined)
+      .join(" ") || "by autonaming";
   return `${reason} (the name ${JSON.stringify(name)} was generated ${from}, as no name was set: rename the resource, or set \`name\`)`;
 }

@@ -142,6 +142,13 @@ describe.each(ROUTES)("through the %s route", (kind) => {
     expect(failure?.reason).toMatch(
       /\(the name "we\\tb-[0-9a-f]{7}" was generated from the resource's name "we\\tb", as no name was set: rename the resource, or set `name`\)$/,
     );
+    if (kind === "plugin") {
+      // what the engine sends when the stack has autonaming settings: a name it proposes from the resource's
+      const proposed = await route.engine.check(news, {}, { name: "we\tb", autonaming: { proposedName: "we\tb-x1", mode: "propose" } });
+      expect(proposed.failures.find((f) => f.property === "name")?.reason).toContain(
+        `(the name "we\\tb-x1" was generated from the resource's name "we\\tb" by the stack's autonaming settings, as no name was set`,
+      );
+    }
   });
 });
 
