@@ -6,7 +6,8 @@
  * program" must be told from "never set".
  */
 import { z } from "zod";
-import { RELEASES, fieldSince, listIn, summariesOf } from "../../wire/releases";
+import { ANSWER_NAMES } from "../client/list-check";
+import { fieldSince, summariesOf } from "../../wire/releases";
 import type { Target } from "../../wire/target";
 import {
   INPUT_FIELDS,
@@ -174,9 +175,6 @@ function firstAt(t: Target, paths: readonly (string | undefined)[]): unknown {
   }
   return undefined;
 }
-
-/** Every name any release answers a list under (the release table's), newest release first. */
-const ANSWER_NAMES = new Map(INPUT_FIELDS.map((f) => [f, [...new Set([...RELEASES].reverse().flatMap((r) => listIn(r, f)?.answers ?? []))]]));
 
 /** A list's summaries (`host_sets`, `host_sources`, …) as the answer carries them, under any release's name; none when it has none. */
 function summaries(t: Target, f: InputField): ({ id: string } & Record<string, unknown>)[] {
