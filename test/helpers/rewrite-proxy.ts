@@ -22,12 +22,18 @@ export interface Exchange {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the controller's answer, read and changed field by field
 export type Rewrite = (exchange: Exchange, answer: any) => unknown;
 
-/** The running proxy: its URL, the rewrite it applies, and close. */
+/** Returns the JSON body to send the controller instead, or undefined to send the request unchanged. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the request's body, read and changed field by field
+export type RewriteRequest = (method: string, path: string, body: any) => unknown;
+
+/** The running proxy: its URL, the rewrites it applies, and close. */
 export interface RewriteProxy {
   url: string;
-  /** The exchanges whose answer was rewritten, in order. */
+  /** The exchanges whose answer or request was rewritten, in order. */
   rewritten: Exchange[];
   rewrite(fn: Rewrite | undefined): void;
+  /** Changes requests before the controller sees them (a controller that drops ids it was sent). */
+  rewriteRequest(fn: RewriteRequest | undefined): void;
   close(): Promise<void>;
 }
 
@@ -35,25 +41,27 @@ export interface RewriteProxy {
 export async function startRewriteProxy(target: string): Promise<RewriteProxy> {
   const upstream = new URL(target);
   let rewrite: Rewrite | undefined;
+  let rewriteRequest: RewriteRequest | undefined;
   const rewritten: Exchange[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (d: Buffer) => chunks.push(d));
     req.on("end", () => {
-      const raw = Buffer.concat(chunks);
-      const headers = { ...req.headers, host: upstream.host };
+      let raw = Buffer.concat(chunks);
+      const sent = parse(raw);
+      const changed = sent === undefined ? undefined : rewriteRequest?.(req.method!, req.url!, sent);
+      if (changed !== undefined) raw = Buffer.from(JSON.stringify(changed));
+      const headers = { ...req.headers, host: upstream.host, "content-length": String(raw.length) };
       const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (up) => {
         const answer: Buffer[] = [];
         up.on("data", (d: Buffer) => answer.push(d));
         up.on("end", () => {
           let body = Buffer.concat(answer);
-          const exchange: Exchange = { method: req.method!, path: req.url!, sent: parse(raw), status: up.statusCode! };
+          const exchange: Exchange = { method: req.method!, path: req.url!, sent, status: up.statusCode! };
           const parsed = parse(body);
           const replaced = parsed === undefined ? undefined : rewrite?.(exchange, parsed);
-          if (replaced !== undefined) {
-            body = Buffer.from(JSON.stringify(replaced));
-            rewritten.push(exchange);
-          }
+          if (replaced !== undefined) body = Buffer.from(JSON.stringify(replaced));
+          if (replaced !== undefined || changed !== undefined) rewritten.push(exchange);
           const h = { ...up.headers, "content-length": String(body.length) };
           delete h["transfer-encoding"];
           res.writeHead(up.statusCode!, h);
@@ -70,6 +78,7 @@ export async function startRewriteProxy(target: string): Promise<RewriteProxy> {
     url: `http://127.0.0.1:${port}`,
     rewritten,
     rewrite: (fn) => void (rewrite = fn),
+    rewriteRequest: (fn) => void (rewriteRequest = fn),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
