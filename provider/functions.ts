@@ -75,7 +75,8 @@ const CredentialLibraryView = z
     name: z.string().optional().describe("Name."),
     description: z.string().optional().describe("Description."),
     credentialStoreId: z.string().optional().describe("Credential store id."),
-    type: z.string().optional().describe("Library type."),
+    type: z.string().optional().describe('Source type (`"vault"`, `"static"`, …).'),
+    credentialType: z.string().optional().describe("The credential's type (`username_password`, `ssh_private_key`, …), when the source has one."),
   })
   .meta({ id: "CredentialLibrary", description: "The library that brokered a credential." });
 
@@ -91,6 +92,10 @@ export const SessionCredential = z
   .object({
     credentialLibrary: CredentialLibraryView.describe("The library that generated it."),
     secret: CredentialSecret.describe("The secret."),
+    credential: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("A typed credential's fields (`username`, `password`, …), as a static or typed source gives them beside the secret."),
   })
   .meta({ id: "SessionCredential", description: "A credential brokered for a session." });
 /** A brokered credential's fields. */
@@ -182,13 +187,15 @@ export function sessionView(r: SessionAuthorization): SessionView {
       const origin = c.credential_source ?? c.credential_library ?? { id: "" };
       return {
         credentialLibrary: {
-          id: origin.id,
+          id: origin.id ?? "",
           name: origin.name,
           description: origin.description,
           credentialStoreId: origin.credential_store_id,
           type: origin.type,
+          credentialType: c.credential_source?.credential_type,
         },
         secret: { raw: c.secret.raw, decoded: c.secret.decoded },
+        credential: c.credential,
       };
     }),
   };

@@ -202,6 +202,16 @@ export function stateFromTarget(t: Target, managed: readonly InputField[]): Targ
   return compact(state) as TargetState;
 }
 
+/**
+ * The state after a change the controller answered with `t`: real Boundary's PATCH answer carries
+ * no `aliases` (only a read loads them), so an answer without them keeps the ones `before` holds;
+ * an answer that carries them is the truth.
+ */
+export function stateAfterChange(t: Target, before: Pick<TargetState, "aliases">, managed: readonly InputField[]): TargetState {
+  const state = stateFromTarget(t, managed);
+  return t.aliases === undefined ? { ...state, aliases: before.aliases ?? [] } : state;
+}
+
 /** The input fields a program set (present and not undefined). */
 export function managedFields(inputs: Partial<Record<string, unknown>>): InputField[] {
   return INPUT_FIELDS.filter((f) => inputs[f] !== undefined);
