@@ -203,14 +203,15 @@ export function sessionView(r: SessionAuthorization): SessionView {
 
 /**
  * A listed Target as programs (and the plugin's getTargets) see it: the resource's state shape plus
- * its id. An id list (and its summaries) the answer does not carry is left out, never reported
- * empty: Boundary's list items never carry them (its list query does not load them).
+ * its id. From a list item (`read` false), an id list (and its summaries) the item does not carry
+ * is left out, never reported empty: Boundary's list items never carry them (its list query does
+ * not load them). From a read, a list left out is empty (Boundary omits an empty list).
  */
-export function targetSummary(t: Target): TargetSummary {
+export function targetSummary(t: Target, read = false): TargetSummary {
   const state: Record<string, unknown> = stateFromTarget(t, []);
   delete state.__managed; // a listed Target is not managed by this program
   for (const f of LIST_FIELDS) {
-    if ((ANSWER_NAMES.get(f) ?? []).some((name) => getPath(t, name) !== undefined)) continue;
+    if (read || (ANSWER_NAMES.get(f) ?? []).some((name) => getPath(t, name) !== undefined)) continue;
     delete state[f];
     const output = associationOf(f).output;
     if (output) delete state[output.name];
@@ -226,7 +227,7 @@ export function targetSummary(t: Target): TargetSummary {
 export async function findTargets(client: BoundaryClient, args: GetTargetsArgs): Promise<TargetSummary[]> {
   const { readLists, ...query } = args;
   const listed = await client.listTargets(query);
-  if (!readLists) return listed.map(targetSummary);
+  if (!readLists) return listed.map((t) => targetSummary(t));
   const read: (Target | undefined)[] = [];
   for (let i = 0; i < listed.length; i += READS_AT_ONCE) {
     const batch = listed
@@ -234,7 +235,7 @@ export async function findTargets(client: BoundaryClient, args: GetTargetsArgs):
       .map((t) => client.getTarget(t.id).catch((err) => (err instanceof NotFoundError ? undefined : Promise.reject(err))));
     read.push(...(await Promise.all(batch)));
   }
-  return read.filter((t): t is Target => t !== undefined).map(targetSummary);
+  return read.filter((t): t is Target => t !== undefined).map((t) => targetSummary(t, true));
 }
 const READS_AT_ONCE = 8;
 
