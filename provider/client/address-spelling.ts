@@ -31,7 +31,7 @@ export function addressSpellings(body: Record<string, unknown> | undefined, brac
   return [first, first === bare ? bracketed : bare];
 }
 
-/** The 400 that refuses an IPv6 address's spelling (not the address): true when brackets were refused, false when their absence was, else undefined. */
+/** The 400 that refuses an IPv6 address's spelling (not the address): which spelling it refused (`brackets`, or the `bare` address), else undefined. */
 export function refusedSpelling(err: unknown): "brackets" | "bare" | undefined {
   if (!(err instanceof BoundaryApiError) || err instanceof UnexpectedAnswerError || err.status !== 400) return undefined;
   const why = err.requestFields.find((f) => f.name === "address")?.description ?? "";

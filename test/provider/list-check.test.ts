@@ -87,6 +87,15 @@ describe.each([
     const done = await e.update(id, again.properties, inputs);
     expect(done.applicationCredentialLibraryIds).toEqual([LIBRARY]);
   });
+
+  test("an up naming a credential library the controller does not know fails naming it, however the release answers", async () => {
+    proxy.rewriteRequest(undefined);
+    // v0.4.0 answers 200 and attaches nothing; a controller that refuses it names it in its 400: either way the id is named
+    const news = { scopeId: PROJECT, name: `unknown-${route}`, applicationCredentialLibraryIds: ["clvlt_0000000000"], ...extra };
+    const { id, reasons } = e.initFailure(await failure(e.create((await e.check(news, {})).inputs)));
+    expect(id).toMatch(/^ttcp_/);
+    expect(reasons.join(" ")).toContain("clvlt_0000000000");
+  });
 });
 
 describe("against --emulate 0.21", () => {
