@@ -4,6 +4,7 @@
  * the controller's store. Each side words its own message; the decision is made here only.
  */
 import { isIP } from "node:net";
+import { ADDRESS_LENGTH, parseAddress } from "./address";
 import { FilterSyntaxError, parseFilter } from "./filter";
 
 /** The largest value of Boundary's int32 fields (session limits). */
@@ -85,32 +86,17 @@ export function filterProblem(expression: string): string | undefined {
 }
 
 /** How long a Target's `address` may be (Boundary's host address limits). */
-export const ADDRESS_LENGTH = { min: 3, max: 255 } as const;
+export { ADDRESS_LENGTH };
 
 /**
- * Characters Go's URL parser refuses in a host: control characters anywhere ("invalid control
- * character in URL"), and white space and `{|}\^` and backquote in a host name ("invalid character
- * in host name"). From 0.19.3 Boundary parses a Target's address as a URL host (util.ParseAddress →
- * parseutil.NormalizeAddr → url.Parse of "default://" + address) and answers "Error parsing address:
- * failed to parse address." [read at v0.21.3 and in parseutil's NormalizeAddr at its HEAD; v0.2.0,
- * which 0.19.3–0.21.3 pin, not read separately]. Up to 0.19.2 it only split host and port, and took them.
- */
-// eslint-disable-next-line no-control-regex -- control characters are what it finds
-const UNPARSABLE_HOST = /[\u0000-\u0020\u007f{|}\\^`]/;
-
-/**
- * What is wrong with a Target's `address` (after trimming), or undefined: Boundary takes a host name
- * or an IP address, 3–255 characters, without a port; an IPv6 literal has no brackets, and nothing
- * a URL's host may not hold (both 0.19.3+; see UNPARSABLE_HOST).
+ * What is wrong with a Target's `address`, or undefined, as Boundary 0.19.3 and later judge it
+ * (`common/address.ts`): 3–255 characters once trimmed, no port, no brackets, and a host Go's URL
+ * parser takes (an IP address or a name: no white space, control characters or `{|}\^`, and a
+ * colon only in an IPv6 address).
  */
 export function addressProblem(address: string): "length" | "port" | "brackets" | "unparsable" | undefined {
-  const a = address.trim();
-  if (a.length < ADDRESS_LENGTH.min || a.length > ADDRESS_LENGTH.max) return "length";
-  if (UNPARSABLE_HOST.test(a)) return "unparsable";
-  if (a.startsWith("[")) return /^\[[^\]]*\]:\d*$/.test(a) ? "port" : "brackets";
-  const colons = a.split(":").length - 1;
-  // one colon is host:port; an IPv6 literal has two or more and cannot carry a port unbracketed
-  return colons === 1 ? "port" : undefined;
+  const parsed = parseAddress(address);
+  return "problem" in parsed ? parsed.problem.kind : undefined;
 }
 
 /** A DNS name: labels of letters, digits, `-` and `_` (not starting or ending with `-`), at most 63 each. */

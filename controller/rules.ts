@@ -4,6 +4,7 @@
  * with what only it knows (scopes, uniqueness, versions).
  */
 import * as shared from "../common/rules";
+import { addressRule } from "./address";
 import type { Release } from "../wire/releases";
 import type { RequestField } from "../wire/target";
 import { TARGET_FIELDS, spec, type InputField } from "../wire/target-fields";
@@ -14,13 +15,6 @@ type Rule = (value: never, release: Release) => string | undefined;
 const NAME = {
   blank: "This field is required.",
   unprintable: "Name contains unprintable characters",
-} as const;
-
-const ADDRESS = {
-  length: `Address length must be between ${shared.ADDRESS_LENGTH.min} and ${shared.ADDRESS_LENGTH.max} characters.`,
-  port: "Address does not support a port.",
-  brackets: "Error parsing address: address cannot be encapsulated by brackets.",
-  unparsable: "Error parsing address: failed to parse address.",
 } as const;
 
 /** One rule per input field that has one (association ids are checked by `checkIds`). */
@@ -49,13 +43,8 @@ export const FIELD_RULES = {
   egressWorkerFilter: (v: string) => (shared.filterProblem(v) ? "Unable to successfully parse egress filter expression." : undefined),
   // an open-source controller refuses any ingress filter (HCP and Enterprise take one)
   ingressWorkerFilter: () => "Ingress Worker Filter field is not supported in OSS",
-  // a bracketed IPv6 address is refused from 0.19.3 (before, it was taken as given)
-  address: (v: string, r: Release) => {
-    const problem = shared.addressProblem(v);
-    // up to 0.19.2 Boundary only split host and port: brackets and any character were taken as given
-    if ((problem === "brackets" || problem === "unparsable") && r.addressBrackets === "taken") return undefined;
-    return problem && ADDRESS[problem];
-  },
+  // split host and port up to 0.19.2, parsed and normalised from 0.19.3 (controller/address.ts)
+  address: (v: string, r: Release) => addressRule(v, r),
   defaultClientPort: (v: number) =>
     v === 0
       ? "This field cannot be set to zero."

@@ -27,6 +27,7 @@ import { actionFieldsMessage, checkActionBody, type SentIds } from "./action-rul
 import { Aliases, maybeAlias } from "./aliases";
 import { ControllerFault, invalidField, invalidFields, notFound } from "./errors";
 import type { FixtureCredential, FixtureCredentialLibrary, FixtureHostSet, FixtureScope, FixtureWorker, Fixtures } from "./fixtures";
+import { storedAddress } from "./address";
 import { actionMistake, addressConflict, createRules, patchAlwaysApplies, staleVersion, updateFieldRules, updateRules, type Emulation } from "./emulation";
 import * as rules from "./rules";
 import type { TargetRecord } from "./record";
@@ -259,6 +260,7 @@ export class Store {
       } else setValue(target, f, this.knows(f) ? getPath(req, wire) : undefined, this.defaultOf(f));
     }
     const record = target as TargetRecord;
+    if (record.address) record.address = storedAddress(record.address, this.release);
     this.checkUniqueName(scopeId, record.name);
     // the aliases are made with the Target, in one transaction: a value taken fails the create
     if (this.release.aliases) this.aliases.create(record.id, req.with_aliases, () => newId("alt_"));
@@ -298,6 +300,7 @@ export class Store {
     if (errors.length > 0) throw invalidFields(errors);
     this.checkVersion(current, req.version!, "update");
     updateRules(this.release, current, next);
+    if (next.address) next.address = storedAddress(next.address, this.release);
     if (next.name !== current.name) this.checkUniqueName(current.scope_id, next.name);
     next.version = current.version + 1;
     next.updated_time = this.now().toISOString();

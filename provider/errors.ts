@@ -390,6 +390,27 @@ export class UnsupportedInputError extends PulumiBoundaryError {
 }
 
 /**
+ * A list action answered success, but its answer shows the lists not as asked: the controller
+ * dropped ids (v0.4.0 attaches nothing for an unknown credential library, and answers 200) or kept
+ * ones a remove named. `target` is the answer: what the controller holds. Nothing is retried.
+ */
+export class ListNotAppliedError extends BoundaryClientError {
+  static override readonly code = "BOUNDARY_LIST_NOT_APPLIED";
+  /** `what` (the action and the Target) was answered with `target`, whose lists differ as `details` says. */
+  constructor(
+    what: string,
+    details: string,
+    /** The Target the action answered with: what the controller holds now. */
+    readonly target: Target,
+  ) {
+    super(
+      `${what} answered success, but ${details}. Check that each id exists and belongs to the Target's project ` +
+        "(Boundary 0.4 attaches nothing for a credential library it does not know, without an error)",
+    );
+  }
+}
+
+/**
  * A call of a plan failed; `cause` is the client's error, `last` what the controller holds now
  * (the last Target returned before the failure), `failedCall` the call and `what` its description
  * (`updating name`, `setting host sets`).
@@ -444,4 +465,5 @@ export const PROVIDER_ERRORS: readonly ProviderErrorEntry[] = [
   { error: TargetDeletedError, statuses: [] },
   { error: UnsupportedInputError, statuses: [] },
   { error: PlanError, statuses: [] },
+  { error: ListNotAppliedError, statuses: [] },
 ];

@@ -7,7 +7,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { SessionAuthorization, Target } from "../wire/target";
-import { BoundaryClient, type BoundaryClientOptions, type TargetIdentity } from "./client";
+import { LIST_FIELDS, associationOf, getPath, type ListField, type TargetFields } from "../wire/target-fields";
+import { BoundaryClient, NotFoundError, type BoundaryClientOptions, type TargetIdentity } from "./client";
+import { ANSWER_NAMES } from "./client/list-check";
 import { PACKAGE, providerOptions } from "./config";
 import { stateFromTarget, type TargetState } from "./resource/state";
 
@@ -51,6 +53,13 @@ export const GetTargetsArgsSchema = z.object({
   scopeId: z.string().describe("Scope id."),
   recursive: z.boolean().optional().describe("Include every project below the scope."),
   filter: z.string().optional().describe('Filter, e.g. `"/item/name" matches "^web"`.'),
+  readLists: z
+    .boolean()
+    .optional()
+    .describe(
+      "Read each Target found (one more request per Target) to report its id lists (`hostSetIds`, the credential lists and their " +
+        "summaries). Without it those are left out: Boundary's list answers do not carry them, and an empty list would be a guess.",
+    ),
 });
 
 type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
@@ -66,7 +75,8 @@ const CredentialLibraryView = z
     name: z.string().optional().describe("Name."),
     description: z.string().optional().describe("Description."),
     credentialStoreId: z.string().optional().describe("Credential store id."),
-    type: z.string().optional().describe("Library type."),
+    type: z.string().optional().describe('Source type (`"vault"`, `"static"`, …).'),
+    credentialType: z.string().optional().describe("The credential's type (`username_password`, `ssh_private_key`, …), when the source has one."),
   })
   .meta({ id: "CredentialLibrary", description: "The library that brokered a credential." });
 
@@ -82,6 +92,10 @@ export const SessionCredential = z
   .object({
     credentialLibrary: CredentialLibraryView.describe("The library that generated it."),
     secret: CredentialSecret.describe("The secret."),
+    credential: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("A typed credential's fields (`username`, `password`, …), as a static or typed source gives them beside the secret."),
   })
   .meta({ id: "SessionCredential", description: "A credential brokered for a session." });
 /** A brokered credential's fields. */
@@ -173,37 +187,76 @@ export function sessionView(r: SessionAuthorization): SessionView {
       const origin = c.credential_source ?? c.credential_library ?? { id: "" };
       return {
         credentialLibrary: {
-          id: origin.id,
+          id: origin.id ?? "",
           name: origin.name,
           description: origin.description,
           credentialStoreId: origin.credential_store_id,
           type: origin.type,
+          credentialType: c.credential_source?.credential_type,
         },
         secret: { raw: c.secret.raw, decoded: c.secret.decoded },
+        credential: c.credential,
       };
     }),
   };
 }
 
-/** A listed Target as programs (and the plugin's getTargets) see it: the resource's state shape plus its id. */
-export function targetSummary(t: Target): TargetSummary {
-  const state: Partial<TargetState> = stateFromTarget(t, []);
+/**
+ * A listed Target as programs (and the plugin's getTargets) see it: the resource's state shape plus
+ * its id. From a list item (`read` false), an id list (and its summaries) the item does not carry
+ * is left out, never reported empty: Boundary's list items never carry them (its list query does
+ * not load them). From a read, a list left out is empty (Boundary omits an empty list).
+ */
+export function targetSummary(t: Target, read = false): TargetSummary {
+  const state: Record<string, unknown> = stateFromTarget(t, []);
   delete state.__managed; // a listed Target is not managed by this program
-  return { id: t.id, ...(state as Omit<TargetState, "__managed">) };
+  for (const f of LIST_FIELDS) {
+    if (read || (ANSWER_NAMES.get(f) ?? []).some((name) => getPath(t, name) !== undefined)) continue;
+    delete state[f];
+    const output = associationOf(f).output;
+    if (output) delete state[output.name];
+  }
+  return { id: t.id, ...state } as TargetSummary;
 }
+
+/**
+ * getTargets' lookup on a client: one list (followed page by page), and with `readLists` one read
+ * per Target found (a few at a time) so that its id lists are known; a Target deleted meanwhile is
+ * left out.
+ */
+export async function findTargets(client: BoundaryClient, args: GetTargetsArgs): Promise<TargetSummary[]> {
+  const { readLists, ...query } = args;
+  const listed = await client.listTargets(query);
+  if (!readLists) return listed.map((t) => targetSummary(t));
+  const read: (Target | undefined)[] = [];
+  for (let i = 0; i < listed.length; i += READS_AT_ONCE) {
+    const batch = listed
+      .slice(i, i + READS_AT_ONCE)
+      .map((t) => client.getTarget(t.id).catch((err) => (err instanceof NotFoundError ? undefined : Promise.reject(err))));
+    read.push(...(await Promise.all(batch)));
+  }
+  return read.filter((t): t is Target => t !== undefined).map((t) => targetSummary(t, true));
+}
+const READS_AT_ONCE = 8;
 
 /** getTargets' arguments: the scope, whether to descend, a Boundary filter expression. */
 export type GetTargetsArgs = z.infer<typeof GetTargetsArgsSchema>;
 
-/** A listed Target: the resource's state without `__managed`, and its id. */
-export type TargetSummary = Omit<TargetState, "__managed"> & { id: string };
+/** The state's fields an answer may not carry: the id lists and their summaries. */
+type ListState = ListField | { [K in ListField]: TargetFields[K]["association"] extends { output: { name: infer N extends string } } ? N : never }[ListField];
+/** A listed Target: the resource's state without `__managed`, and its id; the id lists only when known (see `targetSummary`). */
+export type TargetSummary = Omit<TargetState, "__managed" | ListState> & Partial<Pick<TargetState, ListState>> & { id: string };
 
-/** Looks Targets up (a data source): one list call, evaluated at every preview and update. */
+/**
+ * Looks Targets up (a data source): one list call, evaluated at every preview and update. The id
+ * lists (`hostSetIds`, the credential lists, their summaries) are left out of each Target, because
+ * Boundary's list answers do not carry them; `readLists: true` reads each Target to report them.
+ */
 export function getTargets(args: Inputs<GetTargetsArgs> | pulumi.Input<GetTargetsArgs>, options?: BoundaryClientOptions): pulumi.Output<TargetSummary[]> {
   const result = pulumi.all([pulumi.output(args), stackConfig()]).apply(async ([a, [addr, token]]) => {
     const client = clientFor(options, addr, token);
     try {
-      return (await client.listTargets(a as GetTargetsArgs)).map(targetSummary);
+      return await findTargets(client, a as GetTargetsArgs);
     } finally {
       await client.close();
     }

@@ -105,8 +105,10 @@ export interface ReleaseFacts {
   /** Which characters a description may hold: `unicode.IsPrint`, or `IsPrint || IsSpace` (0.17+). Names are always IsPrint. */
   descriptions: DescriptionRule;
   /**
-   * How an address is parsed: `refused` (0.19.3+, parseutil.NormalizeAddr: an IPv6 address in
-   * brackets, and a host a URL may not hold, are refused) or `taken` (host and port only split).
+   * How an address is parsed (`common/address.ts`): `taken` (0.12.0–0.19.2: host and port split by
+   * net.SplitHostPort, so an IPv6 address is taken only in brackets, "too many colons" without; stored
+   * as sent) or `refused` (0.19.3+, util.ParseAddress → parseutil.NormalizeAddr: brackets and a host
+   * a URL may not hold are refused; an IP address is stored in net.IP.String() form).
    */
   addressBrackets: "taken" | "refused";
   /** Views carry `"address": ""` when a Target has none (0.12+). */

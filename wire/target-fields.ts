@@ -15,6 +15,7 @@
  * Keys are the camelCase names a Pulumi program writes; `wire` is the field's dotted path in
  * Boundary's JSON (`attributes.default_port`).
  */
+import { canonicalAddress, ipv6Literal } from "../common/address";
 import * as rules from "../common/rules";
 
 /** The shape of a field's value: decides its wire, input, state and package-schema types. */
@@ -125,6 +126,8 @@ export interface FieldSpec {
   check?: (value: never) => string | undefined;
   /** Stored trimmed of surrounding white space (Boundary trims it): the provider trims it in check too. */
   trim?: boolean;
+  /** The form the controller stores a value in: two values of one form are no change (an address's spellings). */
+  canonical?: (value: string) => string;
   /** Input fields Boundary refuses together with this one, and why (worded for a Pulumi user). */
   excludes?: { fields: readonly string[]; why: string };
   /** Holds a credential: kept secret in state and logs. */
@@ -149,8 +152,9 @@ const filterCheck = (v: string) => {
 const ADDRESS_PROBLEMS = {
   length: `must be ${rules.ADDRESS_LENGTH.min} to ${rules.ADDRESS_LENGTH.max} characters long`,
   port: "must not carry a port: set defaultPort instead",
-  brackets: "must be an IPv6 address without brackets",
-  unparsable: "must be a host name or an IP address: no white space, control characters or {|}\\^` (Boundary 0.19.3+ refuses them)",
+  brackets: "may be in brackets only when it is an IPv6 address",
+  unparsable:
+    "must be a host name or an IP address: no white space, control characters or {|}\\^`, and a colon only in an IPv6 address (Boundary 0.19.3+ refuses them)",
 } as const;
 
 /** The input fields of a Target, in the order plans and schemas list them. */
@@ -306,11 +310,14 @@ export const TARGET_FIELDS = {
     wire: "address",
     mask: true,
     trim: true,
+    // an IPv6 address with or without brackets: the client sends the spelling the controller's release takes
     check: (v: string) => {
-      const problem = rules.addressProblem(v);
+      const problem = rules.addressProblem(ipv6Literal(v) ?? v);
       return problem && ADDRESS_PROBLEMS[problem];
     },
+    canonical: canonicalAddress,
     excludes: { fields: ["hostSetIds"], why: "a Target connects either to its address or to the hosts of its host sets, not both" },
+    // brackets are taken too, and an address is compared as Boundary stores it (docs/fidelity-provider.md)
     doc: "Host name or IP address (IPv6 without brackets), no port (`defaultPort` carries it); excludes `hostSetIds` (checked before any " + "call)",
   }),
   defaultPort: field({

@@ -273,7 +273,10 @@ export type AuthorizeSessionRequest = z.infer<typeof AuthorizeSessionRequest>;
 /** A brokered credential: `credential_library` up to Boundary 0.8, `credential_source` from 0.6 (both in 0.6–0.8). */
 export const Credential = z.looseObject({
   credential_library: CredentialLibrarySummary.optional(),
-  credential_source: CredentialLibrarySummary.optional(),
+  // a static credential's source: `type: "static"` and the credential's type (0.10+); the id is empty (left out) for one generated
+  credential_source: CredentialLibrarySummary.extend({ id: z.string().optional(), credential_type: z.string().optional() }).optional(),
+  /** A typed credential's fields (`username`, `password`, …) beside its secret (0.10+): secret too. */
+  credential: z.record(z.string(), z.unknown()).optional(),
   secret: z.looseObject({
     raw: z.string(),
     decoded: z.record(z.string(), z.unknown()).optional(),

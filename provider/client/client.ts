@@ -10,10 +10,12 @@ import type { z } from "zod";
 import { Target, type CreateTargetRequest, type SessionAuthorization, type UpdateTargetRequest } from "../../wire/target";
 import { RELEASES, routesNoun, type ListField, type Release } from "../../wire/releases";
 import { spec, type AssociationOp } from "../../wire/target-fields";
-import { ActionNotRoutedError, BoundaryApiError, BoundaryClientError, SchemaValidationError, UnexpectedAnswerError } from "../errors";
+import { ActionNotRoutedError, BoundaryApiError, BoundaryClientError, ListNotAppliedError, SchemaValidationError, UnexpectedAnswerError } from "../errors";
 import * as api from "./api";
 import { LIST_FIELDS, type ListIds, type ListQuery, type TargetIdentity, type WireCall } from "./api";
+import { addressSpellings, refusedSpelling, takesBrackets, withAddress } from "./address-spelling";
 import { ControllerKnowledge, configuredReleases } from "./learning";
+import { describeMismatches, listMismatches } from "./list-check";
 import { Operation } from "./operation";
 import { resolveSettings, type ApiGeneration, type BoundaryClientOptions, type ClientSettings } from "./settings";
 import { Transport, type Answer } from "./transport";
@@ -63,9 +65,26 @@ export class BoundaryClient {
 
   /**
    * Sends one call (`api.ts`) under this view's operation: its answer parsed with the call's
-   * schema, and a Target in it learned from. Throws the catalogue's errors.
+   * schema, and a Target in it learned from. Throws the catalogue's errors. An IPv6 `address` goes
+   * in the spelling the controller takes (`address-spelling.ts`): after the 400 that refuses the
+   * spelling, the call is sent once more in the other.
    */
   async send<T>(call: WireCall<T>): Promise<T> {
+    const spellings = addressSpellings(call.body, takesBrackets(this.knowledge.ipv6Brackets, this.releases));
+    if (!spellings) return this.sendOnce(call);
+    try {
+      return await this.sendOnce({ ...call, body: withAddress(call.body!, spellings[0]) });
+    } catch (err) {
+      // the one refusal of the spelling (not of the address), which changed nothing: the other spelling, once
+      const refused = refusedSpelling(err);
+      if (!refused) throw err;
+      this.knowledge.ipv6Brackets = refused === "bare";
+      return this.sendOnce({ ...call, body: withAddress(call.body!, spellings[1]) });
+    }
+  }
+
+  /** `send` with the call exactly as given. */
+  private async sendOnce<T>(call: WireCall<T>): Promise<T> {
     const answer = await this.transport.api(this.op(), call.method, call.path, call.body);
     if (!call.answer) return undefined as T;
     const value = parse(answer, call.method, call.path.split("?")[0]!, call.answer);
@@ -131,16 +150,26 @@ export class BoundaryClient {
    * the controller routes (`api.listAction`, for the releases it may be). A 405 (an action the
    * controller does not route: nothing changed) rules out the releases that route it, and the call
    * is made once more through the other. A set equal to the current lists changes nothing (no new version).
+   * An answer whose lists are not as asked (ids the controller dropped, or kept on a remove) is a
+   * ListNotAppliedError carrying the answer: never taken as done.
    */
   async associate(id: string, op: AssociationOp, version: number, lists: readonly ListIds[]): Promise<Target> {
     const noun = api.actionFor(this.releases, lists[0]!.field);
+    let answer: Target;
     try {
-      return await this.send(api.listAction(this.releases, id, op, version, lists));
+      answer = await this.send(api.listAction(this.releases, id, op, version, lists));
     } catch (err) {
       if (!(err instanceof BoundaryApiError && err.status === 405) || err instanceof UnexpectedAnswerError) throw err;
       if (!this.knowledge.notRouted(noun)) throw err;
-      return this.send(api.listAction(this.releases, id, op, version, lists));
+      answer = await this.send(api.listAction(this.releases, id, op, version, lists));
     }
+    // a 200 is not proof: the answer must hold the lists as asked (v0.4.0 drops an unknown library silently)
+    const mismatches = listMismatches(op, lists, answer);
+    if (mismatches.length > 0) {
+      const call = api.listAction(this.releases, id, op, version, lists);
+      throw new ListNotAppliedError(`${call.method} ${call.path.split("?")[0]}`, describeMismatches(mismatches), answer);
+    }
+    return answer;
   }
 
   /**

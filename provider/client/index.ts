@@ -16,5 +16,6 @@ export {
   CancelledError,
   UnauthenticatedError,
   UnexpectedAnswerError,
+  ListNotAppliedError,
 } from "../errors";
 export { Operation, DEFAULT_OPERATION_TIMEOUT_MS, type OperationOptions } from "./operation";

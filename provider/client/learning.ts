@@ -20,6 +20,8 @@ export class ControllerKnowledge {
   releases: readonly Release[];
   /** Whether v0.4's `:add-host-sets` route is gone (Boundary 0.11 and later), once asked. */
   hostSetActionsGone: boolean | undefined = undefined;
+  /** Whether it takes an IPv6 address in brackets (0.12.0–0.19.2) or only without (0.19.3+), once a refusal told (`address-spelling.ts`). */
+  ipv6Brackets: boolean | undefined = undefined;
 
   /** Knowledge starting from `configured`, what the configuration says the controller is. */
   constructor(readonly configured: readonly Release[]) {

@@ -15,7 +15,7 @@ import type * as pb from "@pulumi/pulumi/proto/provider_pb";
 import { ClientSettingsError, ResourceInitError } from "../errors";
 import { resolveSettings } from "../client/settings";
 import { PACKAGE, PROVIDER_CONFIG, providerOptions, type ConfigKey } from "../config";
-import { GetTargetsArgsSchema, SESSION_SECRET_FIELDS, decodeAuthorizeSessionArgs, sessionView, targetSummary } from "../functions";
+import { GetTargetsArgsSchema, SESSION_SECRET_FIELDS, decodeAuthorizeSessionArgs, findTargets, sessionView } from "../functions";
 import { TargetCore, type OperationContext } from "../resource/core";
 import { UNKNOWN } from "../resource/inputs";
 import type { Change } from "../resource/plan";
@@ -284,7 +284,7 @@ export class BoundaryProviderService {
       case "boundary:index:getTargets": {
         const parsed = GetTargetsArgsSchema.safeParse(args);
         if (!parsed.success) throw new Error(`getTargets: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
-        ret = { targets: (await client.listTargets(parsed.data)).map(targetSummary) };
+        ret = { targets: await findTargets(client, parsed.data) };
         break;
       }
       default:

@@ -33,7 +33,7 @@ import {
   type PlanContext,
   type TargetDiff,
 } from "./plan";
-import { TargetState, inputsFromState, managedFields, stateFromTarget } from "./state";
+import { TargetState, inputsFromState, managedFields, stateAfterChange, stateFromTarget } from "./state";
 
 const ManagedList = z.array(z.enum(INPUT_FIELDS as [InputField, ...InputField[]]));
 
@@ -231,7 +231,7 @@ export class TargetCore {
       if (!(err instanceof PlanError)) throw err;
       const seen = await this.afterFailure(client, id, err, err.last?.version ?? state.version);
       if (seen.kind === "deleted") throw new TargetDeletedError(id, seen.cause);
-      if (seen.kind === "failed") throw partial(id, err, managed);
+      if (seen.kind === "failed") throw partial(id, err, managed, state);
       last = await this.replay(
         client,
         id,
@@ -242,7 +242,7 @@ export class TargetCore {
         ctx.warn ?? this.warn,
       );
     }
-    const updated = last ? stateFromTarget(last, managed) : { ...state, __managed: managed };
+    const updated = last ? stateAfterChange(last, state, managed) : { ...state, __managed: managed };
     const dropped = droppedFields(inputs, updated);
     if (dropped.length > 0) throw new ResourceInitError(id, updated, [`updating target ${id}: ${dropped.map((d) => d.reason).join("; ")}`]);
     return updated;
@@ -312,7 +312,7 @@ export class TargetCore {
       return (await applyPlan(client, id, fresh.version, callsFor(fresh, replayChanges(fresh, planned)))) ?? current;
     } catch (err) {
       if (err instanceof PlanError && err.cause instanceof NotFoundError) throw new TargetDeletedError(id, err.cause);
-      throw partial(id, err, managed);
+      throw partial(id, err, managed, known);
     }
   }
 }
@@ -332,11 +332,11 @@ function refuseUnsupportedAmong(inputs: Partial<TargetInputs>, releases: readonl
   if (failures.length > 0) throw new UnsupportedInputError(JSON.stringify(inputs.name ?? "(unnamed)"), failures);
 }
 
-/** A failure after some calls succeeded is recorded as what the controller now holds. */
-function partial(id: string, err: unknown, managed: InputField[]): unknown {
+/** A failure after some calls succeeded is recorded as what the controller now holds (the aliases of `before` when the answer has none). */
+function partial(id: string, err: unknown, managed: InputField[], before: TargetState): unknown {
   if (!(err instanceof PlanError)) return err;
   if (!err.last) return err.cause;
-  return new ResourceInitError(id, stateFromTarget(err.last, managed), [`updating target ${id}: ${err.message}`]);
+  return new ResourceInitError(id, stateAfterChange(err.last, before, managed), [`updating target ${id}: ${err.message}`]);
 }
 
 /** The state, managing also what the program set at its previous run (a field it has since removed is reset). */

@@ -43,9 +43,11 @@ function normalize(v: unknown): unknown {
   return v;
 }
 
-/** Equality as the controller sees it: id lists as sets, "" as unset. */
-export function sameValue(a: unknown, b: unknown): boolean {
-  return JSON.stringify(normalize(a)) === JSON.stringify(normalize(b));
+/** Equality as the controller sees it: id lists as sets, "" as unset, and a `field`'s values in the form it stores them (an address's spellings). */
+export function sameValue(a: unknown, b: unknown, field?: InputField): boolean {
+  const canonical = field && spec(field).canonical;
+  const stored = (v: unknown) => (canonical && typeof v === "string" ? canonical(v) : v);
+  return JSON.stringify(normalize(stored(a))) === JSON.stringify(normalize(stored(b)));
 }
 
 /** What, beyond state and inputs, decides a plan. */
@@ -76,7 +78,7 @@ export function changes(state: TargetState, news: Partial<TargetInputs>, ctx: Pl
     const replace = f.replaces === true;
     if (to !== undefined) {
       const unknown = isUnknown(to);
-      if (unknown || !sameValue(from, to)) out.push({ field, from, to, kind: from === undefined ? "add" : "update", replace, unknown });
+      if (unknown || !sameValue(from, to, field)) out.push({ field, from, to, kind: from === undefined ? "add" : "update", replace, unknown });
     } else if (managed.has(field)) {
       const d = controllerDefault(field, ctx.releases);
       if (d.known && !sameValue(from, d.value)) out.push({ field, from, to: d.value, kind: "delete", replace, unknown: false });
@@ -227,7 +229,7 @@ export function wireCall(call: Call, id: string, version: number, releases: read
  * changed outside Pulumi meanwhile stays as it is.
  */
 export function replayChanges(fresh: TargetState, planned: readonly Change[]): Change[] {
-  return planned.filter((c) => c.unknown || !sameValue(fresh[c.field], c.to)).map((c) => ({ ...c, from: fresh[c.field] }));
+  return planned.filter((c) => c.unknown || !sameValue(fresh[c.field], c.to, c.field)).map((c) => ({ ...c, from: fresh[c.field] }));
 }
 
 /** The lists that share `field`'s current action, each with the ids it must hold after the call. */

@@ -6,7 +6,8 @@
  * program" must be told from "never set".
  */
 import { z } from "zod";
-import { RELEASES, fieldSince, listIn, summariesOf } from "../../wire/releases";
+import { ANSWER_NAMES } from "../client/list-check";
+import { fieldSince, summariesOf } from "../../wire/releases";
 import type { Target } from "../../wire/target";
 import {
   INPUT_FIELDS,
@@ -175,9 +176,6 @@ function firstAt(t: Target, paths: readonly (string | undefined)[]): unknown {
   return undefined;
 }
 
-/** Every name any release answers a list under (the release table's), newest release first. */
-const ANSWER_NAMES = new Map(INPUT_FIELDS.map((f) => [f, [...new Set([...RELEASES].reverse().flatMap((r) => listIn(r, f)?.answers ?? []))]]));
-
 /** A list's summaries (`host_sets`, `host_sources`, …) as the answer carries them, under any release's name; none when it has none. */
 function summaries(t: Target, f: InputField): ({ id: string } & Record<string, unknown>)[] {
   const found = firstAt(t, ANSWER_NAMES.get(f)!.map(summariesOf));
@@ -202,6 +200,16 @@ export function stateFromTarget(t: Target, managed: readonly InputField[]): Targ
   for (const k of OUTPUT_FIELDS) state[k] = TARGET_OUTPUTS[k].from(t);
   state.__managed = [...managed];
   return compact(state) as TargetState;
+}
+
+/**
+ * The state after a change the controller answered with `t`: real Boundary's PATCH answer carries
+ * no `aliases` (only a read loads them), so an answer without them keeps the ones `before` holds;
+ * an answer that carries them is the truth.
+ */
+export function stateAfterChange(t: Target, before: Pick<TargetState, "aliases">, managed: readonly InputField[]): TargetState {
+  const state = stateFromTarget(t, managed);
+  return t.aliases === undefined ? { ...state, aliases: before.aliases ?? [] } : state;
 }
 
 /** The input fields a program set (present and not undefined). */

@@ -180,6 +180,17 @@ const cases: [name: string, code: string, make: (m: Copy) => Error, message: str
     "updating name failed: 400",
     ["PulumiBoundaryError"],
   ],
+  [
+    "ListNotAppliedError",
+    "BOUNDARY_LIST_NOT_APPLIED",
+    (m) =>
+      new m.provider.ListNotAppliedError("POST /v1/targets/ttcp_1:set-credential-libraries", "the controller did not attach clvlt_1", {
+        id: "ttcp_1",
+      } as never),
+    "POST /v1/targets/ttcp_1:set-credential-libraries answered success, but the controller did not attach clvlt_1. Check that each id exists and " +
+      "belongs to the Target's project (Boundary 0.4 attaches nothing for a credential library it does not know, without an error)",
+    ["BoundaryClientError", "PulumiBoundaryError"],
+  ],
   ["ResourceInitError", "BOUNDARY_PARTIAL_FAILURE", (m) => new m.provider.ResourceInitError("ttcp_1", {}, ["a", "b"]), "a; b", ["PulumiBoundaryError"]],
   [
     "CreateOutcomeUnknownError",

@@ -72,6 +72,18 @@ describe("diff", () => {
     expect(diffTarget(state(), program)).toMatchObject({ changes: false, replaces: [] });
   });
 
+  test("an address compares as Boundary stores it: another spelling of the stored address is no change, and the plan sends nothing", () => {
+    for (const stored of ["2001:beef:4860::8888", "[2001:BEEF:4860::8888]"]) {
+      const s = { ...state([...state().__managed, "address"]), hostSetIds: [], address: stored };
+      for (const address of ["2001:BEEF:4860::8888", "[2001:beef:4860:0:0:0:0:8888]"]) {
+        const news = { ...program, hostSetIds: [], address };
+        expect(diffTarget(s, news).changes).toBe(false);
+        expect(planUpdate(s, news)).toEqual([]);
+      }
+      expect(diffTarget(s, { ...program, hostSetIds: [], address: "2001:beef:4860::8889" }).changes).toBe(true);
+    }
+  });
+
   test("a field the program never set is not managed, whatever the server holds", () => {
     const s = { ...state(), workerFilter: '"dev" in "/tags/type"', sessionConnectionLimit: 5 };
     expect(diffTarget(s, program).changes).toBe(false);
