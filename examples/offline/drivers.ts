@@ -66,15 +66,13 @@ export async function dynamicDriver(text: string, programDir: string, config: Re
 }
 
 /**
- * Runs `CommonJS` module text as if it were a file at `filename` (what require-from-string does for
- * the host): Node's module wrapper, `require` resolving from that file's folder, or `modules` first.
+ * Runs CommonJS module text as if it were a file at `filename` (what require-from-string does for
+ * the host): Node's module wrapper, with a `require` that resolves from that file's folder. Its exports.
  */
-export function loadModule(text: string, filename: string, modules: Record<string, unknown> = {}): Obj {
+function loadModule(text: string, filename: string): Obj {
   const module = { exports: {} as Obj };
   const wrapper = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${text}\n})`, { filename });
-  const nodeRequire = createRequire(filename);
-  const require = (id: string) => (id in modules ? modules[id] : nodeRequire(id));
-  (wrapper as (...args: unknown[]) => void)(module.exports, require, module, filename, path.dirname(filename));
+  (wrapper as (...args: unknown[]) => void)(module.exports, createRequire(filename), module, filename, path.dirname(filename));
   return module.exports;
 }
 

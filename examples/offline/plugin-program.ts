@@ -7,9 +7,10 @@
  * unchanged. `@pulumi/pulumi` is the engine's own, so the engine's mocks see its resources.
  */
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import ts from "typescript";
-import { loadModule } from "./drivers";
 
 /** The stand-in for the generated SDK's Target: the resource type and the inputs as given. */
 export class Target extends pulumi.CustomResource {
@@ -27,5 +28,13 @@ export function pluginProgram(file: string): () => Record<string, unknown> {
     compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
     fileName: file,
   }).outputText;
-  return () => loadModule(js, file, { "pulumi-boundary-sdk": { Target }, "@pulumi/pulumi": pulumi });
+  // compiled in this module's realm (not a vm context's): its arrays and objects are the SDK's own
+  const run = new Function("exports", "require", "module", "__filename", "__dirname", js) as (...args: unknown[]) => void;
+  const modules: Record<string, unknown> = { "pulumi-boundary-sdk": { Target }, "@pulumi/pulumi": pulumi };
+  const nodeRequire = createRequire(file);
+  return () => {
+    const module = { exports: {} as Record<string, unknown> };
+    run(module.exports, (id: string) => (id in modules ? modules[id] : nodeRequire(id)), module, file, path.dirname(file));
+    return module.exports;
+  };
 }
