@@ -3,8 +3,11 @@
  * engine and the dynamic-provider host do for each dynamic resource: load the serialized provider
  * from its `__provider` text, configure it, then check → diff → create/update/replace, and delete
  * what the program no longer declares; `preview` (with `refresh`, `expectNoChanges`) plans without
- * changing anything, `refresh` reads every resource back. State lives in memory for the engine's
- * lifetime.
+ * changing anything, `refresh` reads every resource back. The plugin's resources (the generated
+ * SDK's `boundary:index:Target`) go to the plugin process over gRPC instead, and a resource with
+ * the `import` option is adopted as the engine adopts it (Read by id, Check, Diff: no change
+ * allowed). A run waits for every resource the program registered, whatever it exports. State
+ * lives in memory for the engine's lifetime.
  *
  * It is the stand-in for `pulumi up` where the Pulumi CLI cannot be installed: every API call is
  * real (the real provider against a real controller); only the engine is simulated. Like the
@@ -15,6 +18,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { PluginProcess, dynamicDriver, overTheWire, type Driver } from "./drivers";
+import { fieldDiffs, settle, type FieldDiff, type PreviewResult, type Step, type StepOp, type UpResult } from "./steps";
+
+export { fieldDiffs, type FieldDiff, type PreviewResult, type Step, type StepOp, type UpResult } from "./steps";
 
 interface Recorded {
   id: string;
@@ -24,44 +30,6 @@ interface Recorded {
   /** A dynamic resource's serialized provider; empty for the plugin's resources. */
   providerText: string;
 }
-/**
- * What a step did to one resource, as the CLI names it; `import` adopts an existing resource (the
- * `import` option); `skipped` is a resource not reached because an earlier step failed (the engine
- * starts no new step after a failure).
- */
-export type StepOp = "create" | "import" | "update" | "replace" | "same" | "delete" | "refresh" | "skipped";
-/** One input of a resource, before and after (an absent one is `undefined`). */
-export interface FieldDiff {
-  field: string;
-  old: unknown;
-  new: unknown;
-}
-/** One resource's step in a run: its logical name, what was (or would be) done, the inputs that differ, why it failed. */
-export interface Step {
-  name: string;
-  op: StepOp;
-  /** The inputs that change (update, replace) or that changed outside Pulumi (refresh). */
-  diffs?: FieldDiff[];
-  /** Why the step failed (the resource is recorded as the provider left it, if it exists). */
-  failed?: string;
-}
-
-/** The result of `up`: the stack's outputs, the steps, and whether any step failed. */
-export interface UpResult {
-  outputs: Record<string, unknown>;
-  steps: Step[];
-  failed: boolean;
-}
-
-/** The result of `preview`: the steps it would take; with `expectNoChanges`, the CLI's error and exit code when it would change something. */
-export interface PreviewResult {
-  steps: Step[];
-  changes: boolean;
-  error?: string;
-  /** What the Pulumi CLI exits with: 0, or 7 for changes under --expect-no-changes (its ExitNoChanges), or 1 for a failure. */
-  exitCode: number;
-}
-
 /** Where the program lives and which stack it is: what `pulumi` reads from Pulumi.yaml, the stack and its config. */
 export interface OfflineEngineOptions {
   /** The program's folder: the serialized provider resolves `pulumi-boundary` from here, as the host does. */
@@ -340,27 +308,5 @@ export class OfflineEngine {
     let p = this.providers.get(providerText);
     if (!p) this.providers.set(providerText, (p = dynamicDriver(providerText, this.options.programDir, this.options.config ?? {})));
     return p;
-  }
-}
-
-/** The inputs whose values differ (the engine's `__` bookkeeping left out; id lists compared as sets). */
-export function fieldDiffs(olds: Record<string, unknown>, news: Record<string, unknown>): FieldDiff[] {
-  const comparable = (v: unknown) => JSON.stringify(Array.isArray(v) && v.every((x) => typeof x === "string") ? [...v].sort() : v);
-  const fields = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((f) => !f.startsWith("__")).sort();
-  return fields.filter((f) => comparable(olds[f]) !== comparable(news[f])).map((field) => ({ field, old: olds[field], new: news[field] }));
-}
-
-/**
- * The value of an Output once known: "[secret]" for a secret, "(unknown)" when a preview cannot
- * know it, "(failed: …)" when what it depends on failed. Never rejects, never waits forever.
- */
-async function settle<T>(o: pulumi.Output<T>): Promise<unknown> {
-  try {
-    if (await pulumi.isSecret(o)) return "[secret]";
-    // as the SDK sends it to the engine: the unknown sentinel when a preview cannot know the value
-    const value: unknown = await pulumi.runtime.serializeProperty("stack output", o);
-    return value === pulumi.runtime.unknownValue ? "(unknown)" : value;
-  } catch (err) {
-    return `(failed: ${(err as Error).message})`;
   }
 }
