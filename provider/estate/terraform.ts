@@ -85,7 +85,8 @@ export function readTerraformState(file: string): Discovery {
   const unexpressed: Unexpressed[] = [];
   const types = new Map<string, number>();
   for (const r of parsed.data.resources) {
-    types.set(r.type, (types.get(r.type) ?? 0) + 1);
+    const kind = r.mode === "data" ? `data.${r.type}` : r.type;
+    types.set(kind, (types.get(kind) ?? 0) + 1);
     if (r.type !== TERRAFORM_TYPE) continue;
     const modules = r.module ? r.module.split(/\.?module\./).filter(Boolean) : [];
     const base = `${r.module ? `${r.module}.` : ""}${r.mode === "data" ? "data." : ""}${r.type}.${r.name}`;
@@ -122,10 +123,11 @@ export function readTerraformState(file: string): Discovery {
       });
     }
   }
-  if (targets.length === 0 && skipped.length === 0) {
-    const found = [...types].map(([t, n]) => `${n} ${t}`).join(", ") || "no resource at all";
+  if (targets.length === 0) {
+    const found = [...types].map(([t, n]) => `${n} ${t}`).join(", ") + skipped.map((s) => `; skipped ${s.what}: ${s.why}`).join("") || "no resource at all";
     throw new ImportInputError(
-      `--from-terraform ${file}: holds no ${TERRAFORM_TYPE} (it has ${found}): give the state of the Terraform configuration that manages your Targets`,
+      `--from-terraform ${file}: holds no ${TERRAFORM_TYPE} to adopt (it has ${found}): ` +
+        "give the state of the Terraform configuration that manages your Targets",
     );
   }
   return { origin: file, targets, skipped, unexpressed };

@@ -237,7 +237,7 @@ describe("bad input: exit non-zero, one message naming the input and what to do,
     other.resources = other.resources.filter((r: { type: string }) => r.type !== "boundary_target");
     writeFileSync(path.join(dir, "other.tfstate"), JSON.stringify(other));
     expect(message(await runImport(["--from-terraform", "other.tfstate"], {}, dir))).toMatch(
-      /--from-terraform other.tfstate: holds no boundary_target \(it has 1 boundary_scope\): give the state/,
+      /--from-terraform other.tfstate: holds no boundary_target to adopt \(it has 1 data.boundary_scope\): give the state/,
     );
   });
 
