@@ -143,7 +143,8 @@ function pluginDriver(e: Engine): Driver {
     check: (olds, news) =>
       failing(async () => {
         const checked = await e.check(news, olds);
-        return { inputs: checked.inputs, failures: checked.failures.map((f) => `${f.property}: ${f.reason}`) };
+        // the provider's reasons name their property already
+        return { inputs: checked.inputs, failures: checked.failures.map((f) => f.reason) };
       }),
     diff: (id, olds, news, oldInputs) =>
       failing(async () => {

@@ -170,7 +170,7 @@ export class OfflineEngine {
       const record = (id: string, outs: Record<string, unknown>) => ({ id, type, inputs, outputs: own(outs), providerText: providerText ?? "" });
       if (!prior) {
         if (mode === "preview") return { result: { id: "", state: inputs }, step: { name, op: "create", diffs: fieldDiffs({}, inputs) } };
-        return this.applied(name, inputs, "create", undefined, state, async () => {
+        return this.applied(name, type, inputs, "create", undefined, state, async () => {
           const r = await driver.create(inputs);
           return record(r.id, r.outs);
         });
@@ -184,12 +184,12 @@ export class OfflineEngine {
       const op = d.replaces.length ? "replace" : "update";
       if (mode === "preview") return { result: unchanged, step: { name, op, diffs } };
       if (op === "update") {
-        return this.applied(name, inputs, "update", diffs, state, async () =>
+        return this.applied(name, type, inputs, "update", diffs, state, async () =>
           record(prior.id, (await driver.update(prior.id, prior.outputs, inputs, prior.inputs)).outs),
         );
       }
       // create before delete, as the diff allows
-      const replaced = await this.applied(name, inputs, "replace", diffs, state, async () => {
+      const replaced = await this.applied(name, type, inputs, "replace", diffs, state, async () => {
         const r = await driver.create(inputs);
         return record(r.id, r.outs);
       });
@@ -236,6 +236,7 @@ export class OfflineEngine {
   /** Runs a create or update and records its result; a partial failure is recorded with the id and properties it carries. */
   private async applied(
     name: string,
+    type: string,
     inputs: Record<string, unknown>,
     op: StepOp,
     diffs: FieldDiff[] | undefined,
@@ -255,7 +256,7 @@ export class OfflineEngine {
         const providerText = inputs.__provider as string | undefined;
         const props = overTheWire(partial.properties as Record<string, unknown>);
         const outputs = providerText ? { ...props, __provider: providerText } : props;
-        state.set(name, { id: partial.id, type: prior?.type ?? "", inputs, outputs, providerText: providerText ?? "" });
+        state.set(name, { id: partial.id, type, inputs, outputs, providerText: providerText ?? "" });
         return { result: { id: partial.id, state: outputs }, step: { name, op, failed: `partial failure: ${reasons}` } };
       }
       return { result: { id: prior?.id ?? "", state: prior?.outputs ?? inputs }, step: { name, op, failed: reasons } };
