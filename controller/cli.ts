@@ -21,6 +21,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return command === undefined ? 2 : 0;
   }
+  // `import` lives with the provider (it reads with the provider's client): loaded only when asked
+  if (command === "import") return (await import("../provider/estate/command")).main(rest);
   if (command !== "dev") {
     process.stderr.write(`pulumi-boundary: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
     return 2;

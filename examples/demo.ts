@@ -5,8 +5,11 @@
  * old and new value, and exits non-zero; `pulumi up --refresh` puts it back), and `pulumi destroy`.
  * With a Pulumi CLI on PATH: the real CLI on a local file backend (no login). Without one: the same
  * program in offline mode (the SDK's mock runtime wired to the real provider).
+ * First, onboarding (`onboarding.ts`): Targets made outside Pulumi, through the API and by Terraform,
+ * discovered with `pulumi-boundary import` and adopted; the next preview shows no changes.
  * `npm run demo -- --emulate 0.21` runs it against a controller answering as Boundary v0.21 does
  * (current names and actions, paginated lists, the rate limiter); `--emulate 0.4` as v0.4 does.
+ * An unknown flag is refused, naming the nearest; `--help` lists them.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
@@ -15,7 +18,9 @@ import * as path from "node:path";
 import { defaultFixtures, generateToken, startController, type RunningController } from "../controller";
 import { EMULATIONS, type Emulation } from "../controller/emulation";
 import { BoundaryClient } from "../provider/client";
+import { UsageError, parseFlags } from "../provider/estate/flags";
 import { OfflineEngine, type Step } from "./offline/engine";
+import { onboarding } from "./onboarding";
 
 const repo = path.join(__dirname, "..", "..");
 const programDir = path.join(repo, "examples", "basic");
@@ -161,17 +166,37 @@ async function printTargets(c: RunningController, token: string): Promise<void> 
   }
 }
 
-/** `--emulate <mode>` or `--emulate=<mode>`; the spec's behaviour when absent. */
-function emulationFrom(argv: readonly string[]): Emulation {
-  const i = argv.findIndex((a) => a === "--emulate" || a.startsWith("--emulate="));
-  if (i < 0) return "spec";
-  const value = argv[i].includes("=") ? argv[i].slice("--emulate=".length) : argv[i + 1];
-  if ((EMULATIONS as readonly string[]).includes(value ?? "")) return value as Emulation;
-  throw new Error(`--emulate: ${JSON.stringify(value ?? "")} is not one of ${EMULATIONS.join(", ")}`);
+const USAGE = `Usage: npm run demo [-- --emulate <mode>]
+
+Starts a local controller on free ports and shows the package's jobs against it: onboarding (Targets
+made through the API and by Terraform, discovered with \`pulumi-boundary import\` and adopted), then
+examples/basic: pulumi up, drift detection, pulumi up --refresh, pulumi destroy. With a Pulumi CLI on
+PATH, examples/basic runs through it; without one, through the offline engine.
+
+  --emulate <mode>   answer as ${EMULATIONS.join(", ")} (default: spec)
+  -h, --help         this help
+`;
+
+/** The demo's flags: `--emulate <mode>` (the spec's behaviour when absent), `--help`. Throws UsageError for anything else. */
+function flagsFrom(argv: readonly string[]): { emulation: Emulation; help: boolean } {
+  const flags = parseFlags(argv, { emulate: { type: "string" }, help: { type: "boolean", short: "h" } });
+  const value = flags.emulate ?? "spec";
+  if (!(EMULATIONS as readonly string[]).includes(value)) throw new Error(`--emulate: ${JSON.stringify(value)} is not one of ${EMULATIONS.join(", ")}`);
+  return { emulation: value as Emulation, help: !!flags.help };
 }
 
 async function main(): Promise<void> {
-  const emulation = emulationFrom(process.argv.slice(2));
+  let flags;
+  try {
+    flags = flagsFrom(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`demo: ${err.message}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (flags.help) return void process.stdout.write(USAGE);
+  const { emulation } = flags;
   const token = generateToken();
   const c = await startController({
     emulation,
@@ -185,6 +210,11 @@ async function main(): Promise<void> {
   console.log(`Local Boundary controller (${speaking}): API ${c.apiUrl}, ops ${c.opsUrl} (seed data as in the README)\n`);
   try {
     linkPackage();
+    if (!(await onboarding(c.apiUrl, token, "p_1234567890"))) {
+      console.error("demo failed: onboarding did not go as it should (see above)");
+      process.exitCode = 1;
+      return;
+    }
     if (hasPulumiCli()) await withCli(c, token);
     else if (!(await offline(c, token))) {
       console.error("demo failed: a step failed (see above); everything it created was destroyed");

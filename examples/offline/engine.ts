@@ -3,8 +3,11 @@
  * engine and the dynamic-provider host do for each dynamic resource: load the serialized provider
  * from its `__provider` text, configure it, then check → diff → create/update/replace, and delete
  * what the program no longer declares; `preview` (with `refresh`, `expectNoChanges`) plans without
- * changing anything, `refresh` reads every resource back. State lives in memory for the engine's
- * lifetime.
+ * changing anything, `refresh` reads every resource back. The plugin's resources (the generated
+ * SDK's `boundary:index:Target`) go to the plugin process over gRPC instead, and a resource with
+ * the `import` option is adopted as the engine adopts it (Read by id, Check, Diff: no change
+ * allowed). A run waits for every resource the program registered, whatever it exports. State
+ * lives in memory for the engine's lifetime.
  *
  * It is the stand-in for `pulumi up` where the Pulumi CLI cannot be installed: every API call is
  * real (the real provider against a real controller); only the engine is simulated. Like the
@@ -13,56 +16,20 @@
  * no new step starts after a failure, and the result says what failed, so the caller can still
  * destroy what exists.
  */
-import { createRequire } from "node:module";
-import * as path from "node:path";
-import * as vm from "node:vm";
 import * as pulumi from "@pulumi/pulumi";
+import { PluginProcess, dynamicDriver, overTheWire, type Driver } from "./drivers";
+import { fieldDiffs, settle, type FieldDiff, type PreviewResult, type Step, type StepOp, type UpResult } from "./steps";
 
-type Provider = Required<pulumi.dynamic.ResourceProvider>;
+export { fieldDiffs, type FieldDiff, type PreviewResult, type Step, type StepOp, type UpResult } from "./steps";
+
 interface Recorded {
   id: string;
   type: string;
   inputs: Record<string, unknown>;
   outputs: Record<string, unknown>;
+  /** A dynamic resource's serialized provider; empty for the plugin's resources. */
   providerText: string;
 }
-/**
- * What a step did to one resource, as the CLI names it; `skipped` is a resource not reached because an
- * earlier step failed (the engine starts no new step after a failure).
- */
-export type StepOp = "create" | "update" | "replace" | "same" | "delete" | "refresh" | "skipped";
-/** One input of a resource, before and after (an absent one is `undefined`). */
-export interface FieldDiff {
-  field: string;
-  old: unknown;
-  new: unknown;
-}
-/** One resource's step in a run: its logical name, what was (or would be) done, the inputs that differ, why it failed. */
-export interface Step {
-  name: string;
-  op: StepOp;
-  /** The inputs that change (update, replace) or that changed outside Pulumi (refresh). */
-  diffs?: FieldDiff[];
-  /** Why the step failed (the resource is recorded as the provider left it, if it exists). */
-  failed?: string;
-}
-
-/** The result of `up`: the stack's outputs, the steps, and whether any step failed. */
-export interface UpResult {
-  outputs: Record<string, unknown>;
-  steps: Step[];
-  failed: boolean;
-}
-
-/** The result of `preview`: the steps it would take; with `expectNoChanges`, the CLI's error and exit code when it would change something. */
-export interface PreviewResult {
-  steps: Step[];
-  changes: boolean;
-  error?: string;
-  /** What the Pulumi CLI exits with: 0, or 7 for changes under --expect-no-changes (its ExitNoChanges), or 1 for a failure. */
-  exitCode: number;
-}
-
 /** Where the program lives and which stack it is: what `pulumi` reads from Pulumi.yaml, the stack and its config. */
 export interface OfflineEngineOptions {
   /** The program's folder: the serialized provider resolves `pulumi-boundary` from here, as the host does. */
@@ -71,6 +38,12 @@ export interface OfflineEngineOptions {
   stack: string;
   /** Stack configuration with namespaced keys, e.g. `{"boundary:addr": …}`. */
   config?: Record<string, string>;
+  /**
+   * The plugin's directory (PulumiPlugin.yaml and the built package), for the plugin's resources
+   * (`boundary:index:Target` declared through the generated SDK): started at the first one, driven
+   * over gRPC; `close()` stops it.
+   */
+  pluginDir?: string;
 }
 
 /** What one run of the program does with each resource. */
@@ -79,10 +52,16 @@ type Mode = "up" | "preview";
 /** `pulumi up`, `preview`, `refresh` and `destroy` for one stack held in memory; see the module comment. */
 export class OfflineEngine {
   readonly state = new Map<string, Recorded>();
-  private readonly providers = new Map<string, Provider>();
+  private readonly providers = new Map<string, Promise<Driver>>();
+  private plugin: PluginProcess | undefined;
 
   /** An empty stack (no resource recorded) for the program in `options.programDir`. */
   constructor(private readonly options: OfflineEngineOptions) {}
+
+  /** Stops the plugin process, if one was started (the state stays). */
+  async close(): Promise<void> {
+    await this.plugin?.stop();
+  }
 
   /** Runs `program` once (as `pulumi up`, `--refresh` first when asked): its outputs, the steps taken, and whether one failed. */
   async up(program: () => Record<string, unknown>, opts: { refresh?: boolean } = {}): Promise<UpResult> {
@@ -131,7 +110,7 @@ export class OfflineEngine {
       {
         newResource: (args) => {
           seen.add(args.name);
-          const step = this.register(args.type, args.name, args.inputs, mode, state, () => failed).then(({ result, step }) => {
+          const step = this.register(args.type, args.name, args.inputs, args.id || undefined, mode, state, () => failed).then(({ result, step }) => {
             steps.push(step);
             if (step.failed) failed = true;
             return result;
@@ -145,9 +124,12 @@ export class OfflineEngine {
       this.options.stack,
       mode === "preview",
     );
-    const exported = program();
+    const exported = program() ?? {};
     const outputs: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(exported)) outputs[key] = await settle(pulumi.output(value));
+    // every resource the program declared, whatever it exports: the SDK registers each one once its
+    // inputs are known, later than the program returns; disconnecting waits for every registration
+    await pulumi.runtime.disconnect();
     for (let done = 0; done < pending.length;) {
       const batch = pending.slice(done);
       done = pending.length;
@@ -162,11 +144,12 @@ export class OfflineEngine {
     return { outputs, steps };
   }
 
-  /** One resource's check, diff and (for `up`) create or update. Never rejects: a failure is in the step. */
+  /** One resource's check, diff and (for `up`) import, create or update. Never rejects: a failure is in the step. */
   private async register(
     type: string,
     name: string,
     news: Record<string, unknown>,
+    importId: string | undefined,
     mode: Mode,
     state: Map<string, Recorded>,
     failedBefore: () => boolean,
@@ -174,54 +157,95 @@ export class OfflineEngine {
     const providerText = news.__provider as string | undefined;
     const prior = state.get(name);
     const unchanged = { id: prior?.id ?? "", state: prior?.outputs ?? news };
-    if (!providerText) return { result: { id: `${name}-id`, state: news }, step: { name, op: "same" } }; // not a dynamic resource: nothing to call
+    // neither a dynamic resource nor the plugin's (a component, the stack): nothing to call
+    if (!providerText && !type.startsWith("boundary:")) return { result: { id: `${name}-id`, state: news }, step: { name, op: "same" } };
     if (failedBefore()) return { result: unchanged, step: { name, op: "skipped" } };
+    const own = (o: Record<string, unknown>) => (providerText ? { ...o, __provider: providerText } : o);
     try {
-      const provider = await this.provider(providerText);
-      const checked = overTheWire(await provider.check(prior?.inputs ?? {}, news));
-      if (checked.failures?.length) throw new Error(checked.failures.map((f) => f.reason).join("; "));
-      const inputs = { ...checked.inputs, __provider: providerText };
+      const driver = await this.driver(type, name, providerText);
+      if (!prior && importId) return await this.adopt({ name, type, importId, news, mode, state, driver });
+      const checked = await driver.check(prior?.inputs ?? {}, news);
+      if (checked.failures.length) throw new Error(checked.failures.join("; "));
+      const inputs = own(checked.inputs);
+      const record = (id: string, outs: Record<string, unknown>) => ({ id, type, inputs, outputs: own(outs), providerText: providerText ?? "" });
       if (!prior) {
         if (mode === "preview") return { result: { id: "", state: inputs }, step: { name, op: "create", diffs: fieldDiffs({}, inputs) } };
-        return this.applied(name, type, providerText, inputs, "create", undefined, state, () => provider.create(inputs));
+        return this.applied(name, type, inputs, "create", undefined, state, async () => {
+          const r = await driver.create(inputs);
+          return record(r.id, r.outs);
+        });
       }
-      const d = await provider.diff(prior.id, prior.outputs, inputs);
+      const d = await driver.diff(prior.id, prior.outputs, inputs, prior.inputs);
       const diffs = fieldDiffs(prior.inputs, inputs);
-      if (!d.changes && !d.replaces?.length) {
+      if (!d.changes) {
         state.set(name, { ...prior, inputs });
         return { result: unchanged, step: { name, op: "same" } };
       }
-      const op = d.replaces?.length ? "replace" : "update";
+      const op = d.replaces.length ? "replace" : "update";
       if (mode === "preview") return { result: unchanged, step: { name, op, diffs } };
       if (op === "update") {
-        return this.applied(name, type, providerText, inputs, "update", diffs, state, async () => ({
-          id: prior.id,
-          outs: (await provider.update(prior.id, prior.outputs, inputs)).outs,
-        }));
+        return this.applied(name, type, inputs, "update", diffs, state, async () =>
+          record(prior.id, (await driver.update(prior.id, prior.outputs, inputs, prior.inputs)).outs),
+        );
       }
       // create before delete, as the diff allows
-      const replaced = await this.applied(name, type, providerText, inputs, "replace", diffs, state, () => provider.create(inputs));
-      if (!replaced.step.failed) await provider.delete(prior.id, prior.outputs);
+      const replaced = await this.applied(name, type, inputs, "replace", diffs, state, async () => {
+        const r = await driver.create(inputs);
+        return record(r.id, r.outs);
+      });
+      if (!replaced.step.failed) await driver.delete(prior.id, prior.outputs);
       return replaced;
     } catch (err) {
-      return { result: unchanged, step: { name, op: prior ? "update" : "create", failed: (err as Error).message } };
+      return { result: unchanged, step: { name, op: prior ? "update" : importId ? "import" : "create", failed: (err as Error).message } };
     }
+  }
+
+  /**
+   * The `import` option, as the engine does it: Read with only the id, Check the program's inputs
+   * against what Read returned, Diff; a difference fails the step (the engine's "inputs to import do
+   * not match the existing resource"), else `up` records the resource as it is, changing nothing.
+   */
+  private async adopt(a: {
+    name: string;
+    type: string;
+    importId: string;
+    news: Record<string, unknown>;
+    mode: Mode;
+    state: Map<string, Recorded>;
+    driver: Driver;
+  }): Promise<{ result: { id: string; state: Record<string, unknown> }; step: Step }> {
+    const { name, driver } = a;
+    const read = await driver.read(a.importId, {}, {});
+    if (!read.id) throw new Error(`resource '${a.importId}' does not exist`);
+    const readInputs = read.inputs ?? {};
+    const checked = await driver.check(readInputs, a.news);
+    if (checked.failures.length) throw new Error(checked.failures.join("; "));
+    const d = await driver.diff(read.id, read.props, checked.inputs, readInputs);
+    const diffs = fieldDiffs(readInputs, checked.inputs);
+    if (d.changes) {
+      const fields = diffs.map((x) => x.field).join(", ") || "(unknown)";
+      return {
+        result: { id: read.id, state: read.props },
+        step: { name, op: "import", diffs, failed: `inputs to import do not match the existing resource: ${fields}` },
+      };
+    }
+    if (a.mode === "up") a.state.set(name, { id: read.id, type: a.type, inputs: checked.inputs, outputs: read.props, providerText: "" });
+    return { result: { id: read.id, state: read.props }, step: { name, op: "import" } };
   }
 
   /** Runs a create or update and records its result; a partial failure is recorded with the id and properties it carries. */
   private async applied(
     name: string,
     type: string,
-    providerText: string,
     inputs: Record<string, unknown>,
     op: StepOp,
     diffs: FieldDiff[] | undefined,
     state: Map<string, Recorded>,
-    call: () => Promise<{ id: string; outs?: Record<string, unknown> }>,
+    call: () => Promise<Recorded>,
   ): Promise<{ result: { id: string; state: Record<string, unknown> }; step: Step }> {
+    const prior = state.get(name);
     try {
-      const r = overTheWire(await call());
-      const record = { id: r.id, type, inputs, outputs: { ...r.outs, __provider: providerText }, providerText };
+      const record = await call();
       state.set(name, record);
       return { result: { id: record.id, state: record.outputs }, step: { name, op, ...(diffs ? { diffs } : {}) } };
     } catch (err) {
@@ -229,11 +253,12 @@ export class OfflineEngine {
       const reasons = Array.isArray(partial.reasons) && partial.reasons.length > 0 ? partial.reasons.join("; ") : String(partial.message ?? err);
       if (typeof partial.id === "string" && partial.id !== "" && partial.properties && typeof partial.properties === "object") {
         // the resource exists: record it as the provider left it, so the next up finishes it and destroy removes it
-        const outputs = { ...overTheWire(partial.properties as Record<string, unknown>), __provider: providerText };
-        state.set(name, { id: partial.id, type, inputs, outputs, providerText });
+        const providerText = inputs.__provider as string | undefined;
+        const props = overTheWire(partial.properties as Record<string, unknown>);
+        const outputs = providerText ? { ...props, __provider: providerText } : props;
+        state.set(name, { id: partial.id, type, inputs, outputs, providerText: providerText ?? "" });
         return { result: { id: partial.id, state: outputs }, step: { name, op, failed: `partial failure: ${reasons}` } };
       }
-      const prior = state.get(name);
       return { result: { id: prior?.id ?? "", state: prior?.outputs ?? inputs }, step: { name, op, failed: reasons } };
     }
   }
@@ -243,16 +268,17 @@ export class OfflineEngine {
     const steps: Step[] = [];
     for (const [name, r] of [...state]) {
       try {
-        const provider = await this.provider(r.providerText);
-        const read = overTheWire(await provider.read(r.id, r.outputs));
+        const driver = await this.driver(r.type, name, r.providerText);
+        const read = await driver.read(r.id, r.outputs, r.inputs);
         if (!read.id) {
           state.delete(name);
           steps.push({ name, op: "refresh", diffs: [{ field: "(the resource)", old: r.id, new: undefined }] });
           continue;
         }
-        const inputs = read.inputs ? { ...read.inputs, __provider: r.providerText } : r.inputs;
+        const own = (o: Record<string, unknown>) => (r.providerText ? { ...o, __provider: r.providerText } : o);
+        const inputs = read.inputs ? own(read.inputs) : r.inputs;
         const diffs = fieldDiffs(r.inputs, inputs);
-        state.set(name, { ...r, id: read.id, inputs, outputs: { ...read.props, __provider: r.providerText } });
+        state.set(name, { ...r, id: read.id, inputs, outputs: own(read.props) });
         steps.push({ name, op: diffs.length > 0 ? "refresh" : "same", ...(diffs.length > 0 ? { diffs } : {}) });
       } catch (err) {
         steps.push({ name, op: "refresh", failed: (err as Error).message });
@@ -264,8 +290,8 @@ export class OfflineEngine {
   private async remove(name: string, state: Map<string, Recorded>): Promise<Step> {
     const r = state.get(name)!;
     try {
-      const provider = await this.provider(r.providerText);
-      await provider.delete(r.id, r.outputs);
+      const driver = await this.driver(r.type, name, r.providerText);
+      await driver.delete(r.id, r.outputs);
       state.delete(name);
       return { name, op: "delete" };
     } catch (err) {
@@ -273,55 +299,15 @@ export class OfflineEngine {
     }
   }
 
-  /** Loads a serialized provider as the host does, once per distinct text, and configures it. */
-  private async provider(text: string): Promise<Provider> {
-    let p = this.providers.get(text);
-    if (!p) {
-      const handler = loadModule(text, path.join(this.options.programDir, "__provider.js")).handler;
-      if (typeof handler !== "function") throw new Error("the serialized provider exports no handler");
-      p = handler() as Provider;
-      const config = this.options.config ?? {};
-      await p.configure?.({ config: { get: (k: string) => config[k], require: (k: string) => config[k]! } } as never);
-      this.providers.set(text, p);
+  /** The provider of a resource: its serialized dynamic provider (loaded once per text), else the plugin. */
+  private driver(type: string, name: string, providerText: string | undefined): Promise<Driver> {
+    if (!providerText) {
+      if (!this.options.pluginDir) throw new Error(`${type} ${name}: a plugin resource, and this engine was given no pluginDir`);
+      this.plugin ??= new PluginProcess(this.options.pluginDir, this.options.project, this.options.stack, this.options.config ?? {});
+      return this.plugin.driver(type, name);
     }
+    let p = this.providers.get(providerText);
+    if (!p) this.providers.set(providerText, (p = dynamicDriver(providerText, this.options.programDir, this.options.config ?? {})));
     return p;
-  }
-}
-
-/** The inputs whose values differ (the engine's `__` bookkeeping left out; id lists compared as sets). */
-export function fieldDiffs(olds: Record<string, unknown>, news: Record<string, unknown>): FieldDiff[] {
-  const comparable = (v: unknown) => JSON.stringify(Array.isArray(v) && v.every((x) => typeof x === "string") ? [...v].sort() : v);
-  const fields = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((f) => !f.startsWith("__")).sort();
-  return fields.filter((f) => comparable(olds[f]) !== comparable(news[f])).map((field) => ({ field, old: olds[field], new: news[field] }));
-}
-
-/**
- * Runs CommonJS module text as if it were a file at `filename` (what require-from-string does for the
- * host): Node's module wrapper, with a `require` that resolves from that file's folder. Its exports.
- */
-function loadModule(text: string, filename: string): Record<string, unknown> {
-  const module = { exports: {} as Record<string, unknown> };
-  const wrapper = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${text}\n})`, { filename });
-  (wrapper as (...args: unknown[]) => void)(module.exports, createRequire(filename), module, filename, path.dirname(filename));
-  return module.exports;
-}
-
-/** What the engine receives: plain JSON, as over gRPC (a Struct), in this module's own realm. */
-function overTheWire<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value));
-}
-
-/**
- * The value of an Output once known: "[secret]" for a secret, "(unknown)" when a preview cannot
- * know it, "(failed: …)" when what it depends on failed. Never rejects, never waits forever.
- */
-async function settle<T>(o: pulumi.Output<T>): Promise<unknown> {
-  try {
-    if (await pulumi.isSecret(o)) return "[secret]";
-    // as the SDK sends it to the engine: the unknown sentinel when a preview cannot know the value
-    const value: unknown = await pulumi.runtime.serializeProperty("stack output", o);
-    return value === pulumi.runtime.unknownValue ? "(unknown)" : value;
-  } catch (err) {
-    return `(failed: ${(err as Error).message})`;
   }
 }

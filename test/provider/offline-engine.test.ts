@@ -140,6 +140,32 @@ describe("a failing resource", () => {
     expect(unhandled).toEqual([]);
   });
 
+  test("a program that exports nothing: every resource it registered is waited for, and its failure reported", async () => {
+    proxy.intercept((req) =>
+      req.method === "POST" && req.url === "/v1/targets" ? { status: 400, body: JSON.stringify({ kind: "InvalidArgument", message: "refused" }) } : undefined,
+    );
+    const engine = engineFor(proxy.url);
+    const silent = () => {
+      program();
+      return {};
+    };
+    try {
+      const result = await engine.up(silent);
+      expect(result.failed).toBe(true);
+      expect(byName(plain(result.steps)).map((s: { name: string; failed?: string }) => [s.name, !!s.failed])).toEqual([
+        ["db", true],
+        ["web", true],
+      ]);
+      proxy.intercept(undefined);
+      const fixed = await engine.up(silent);
+      expect([fixed.failed, fixed.steps.map((s) => s.op).sort()]).toEqual([false, ["create", "create"]]);
+      expect(c.store.size).toBe(2);
+    } finally {
+      await engine.destroy();
+    }
+    expect(c.store.size).toBe(0);
+  });
+
   test("a create refused outright: nothing recorded for it, no rejection escapes, destroy removes the rest", async () => {
     let creates = 0;
     // the first create is refused (as a 400 would: nothing made); the other goes through

@@ -1,0 +1,46 @@
+/**
+ * What `pulumi-boundary import` found: Targets to adopt, each with its id, where it came from and
+ * the parts of its Pulumi name; what was skipped and why; the attributes this provider cannot
+ * express. Both sources (a live scope, a Terraform state) produce one of these; the writers
+ * (`output.ts`) turn it into the bulk-import file, the TypeScript program and the summary.
+ */
+
+/** One Target to adopt. */
+export interface FoundTarget {
+  /** Boundary's id: what `pulumi import` passes to Read. */
+  id: string;
+  /** Where it was found, for the summary: a Terraform address, or `<project>/<name>`. */
+  source: string;
+  /** Its project (`p_…`). */
+  projectId: string;
+  /** The parts its Pulumi name is made of, most significant first (see `names.ts`). */
+  nameParts: string[];
+  /** The provider's inputs (the program's camelCase names), when known: what a generated program declares. */
+  inputs?: Record<string, unknown>;
+}
+
+/** Something found and left out, and why. */
+export interface Skipped {
+  what: string;
+  why: string;
+}
+
+/** An attribute of a Target that this provider has no input for: reported, never dropped silently. */
+export interface Unexpressed {
+  /** The Target it belongs to (its source). */
+  source: string;
+  attribute: string;
+  value: unknown;
+}
+
+/** What one run found. */
+export interface Discovery {
+  /** What was read, for the summary: `scope global (recursive)`, `terraform.tfstate`. */
+  origin: string;
+  targets: FoundTarget[];
+  skipped: Skipped[];
+  unexpressed: Unexpressed[];
+}
+
+/** Bad input to the command: the message names the input and what to do. Exits non-zero. */
+export class ImportInputError extends Error {}

@@ -1,0 +1,139 @@
+/**
+ * Reads a Terraform state (format version 4, Terraform 0.12 and later) for the Targets
+ * terraform-provider-boundary manages: every instance of every `boundary_target` resource, in the
+ * root module or any module, `count` and `for_each` keys included. Each attribute of its schema
+ * (`internal/provider/resource_target.go`) maps to one input of this provider; the names are
+ * derived from the field table (the current wire names: `host_source_ids`, `default_port`, …), so
+ * a field added there is read here too. An attribute holding a value with no input here is
+ * reported by name.
+ */
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { INPUT_FIELDS, spec, type InputField } from "../../wire/target-fields";
+import { ImportInputError, type Discovery, type FoundTarget, type Skipped, type Unexpressed } from "./discovery";
+
+/** terraform-provider-boundary's resource type for a Target. */
+export const TERRAFORM_TYPE = "boundary_target";
+
+/** The Terraform attribute of each input: its name on the current wire (association lists under their current names). */
+export const TERRAFORM_ATTRIBUTES: ReadonlyMap<string, InputField> = new Map(
+  INPUT_FIELDS.map((f) => [spec(f).association?.current.wire ?? spec(f).wire.split(".").pop()!, f]),
+);
+
+const Instance = z.looseObject({
+  index_key: z.union([z.number(), z.string()]).optional(),
+  deposed: z.string().optional(),
+  attributes: z.record(z.string(), z.unknown()).optional(),
+});
+const Resource = z.looseObject({
+  module: z.string().optional(),
+  mode: z.string(),
+  type: z.string(),
+  name: z.string(),
+  instances: z.array(Instance).default([]),
+});
+const State = z.looseObject({ version: z.number(), resources: z.array(Resource).default([]) });
+
+/** The value Terraform keeps for an unset attribute (SDKv2 stores zero values): null, "", 0, false, []. */
+function unset(v: unknown): boolean {
+  return v === null || v === undefined || v === "" || v === 0 || v === false || (Array.isArray(v) && v.length === 0);
+}
+
+/** A Terraform address part: `web`, `web[0]`, `web["eu"]`. */
+function indexed(name: string, key: number | string | undefined): string {
+  return key === undefined ? name : `${name}[${JSON.stringify(key)}]`;
+}
+
+/**
+ * The Targets of the state file at `file`. Throws ImportInputError naming the file and what to do:
+ * missing or unreadable, not JSON, another format version, no `boundary_target` in it.
+ */
+export function readTerraformState(file: string): Discovery {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : `cannot be read (${code ?? (err as Error).message})`;
+    throw new ImportInputError(
+      `--from-terraform ${file}: ${why}: give the path of a Terraform state file ` +
+        "(with a remote backend, `terraform state pull > terraform.tfstate` writes one)",
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ImportInputError(
+      `--from-terraform ${file}: is not JSON: a Terraform state file is JSON (\`terraform state pull > terraform.tfstate\` writes one)`,
+    );
+  }
+  const version = (json as { version?: unknown } | null)?.version;
+  if (version !== 4) {
+    throw new ImportInputError(
+      `--from-terraform ${file}: state format version ${JSON.stringify(version ?? null)}; this command reads version 4 (Terraform 0.12 and later): ` +
+        "run `terraform state pull > terraform.tfstate` with Terraform 0.12 or later, which writes version 4",
+    );
+  }
+  const parsed = State.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ImportInputError(`--from-terraform ${file}: ${issue.path.join(".")} ${issue.message}: not a Terraform state as Terraform writes it`);
+  }
+  const targets: FoundTarget[] = [];
+  const skipped: Skipped[] = [];
+  const unexpressed: Unexpressed[] = [];
+  const types = new Map<string, number>();
+  for (const r of parsed.data.resources) {
+    const kind = r.mode === "data" ? `data.${r.type}` : r.type;
+    types.set(kind, (types.get(kind) ?? 0) + 1);
+    if (r.type !== TERRAFORM_TYPE) continue;
+    const modules = r.module ? r.module.split(/\.?module\./).filter(Boolean) : [];
+    const base = `${r.module ? `${r.module}.` : ""}${r.mode === "data" ? "data." : ""}${r.type}.${r.name}`;
+    if (r.mode !== "managed") {
+      skipped.push({ what: base, why: "a data source: Terraform reads it, it manages nothing" });
+      continue;
+    }
+    for (const inst of r.instances) {
+      const address = `${r.module ? `${r.module}.` : ""}${r.type}.${indexed(r.name, inst.index_key)}`;
+      if (inst.deposed) {
+        skipped.push({ what: `${address} (deposed ${inst.deposed})`, why: "a deposed object Terraform is about to delete" });
+        continue;
+      }
+      const attrs = inst.attributes ?? {};
+      const id = attrs.id;
+      if (typeof id !== "string" || id === "") {
+        skipped.push({ what: address, why: "no id in the state (never created)" });
+        continue;
+      }
+      const inputs: Record<string, unknown> = {};
+      for (const [attribute, value] of Object.entries(attrs).sort(([a], [b]) => a.localeCompare(b))) {
+        if (attribute === "id" || unset(value)) continue;
+        const field = TERRAFORM_ATTRIBUTES.get(attribute);
+        if (field) inputs[field] = Array.isArray(value) ? [...value].sort() : value;
+        else unexpressed.push({ source: address, attribute, value });
+      }
+      const key = inst.index_key === undefined ? [] : [String(inst.index_key)];
+      targets.push({
+        id,
+        source: address,
+        projectId: typeof attrs.scope_id === "string" ? attrs.scope_id : "",
+        nameParts: [...modules, r.name, ...key],
+        inputs: ordered(inputs),
+      });
+    }
+  }
+  if (targets.length === 0) {
+    const found = [...types].map(([t, n]) => `${n} ${t}`).join(", ") + skipped.map((s) => `; skipped ${s.what}: ${s.why}`).join("") || "no resource at all";
+    throw new ImportInputError(
+      `--from-terraform ${file}: holds no ${TERRAFORM_TYPE} to adopt (it has ${found}): ` +
+        "give the state of the Terraform configuration that manages your Targets",
+    );
+  }
+  return { origin: file, targets, skipped, unexpressed };
+}
+
+/** Inputs in the field table's order (what a generated program lists). */
+export function ordered(inputs: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(INPUT_FIELDS.filter((f) => inputs[f] !== undefined).map((f) => [f, inputs[f]]));
+}
