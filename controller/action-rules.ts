@@ -23,7 +23,7 @@ function singular(noun: ListRoute["noun"]): string {
   return noun.replace(/-/g, " ").replace(/ies$/, "y").replace(/s$/, "");
 }
 
-/** The body's field errors, and the ids wanted per list (sorted, without repeats; several names of one list merged, as 0.10–0.13 merge theirs). */
+/** The body's field errors, and the ids wanted per list (in the order sent, without repeats; several names of one list merged, as 0.10–0.13 merge theirs). */
 export function checkActionBody(
   r: Release,
   op: AssociationOp,
@@ -54,7 +54,7 @@ export function checkActionBody(
           : `Incorrectly formatted ${singular(noun)} identifier ${JSON.stringify(id)}.`,
       });
     }
-    wanted.set(s.field, [...new Set([...(wanted.get(s.field) ?? []), ...ids])].sort());
+    wanted.set(s.field, [...new Set([...(wanted.get(s.field) ?? []), ...ids])]);
   }
   if (op !== "set" && [...wanted.values()].every((w) => w.length === 0)) errors.push(...emptyAction(r, sent, noun));
   return { errors, wanted };

@@ -5,9 +5,9 @@
  * throw ControllerFault with a kind. Per-field work walks the field table (`wire/target-fields.ts`),
  * with each field's rule from `rules.ts`.
  */
-import { matches, parseFilter, type FilterExpr } from "../common/filter";
+import { matches, parseFilter } from "../common/filter";
 import { filterProblem, trimSpace } from "../common/rules";
-import { knows, listIn, release, type ListField, type ListRoute, type Release } from "../wire/releases";
+import { actionFailure, knows, listIn, release, type ListField, type ListRoute, type Release } from "../wire/releases";
 import { Prefix, type CreateTargetRequest, type RequestField, type Target, type UpdateTargetRequest } from "../wire/target";
 import {
   INPUT_FIELDS,
@@ -143,13 +143,14 @@ export class Store {
 
   /** `listTargets` as steps that may pause (see slices.ts); the array is the store's: read it only. */
   *listTargetsSteps(scopeId: string | undefined, recursive: boolean): Steps<readonly TargetRecord[]> {
-    if (!scopeId) throw invalidField("scope_id", "This field is required.");
-    const scope = this.scopes.get(scopeId);
-    if (!scope) throw notFound(`Scope ${JSON.stringify(scopeId)} not found.`);
+    const boundary = this.release.errors === "boundary";
+    if (!scopeId && !boundary) throw invalidField("scope_id", "This field is required.");
+    const scope = scopeId === undefined ? undefined : this.scopes.get(scopeId);
+    if (!scope) throw boundary ? notFound() : notFound(`Scope ${JSON.stringify(scopeId)} not found.`);
     if (!recursive && scope.type !== "project") {
       throw invalidField("scope_id", "This must be a project scope unless recursive is true.");
     }
-    const projects = this.projectsOf(scopeId);
+    const projects = this.projectsOf(scope.id);
     let records: readonly TargetRecord[] = [];
     for (const p of projects) {
       let more = this.listed.get(p);
@@ -157,6 +158,38 @@ export class Store {
       records = records.length === 0 ? more : yield* mergeById(records, more);
     }
     return records;
+  }
+
+  /** Our list's query rules: `recursive` true or false, a filter that parses; whether it is recursive. */
+  private checkList(q: ListQuery): boolean {
+    const bad = rules.checkRecursive(q.recursive);
+    if (bad) throw invalidFields([bad]);
+    const why = q.filter ? filterProblem(q.filter) : undefined;
+    if (why) throw invalidField("filter", `Unable to parse the filter: ${why}.`);
+    return q.recursive === "true";
+  }
+
+  /**
+   * Boundary's: the gateway decodes `recursive` with strconv.ParseBool (what does not parse is its
+   * 500); then TS validateListRequest: a project scope id unless recursive, a filter go-bexpr parses.
+   */
+  private checkBoundaryList(q: ListQuery): boolean {
+    const recursive = q.recursive ? rules.parseBool(q.recursive) : false;
+    if (recursive === undefined) {
+      const why = `strconv.ParseBool: parsing ${JSON.stringify(q.recursive)}: invalid syntax`;
+      throw new ControllerFault("Internal", `rpc error: code = InvalidArgument desc = parsing field "recursive": ${why}`);
+    }
+    const fields: RequestField[] = [];
+    if (!recursive && !rules.validId(q.scopeId, "p"))
+      fields.push({ name: "scope_id", description: "This field must be a valid project scope ID or the list operation must be recursive." });
+    const why = q.filter ? filterProblem(q.filter, "evaluation") : undefined;
+    if (why)
+      fields.push({
+        name: "filter",
+        description: `This field could not be parsed. handlers.NewFilter: couldn't build filter: parameter violation: error #100: ${why}`,
+      });
+    if (fields.length > 0) throw invalidFields(fields, "Improperly formatted identifier.");
+    return recursive;
   }
 
   /** A change in `projectId`: its list is made afresh next time. */
@@ -174,15 +207,9 @@ export class Store {
 
   /** `queryTargets` as steps that may pause (see slices.ts): filtering 100,000 Targets takes ~200 ms. */
   *queryTargetsSteps(q: ListQuery, view: (t: TargetRecord) => Target): Steps<readonly TargetRecord[]> {
-    const bad = rules.checkRecursive(q.recursive);
-    if (bad) throw invalidFields([bad]);
-    let filter: FilterExpr | undefined;
-    if (q.filter) {
-      const why = filterProblem(q.filter);
-      if (why) throw invalidField("filter", `Unable to parse the filter: ${why}.`);
-      filter = parseFilter(q.filter);
-    }
-    const records = yield* this.listTargetsSteps(q.scopeId, q.recursive === "true");
+    const recursive = this.release.errors === "boundary" ? this.checkBoundaryList(q) : this.checkList(q);
+    const filter = q.filter ? parseFilter(q.filter, this.release.errors === "boundary" ? "evaluation" : "refused") : undefined;
+    const records = yield* this.listTargetsSteps(q.scopeId, recursive);
     return filter ? yield* filterSteps(records, (t) => matches(filter, { item: view(t) })) : records;
   }
 
@@ -212,7 +239,11 @@ export class Store {
     const push = (f: RequestField | undefined) => f && errors.push(f);
     if (req.version !== undefined && req.version !== 0)
       push({ name: "version", description: this.release.errors === "ours" ? "This is a read only field." : "Cannot specify this field in a create request." });
-    if (!req.scope_id) push({ name: "scope_id", description: "This field is required." });
+    const boundary = this.release.errors === "boundary";
+    // TS validateCreateRequest: handlers.ValidId(scope_id, "p"); whether it exists is asked after
+    if (boundary && !rules.validId(req.scope_id, "p"))
+      push({ name: "scope_id", description: "This field is required to have a properly formatted project scope id." });
+    else if (!req.scope_id) push({ name: "scope_id", description: "This field is required." });
     else if ((this.scopes.get(req.scope_id)?.type ?? "project") !== "project") {
       push({ name: "scope_id", description: "Targets can only be created in a project scope." });
     }
@@ -220,8 +251,10 @@ export class Store {
     const released = createRules(this.release, req);
     for (const f of released) errors.push(f);
     if (this.release.aliases) for (const f of this.aliases.check(req.with_aliases)) errors.push(f);
-    if (req.name === undefined) push({ name: "name", description: "This field is required." });
-    if (req.type === undefined) push({ name: "type", description: "This field is required." });
+    if (req.name === undefined || req.name === null) push({ name: "name", description: "This field is required." });
+    // 0.8's subtype registry answers an absent type as an unknown one
+    const noType = !boundary ? "This field is required." : this.release.ports.vetsUpdate ? "Unknown type provided." : "This is a required field.";
+    if (req.type === undefined || req.type === null) push({ name: "type", description: noType });
     for (const f of INPUT_FIELDS) {
       const association = spec(f).association;
       if (association) {
@@ -247,13 +280,17 @@ export class Store {
     const errors = this.checkCreate(req);
     if (errors.length > 0) throw invalidFields(errors);
     const scopeId = req.scope_id!;
-    if (!this.scopes.has(scopeId)) throw notFound(`Scope ${JSON.stringify(scopeId)} not found.`);
+    const boundary = this.release.errors === "boundary";
+    if (!this.scopes.has(scopeId)) throw boundary ? notFound() : notFound(`Scope ${JSON.stringify(scopeId)} not found.`);
+    // TS CreateTarget: the aliases' scopes are authorized before anything is written
+    if (this.release.aliases) this.aliases.authorize(req.with_aliases, (id) => this.scopes.has(id));
     const now = this.now().toISOString();
     const target: Record<string, unknown> = { id: newId(Prefix.target), created_time: now, updated_time: now, version: 1 };
     for (const f of INPUT_FIELDS) {
       const { wire, association } = spec(f);
       if (association) {
-        const ids = rules.checkIds(wire, this.prefixes(f), this.createIds(req, f)).ids;
+        // in the order they were given, as a later add appends them
+        const ids = [...new Set(this.createIds(req, f))];
         this.checkMembers(f, scopeId, ids);
         target[wire] = ids;
       } else setValue(target, f, this.knows(f) ? getPath(req, wire) : undefined, this.defaultOf(f));
@@ -284,7 +321,7 @@ export class Store {
   /** The field errors of a PATCH (shape and rules), for a Target that exists. */
   checkUpdate(id: string, req: UpdateTargetRequest, mask: string[] | undefined): RequestField[] {
     const { errors, paths } = this.updated(this.getTarget(id, "update"), req, mask);
-    return paths === 0 && errors.length === 0 ? [noValidMask()] : errors;
+    return paths === 0 && errors.length === 0 ? noValidMask().requestFields : errors;
   }
 
   /**
@@ -294,18 +331,34 @@ export class Store {
   updateTarget(id: string, req: UpdateTargetRequest, mask: string[] | undefined): TargetRecord {
     const current = this.getTarget(id, "update");
     const { errors, paths, next } = this.updated(current, req, mask);
-    if (paths === 0 && errors.length === 0) throw invalidFields([noValidMask()]);
+    if (paths === 0 && errors.length === 0) throw noValidMask();
     if (errors.length > 0) throw invalidFields(errors);
     this.checkVersion(current, req.version!, "update");
     updateRules(this.release, current, next);
     if (next.name !== current.name) this.checkUniqueName(current.scope_id, next.name);
+    // the database's version and update-time triggers move only when the row changes
+    if (sameRecord(next, current)) return this.answered(current, req, mask);
     next.version = current.version + 1;
     next.updated_time = this.now().toISOString();
     this.unindexName(current);
     this.indexName(next);
     this.targets.set(current.id, Object.freeze(next));
     this.changed(next.scope_id);
-    return next;
+    return this.answered(next, req, mask);
+  }
+
+  /**
+   * What a PATCH answers: the stored Target, and where the release echoes them (0.4–0.6, see
+   * `patchEchoesUnmasked`), the body's fields its `?update_mask=` left out wherever the stored value is unset.
+   */
+  private answered(stored: TargetRecord, req: UpdateTargetRequest, mask: string[] | undefined): TargetRecord {
+    if (!mask || !this.release.patchEchoesUnmasked) return stored;
+    const answer = structuredClone(stored) as Record<string, unknown>;
+    for (const path of MASK_PATHS) {
+      const sent = getPath(req, path);
+      if (!mask.includes(path) && sent !== undefined && sent !== null && getPath(answer, path) === undefined) setPath(answer, path, sent);
+    }
+    return answer as TargetRecord;
   }
 
   /** The record a PATCH would make, with its field errors and how many valid mask paths it named. */
@@ -320,12 +373,16 @@ export class Store {
             ? "This field is required: it must be the target's current version."
             : "Existing resource version is required for an update.",
       });
-    for (const f of FIXED_ON_UPDATE) {
+    const boundary = this.release.errors === "boundary";
+    // Boundary: a type other than the Target's is refused where the release vets a PATCH (0.8+); the mask manager drops the other fixed fields
+    if (boundary && this.release.ports.vetsUpdate && req.type !== undefined && req.type !== null && req.type !== "" && req.type !== current.type)
+      errors.push({ name: "type", description: "Cannot modify the resource type." });
+    for (const f of boundary ? [] : FIXED_ON_UPDATE) {
       const { wire, association } = spec(f);
       const sent = getPath(req, wire);
       if (sent === undefined || !this.knows(f)) continue;
       const now = getPath(current, wire);
-      const same = association ? rules.sameIds(now as string[], rules.checkIds(wire, this.prefixes(f), sent as string[] | null).ids) : sent === now;
+      const same = association ? sameSet(now as string[], rules.checkIds(wire, this.prefixes(f), sent as string[] | null).ids) : sent === now;
       const how = association ? `use the :set-${listIn(this.release, f)?.routes.at(-1)?.noun} action` : "replace the target instead";
       if (!same) errors.push({ name: wire, description: `This field cannot be changed by an update; ${how}.` });
     }
@@ -333,8 +390,10 @@ export class Store {
     for (const raw of [...(mask ?? derivedMask(req)), ...patchAlwaysApplies(this.release, req)]) {
       const f = BY_WIRE.get(raw);
       if (MASK_PATHS.includes(raw) && this.knows(f!)) paths.add(raw);
-      else if (raw === "attributes") MASK_PATHS.filter((p) => p.startsWith("attributes.") && this.knows(BY_WIRE.get(p)!)).forEach((p) => paths.add(p));
-      else if (mask && f && spec(f).replaces) errors.push({ name: raw, description: "This field cannot be changed by an update; replace the target instead." });
+      else if (raw === "attributes" && !boundary)
+        MASK_PATHS.filter((p) => p.startsWith("attributes.") && this.knows(BY_WIRE.get(p)!)).forEach((p) => paths.add(p));
+      else if (mask && f && spec(f).replaces && !boundary)
+        errors.push({ name: raw, description: "This field cannot be changed by an update; replace the target instead." });
       // Boundary's mask manager drops the paths it cannot map; ours names them
       else if (mask && raw !== "version" && !(f && spec(f).association) && this.release.errors === "ours")
         errors.push({ name: "update_mask", description: `Unknown field ${JSON.stringify(raw)} in the update mask.` });
@@ -342,10 +401,13 @@ export class Store {
     const next = structuredClone(current) as TargetRecord;
     for (const path of paths) {
       const f = BY_WIRE.get(path)!;
-      const value = getPath(req, path);
-      if (spec(f).required && (value === undefined || value === null || value === "")) errors.push({ name: path, description: "This field is required." });
+      let value = getPath(req, path);
+      // before 0.8 a PATCH's attributes are never vetted: port 0 is the proto's zero value, which clears the column
+      if (boundary && f === "defaultPort" && value === 0 && !this.release.ports.vetsUpdate) value = undefined;
+      if (spec(f).required && (value === undefined || value === null || value === ""))
+        errors.push({ name: path, description: boundary && f === "name" ? "This field cannot be set to empty." : "This field is required." });
       else {
-        const bad = rules.checkField(f, value, this.release);
+        const bad = rules.checkField(f, value, this.release, "update");
         if (bad) errors.push(bad);
         else setValue(next, f, value, this.defaultOf(f));
       }
@@ -411,8 +473,17 @@ export class Store {
     const fields = [...wanted.keys()];
     // one route changes lists of one kind (`:set-credential-sources` both credential lists)
     const kind = associationOf(fields[0]!).kind;
+    const boundary = this.release.errors === "boundary";
+    // Boundary's set of credentials selects the ids it finds (internal/target/query.go setChangesQuery): one that names nothing is dropped
+    if (boundary && kind === "credential" && op === "set")
+      for (const f of fields)
+        wanted.set(
+          f,
+          wanted.get(f)!.filter((id) => this.referents.credential.has(id)),
+        );
     const attachedTo = (f: AssociationField) => current[spec(f).wire as ListWire] ?? [];
-    if (op === "set" && fields.every((f) => rules.sameIds(attachedTo(f), wanted.get(f)!))) return current;
+    if (op === "set" && fields.every((f) => sameSet(attachedTo(f), wanted.get(f)!))) return current;
+    this.checkInjected(fields, wanted, op);
     this.checkVersion(current, version!, op, kind);
     if (kind === "host" && op !== "remove" && current.address) throw addressConflict(op);
     const next: Record<string, unknown> = { ...current, version: current.version + 1, updated_time: this.now().toISOString() };
@@ -433,12 +504,15 @@ export class Store {
         next[spec(f).wire] = attached.filter((h) => !ids.includes(h));
         continue;
       }
-      this.checkMembers(f, current.scope_id, ids, (id, why) => actionMistake(this.release, name, op, kind, { kind: "unknown", id, why }));
+      this.checkMembers(f, kind === "host" && this.release.hostSetsAnyProject ? undefined : current.scope_id, ids, (id, why) =>
+        this.unknownMember(name, op, kind, id, why),
+      );
+      // lists keep the order ids were attached in (the join table's rows, read back unordered)
       if (op === "add") {
         const dup = ids.find((h) => attached.includes(h));
         if (dup) throw actionMistake(this.release, name, op, kind, { kind: "attached", id: dup, why: "is already attached to the target" });
-        next[spec(f).wire] = [...attached, ...ids].sort();
-      } else next[spec(f).wire] = ids;
+        next[spec(f).wire] = [...attached, ...ids];
+      } else next[spec(f).wire] = [...attached.filter((h) => ids.includes(h)), ...ids.filter((h) => !attached.includes(h))];
     }
     this.targets.set(current.id, Object.freeze(next as TargetRecord));
     this.changed(current.scope_id);
@@ -465,21 +539,48 @@ export class Store {
     return this.targets.get(ids[0]!)!;
   }
 
+  /**
+   * An id of an add or set that names nothing (or another project): ours a 400; v0.4's add of a
+   * credential library the database's foreign key (its set drops the id, see changeAssociation); the release's 500 otherwise.
+   */
+  private unknownMember(name: string, op: AssociationOp, kind: ListKind, id: string, why: string): ControllerFault {
+    if (this.release.errors === "boundary" && kind === "credential" && this.release.generation === "v0.4" && why === "was not found") {
+      const cause =
+        'unable to create target credential libraries: db.CreateItems: db.Create: create failed: insert or update on table "target_credential_library" ' +
+        'violates foreign key constraint "credential_library_fkey": integrity violation: error #1003';
+      return new ControllerFault("Internal", actionFailure(this.release, kind, op, cause));
+    }
+    return actionMistake(this.release, name, op, kind, { kind: "unknown", id, why });
+  }
+
+  /** A tcp Target refuses injected credential sources on an open-source controller (tcp.VetCredentialSources, 0.10+): the repository's 500. */
+  private checkInjected(fields: readonly AssociationField[], wanted: ReadonlyMap<AssociationField, string[]>, op: AssociationOp): void {
+    const words = this.release.injectedOnTcp;
+    if (!words || this.release.errors !== "boundary" || (wanted.get("injectedApplicationCredentialSourceIds")?.length ?? 0) === 0) return;
+    if (!fields.includes("injectedApplicationCredentialSourceIds")) return;
+    const handler = this.release.actionErrors.handler.credential[op];
+    const wrap = "wrap" in handler ? handler.wrap : handler.fixed;
+    const at = `target.(Repository).${this.release.actionErrors.ops.credential[op]}`;
+    // add and remove vet in createSources, before the transaction; set vets its additions itself
+    throw new ControllerFault("Internal", op === "set" ? `${wrap}: ${words}.` : `${wrap}: ${at}: target.(Repository).createSources: ${words}.`);
+  }
+
   /** A stale version is answered as the emulated release answers it (409 here; 404 or 500 in Boundary). */
   private checkVersion(current: TargetRecord, version: number, op: "update" | AssociationOp, list?: ListKind): void {
     if (version !== current.version) throw staleVersion(this.release, current.id, current.version, version, op, list);
   }
 
   private checkUniqueName(scopeId: string, name: string): void {
-    if (this.names.has(nameKey(scopeId, name))) {
-      throw invalidField("name", `A target named ${JSON.stringify(name)} already exists in scope ${scopeId}.`);
-    }
+    if (!this.names.has(nameKey(scopeId, name))) return;
+    // Boundary: the database's unique constraint, which names no field (handlers/errors.go)
+    if (this.release.errors === "boundary") throw new ControllerFault("InvalidArgument", rules.UNIQUENESS);
+    throw invalidField("name", `A target named ${JSON.stringify(name)} already exists in scope ${scopeId}.`);
   }
 
   /** Every id names a host set (or library) of the target's project; `bad` makes the error (400 on create, the release's answer on an action). */
   private checkMembers(
     field: InputField,
-    scopeId: string,
+    scopeId: string | undefined,
     ids: readonly string[],
     bad: (id: string, why: string) => ControllerFault = (id, why) => invalidField(spec(field).wire, `${id} ${why}.`),
   ): void {
@@ -488,7 +589,8 @@ export class Store {
     for (const id of ids) {
       const item = this.referents[kind].get(id);
       if (!item) throw bad(`${noun} ${id}`, "was not found");
-      if (item.scope_id !== scopeId) throw bad(`${noun} ${id}`, `belongs to scope ${item.scope_id}, not to the target's scope ${scopeId}`);
+      if (scopeId !== undefined && item.scope_id !== scopeId)
+        throw bad(`${noun} ${id}`, `belongs to scope ${item.scope_id}, not to the target's scope ${scopeId}`);
     }
   }
 }
@@ -525,8 +627,25 @@ function* mergeById(a: readonly TargetRecord[], b: readonly TargetRecord[]): Ste
   return out;
 }
 
-function noValidMask(): RequestField {
-  return { name: "update_mask", description: "No valid fields included in the update mask." };
+/** A record's fields (not its version and times) are those of another: a PATCH that changes nothing. */
+function sameRecord(a: TargetRecord, b: TargetRecord): boolean {
+  const fields = (t: TargetRecord) => {
+    const { version: _v, updated_time: _u, ...rest } = t;
+    return JSON.stringify(rest, (_k, v: unknown) =>
+      v !== null && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1))) : v,
+    );
+  };
+  return fields(a) === fields(b);
+}
+
+/** A PATCH whose mask names no field the release updates (TS updateInRepo, v0.4.0 to v0.21.3). */
+function noValidMask(): ControllerFault {
+  return invalidFields([{ name: "update_mask", description: "No valid paths provided in the update mask." }], "No valid fields included in the update mask.");
+}
+
+/** Two id lists hold the same ids, whatever their order. */
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((id) => b.includes(id));
 }
 
 function nameKey(scopeId: string, name: string): string {
