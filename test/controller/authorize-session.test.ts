@@ -8,7 +8,7 @@ import { base58Decode } from "../../controller/base58";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { MATRIX, facts } from "../helpers/releases";
 import { statusOf } from "../../controller/errors";
-import type { ReleaseKey } from "../../wire/releases";
+import { listIn, type ReleaseKey } from "../../wire/releases";
 
 /**
  * How each release answers where they differ, all from its row of the release table: a
@@ -85,6 +85,26 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     expect(session.connectionLimit).toBe(3);
     expect(session.expiresAt.getTime() - Date.parse(s.created_time)).toBe(60_000);
   });
+
+  // static credentials from 0.9 (handlers/targets/credentials.go staticToSessionCredential)
+  if (listIn(facts(mode).r, "applicationCredentialLibraryIds")?.prefixes.includes("credup_"))
+    test("a static credential's source is `static` with its credential_type, and its fields come typed as `credential` beside the secret", async () => {
+      const t = await c.create({ host_set_ids: ["hsst_1234567890"], application_credential_library_ids: ["credup_1234567890"] });
+      const [credential] = (await authorize(t.id)).body.credentials;
+      const source = {
+        id: "credup_1234567890",
+        name: "dev static login",
+        description: "Generated static credential (current releases only)",
+        credential_store_id: "csst_1234567890",
+        type: "static",
+        credential_type: "username_password",
+      };
+      expect(credential).toEqual({
+        ...Object.fromEntries(m.origins.map((name) => [name, source])),
+        secret: { raw: expect.any(String), decoded: { username: "static", password: "static-password" } },
+        credential: { username: "static", password: "static-password" },
+      });
+    });
 
   test("expired sessions are forgotten", async () => {
     const t = await c.create({ host_set_ids: ["hsst_1234567890"], session_max_seconds: 1 });
