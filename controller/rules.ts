@@ -7,6 +7,7 @@ import * as shared from "../common/rules";
 import type { Release } from "../wire/releases";
 import type { RequestField } from "../wire/target";
 import { TARGET_FIELDS, spec, type InputField } from "../wire/target-fields";
+import { ControllerFault, invalidFields } from "./errors";
 
 /** A field rule: what is wrong with a present value in a release, on a create or a PATCH, or undefined. */
 type Rule = (value: never, release: Release, use: FieldUse) => string | undefined;
@@ -145,4 +146,43 @@ export function parseBool(v: string): boolean | undefined {
   if (["1", "t", "T", "TRUE", "true", "True"].includes(v)) return true;
   if (["0", "f", "F", "FALSE", "false", "False"].includes(v)) return false;
   return undefined;
+}
+
+/** What a list asks for, as the query string carries it. */
+export interface ListQuery {
+  scopeId?: string;
+  recursive?: string | null;
+  filter?: string | null;
+}
+
+/**
+ * A list's query rules, and whether it is recursive. Ours: `recursive` true or false, a filter
+ * that parses. Boundary's: the gateway decodes `recursive` with strconv.ParseBool (what does not
+ * parse is its 500); then TS validateListRequest: a project scope id unless recursive, a filter
+ * go-bexpr parses (which compiles no pattern).
+ */
+export function checkListQuery(r: Release, q: ListQuery): boolean {
+  if (r.errors === "ours") {
+    const bad = checkRecursive(q.recursive);
+    if (bad) throw invalidFields([bad]);
+    const why = q.filter ? shared.filterProblem(q.filter) : undefined;
+    if (why) throw invalidFields([{ name: "filter", description: `Unable to parse the filter: ${why}.` }]);
+    return q.recursive === "true";
+  }
+  const recursive = q.recursive ? parseBool(q.recursive) : false;
+  if (recursive === undefined) {
+    const why = `strconv.ParseBool: parsing ${JSON.stringify(q.recursive)}: invalid syntax`;
+    throw new ControllerFault("Internal", `rpc error: code = InvalidArgument desc = parsing field "recursive": ${why}`);
+  }
+  const fields: RequestField[] = [];
+  if (!recursive && !validId(q.scopeId, "p"))
+    fields.push({ name: "scope_id", description: "This field must be a valid project scope ID or the list operation must be recursive." });
+  const why = q.filter ? shared.filterProblem(q.filter, "evaluation") : undefined;
+  if (why)
+    fields.push({
+      name: "filter",
+      description: `This field could not be parsed. handlers.NewFilter: couldn't build filter: parameter violation: error #100: ${why}`,
+    });
+  if (fields.length > 0) throw invalidFields(fields, "Improperly formatted identifier.");
+  return recursive;
 }

@@ -6,8 +6,8 @@
  * with each field's rule from `rules.ts`.
  */
 import { matches, parseFilter } from "../common/filter";
-import { filterProblem, trimSpace } from "../common/rules";
-import { actionFailure, knows, listIn, release, type ListField, type ListRoute, type Release } from "../wire/releases";
+import { trimSpace } from "../common/rules";
+import { knows, listIn, release, type ListField, type ListRoute, type Release } from "../wire/releases";
 import { Prefix, type CreateTargetRequest, type RequestField, type Target, type UpdateTargetRequest } from "../wire/target";
 import {
   INPUT_FIELDS,
@@ -23,12 +23,13 @@ import {
   type ListKind,
   type ListWire,
 } from "../wire/target-fields";
-import { actionFieldsMessage, checkActionBody, type SentIds } from "./action-rules";
+import { actionFieldsMessage, checkActionBody, injectedRefusal, unknownMember, type SentIds } from "./action-rules";
 import { Aliases, maybeAlias } from "./aliases";
 import { ControllerFault, invalidField, invalidFields, notFound } from "./errors";
 import type { FixtureCredential, FixtureCredentialLibrary, FixtureHostSet, FixtureScope, FixtureWorker, Fixtures } from "./fixtures";
 import { actionMistake, addressConflict, createRules, patchAlwaysApplies, staleVersion, updateFieldRules, updateRules, type Emulation } from "./emulation";
 import * as rules from "./rules";
+import type { ListQuery } from "./rules";
 import type { TargetRecord } from "./record";
 import { SortedIds } from "./sorted-ids";
 import { BAD_ID, isTargetId, newId, type IdUse } from "./ids";
@@ -48,12 +49,7 @@ const BY_WIRE = new Map(INPUT_FIELDS.map((f) => [spec(f).wire, f] as const));
 /** Fields set on create and never by PATCH: identity (replaces) and associations (actions). */
 const FIXED_ON_UPDATE = INPUT_FIELDS.filter((f) => !spec(f).mask);
 
-/** What a list asks for, as the query string carries it. */
-export interface ListQuery {
-  scopeId?: string;
-  recursive?: string | null;
-  filter?: string | null;
-}
+export type { ListQuery } from "./rules";
 
 /** How a store behaves where Boundary releases differ. */
 export interface StoreOptions {
@@ -160,38 +156,6 @@ export class Store {
     return records;
   }
 
-  /** Our list's query rules: `recursive` true or false, a filter that parses; whether it is recursive. */
-  private checkList(q: ListQuery): boolean {
-    const bad = rules.checkRecursive(q.recursive);
-    if (bad) throw invalidFields([bad]);
-    const why = q.filter ? filterProblem(q.filter) : undefined;
-    if (why) throw invalidField("filter", `Unable to parse the filter: ${why}.`);
-    return q.recursive === "true";
-  }
-
-  /**
-   * Boundary's: the gateway decodes `recursive` with strconv.ParseBool (what does not parse is its
-   * 500); then TS validateListRequest: a project scope id unless recursive, a filter go-bexpr parses.
-   */
-  private checkBoundaryList(q: ListQuery): boolean {
-    const recursive = q.recursive ? rules.parseBool(q.recursive) : false;
-    if (recursive === undefined) {
-      const why = `strconv.ParseBool: parsing ${JSON.stringify(q.recursive)}: invalid syntax`;
-      throw new ControllerFault("Internal", `rpc error: code = InvalidArgument desc = parsing field "recursive": ${why}`);
-    }
-    const fields: RequestField[] = [];
-    if (!recursive && !rules.validId(q.scopeId, "p"))
-      fields.push({ name: "scope_id", description: "This field must be a valid project scope ID or the list operation must be recursive." });
-    const why = q.filter ? filterProblem(q.filter, "evaluation") : undefined;
-    if (why)
-      fields.push({
-        name: "filter",
-        description: `This field could not be parsed. handlers.NewFilter: couldn't build filter: parameter violation: error #100: ${why}`,
-      });
-    if (fields.length > 0) throw invalidFields(fields, "Improperly formatted identifier.");
-    return recursive;
-  }
-
   /** A change in `projectId`: its list is made afresh next time. */
   private changed(projectId: string): void {
     this.listed.delete(projectId);
@@ -207,7 +171,7 @@ export class Store {
 
   /** `queryTargets` as steps that may pause (see slices.ts): filtering 100,000 Targets takes ~200 ms. */
   *queryTargetsSteps(q: ListQuery, view: (t: TargetRecord) => Target): Steps<readonly TargetRecord[]> {
-    const recursive = this.release.errors === "boundary" ? this.checkBoundaryList(q) : this.checkList(q);
+    const recursive = rules.checkListQuery(this.release, q);
     const filter = q.filter ? parseFilter(q.filter, this.release.errors === "boundary" ? "evaluation" : "refused") : undefined;
     const records = yield* this.listTargetsSteps(q.scopeId, recursive);
     return filter ? yield* filterSteps(records, (t) => matches(filter, { item: view(t) })) : records;
@@ -483,7 +447,7 @@ export class Store {
         );
     const attachedTo = (f: AssociationField) => current[spec(f).wire as ListWire] ?? [];
     if (op === "set" && fields.every((f) => sameSet(attachedTo(f), wanted.get(f)!))) return current;
-    this.checkInjected(fields, wanted, op);
+    injectedRefusal(this.release, fields, wanted, op);
     this.checkVersion(current, version!, op, kind);
     if (kind === "host" && op !== "remove" && current.address) throw addressConflict(op);
     const next: Record<string, unknown> = { ...current, version: current.version + 1, updated_time: this.now().toISOString() };
@@ -505,7 +469,7 @@ export class Store {
         continue;
       }
       this.checkMembers(f, kind === "host" && this.release.hostSetsAnyProject ? undefined : current.scope_id, ids, (id, why) =>
-        this.unknownMember(name, op, kind, id, why),
+        unknownMember(this.release, name, op, kind, id, why),
       );
       // lists keep the order ids were attached in (the join table's rows, read back unordered)
       if (op === "add") {
@@ -537,32 +501,6 @@ export class Store {
       throw invalidField("name", `More than one target matches ${JSON.stringify(name)} case-insensitively (${names}); name the target by its id.`);
     }
     return this.targets.get(ids[0]!)!;
-  }
-
-  /**
-   * An id of an add or set that names nothing (or another project): ours a 400; v0.4's add of a
-   * credential library the database's foreign key (its set drops the id, see changeAssociation); the release's 500 otherwise.
-   */
-  private unknownMember(name: string, op: AssociationOp, kind: ListKind, id: string, why: string): ControllerFault {
-    if (this.release.errors === "boundary" && kind === "credential" && this.release.generation === "v0.4" && why === "was not found") {
-      const cause =
-        'unable to create target credential libraries: db.CreateItems: db.Create: create failed: insert or update on table "target_credential_library" ' +
-        'violates foreign key constraint "credential_library_fkey": integrity violation: error #1003';
-      return new ControllerFault("Internal", actionFailure(this.release, kind, op, cause));
-    }
-    return actionMistake(this.release, name, op, kind, { kind: "unknown", id, why });
-  }
-
-  /** A tcp Target refuses injected credential sources on an open-source controller (tcp.VetCredentialSources, 0.10+): the repository's 500. */
-  private checkInjected(fields: readonly AssociationField[], wanted: ReadonlyMap<AssociationField, string[]>, op: AssociationOp): void {
-    const words = this.release.injectedOnTcp;
-    if (!words || this.release.errors !== "boundary" || (wanted.get("injectedApplicationCredentialSourceIds")?.length ?? 0) === 0) return;
-    if (!fields.includes("injectedApplicationCredentialSourceIds")) return;
-    const handler = this.release.actionErrors.handler.credential[op];
-    const wrap = "wrap" in handler ? handler.wrap : handler.fixed;
-    const at = `target.(Repository).${this.release.actionErrors.ops.credential[op]}`;
-    // add and remove vet in createSources, before the transaction; set vets its additions itself
-    throw new ControllerFault("Internal", op === "set" ? `${wrap}: ${words}.` : `${wrap}: ${at}: target.(Repository).createSources: ${words}.`);
   }
 
   /** A stale version is answered as the emulated release answers it (409 here; 404 or 500 in Boundary). */
