@@ -4,7 +4,7 @@
  * and VetForUpdate) and checked against real servers (boundary-v0.*-observed.md). The spec's
  * controller keeps its clearer words where Boundary's are generic; the rows' facts are the table's.
  */
-import { replacement } from "../../wire/releases";
+import { RELEASES, replacement, type Release } from "../../wire/releases";
 import { OTHER_PROJECT, PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { MATRIX, facts } from "../helpers/releases";
 
@@ -125,4 +125,22 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
       const pattern = await post({ name: "filter-pattern", worker_filter: '"/name" matches "(("', attributes: { default_port: 22 } });
       expect(pattern.status).toBe(200);
     });
+});
+
+test("the release table's columns start where Boundary's source says", () => {
+  const real = RELEASES.filter((x) => x.release !== "spec");
+  const first = (holds: (x: (typeof real)[number]) => boolean) => real.find(holds)?.release;
+  const last = (holds: (x: (typeof real)[number]) => boolean) => [...real].reverse().find(holds)?.release;
+  // validateUpdateRequest's SubtypeFromId(req.GetId()) (0.8); tcp.go Vet's words (0.9) and math.MaxUint16 (0.13)
+  expect(first((x) => x.ports.vetsUpdate)).toBe("0.8");
+  expect(first((x) => x.ports.zeroOnCreate === "This field cannot be set to zero.")).toBe("0.9");
+  expect(first((x) => x.ports.aboveMax !== undefined)).toBe("0.13");
+  // gorm v1 up to 0.6; migration 0/40's trigger up to 0.10; the grants refactor of 0.19.3; tcp.VetCredentialSources from 0.10
+  expect(last((x) => x.patchEchoesUnmasked)).toBe("0.6");
+  expect(last((x) => x.hostSetsAnyProject)).toBe("0.10");
+  expect(first((x) => x.listTokenScoped)).toBe("0.19");
+  expect(first((x) => x.injectedOnTcp !== undefined)).toBe("0.10");
+  // each holds on every later row
+  for (const holds of [(x: Release) => x.ports.vetsUpdate, (x: Release) => x.listTokenScoped, (x: Release) => x.injectedOnTcp !== undefined])
+    expect(real.slice(real.findIndex(holds)).every(holds)).toBe(true);
 });
