@@ -140,8 +140,15 @@ function tokenize(src: string): Token[] {
 
 const KEYWORDS = new Set(["and", "or", "not", "in", "is", "empty", "matches", "contains"]);
 
+/**
+ * How a `matches` pattern RE2 cannot compile is taken: `refused` (a syntax error here, so a typo
+ * is a 400), or `evaluation` as go-bexpr takes it: the filter parses (its grammar does not compile
+ * patterns) and evaluating the pattern fails, which excludes the item.
+ */
+export type BadPattern = "refused" | "evaluation";
+
 /** Parses a filter; throws FilterSyntaxError with the position of the first error. */
-export function parseFilter(src: string): FilterExpr {
+export function parseFilter(src: string, badPattern: BadPattern = "refused"): FilterExpr {
   if (src.length > MAX_FILTER_LENGTH) throw new FilterSyntaxError(`filter is longer than ${MAX_FILTER_LENGTH} characters`, MAX_FILTER_LENGTH + 1);
   const tokens = tokenize(src);
   let p = 0;
@@ -230,6 +237,7 @@ export function parseFilter(src: string): FilterExpr {
       try {
         expr.regex = RE2JS.compile(value.text);
       } catch (err) {
+        if (badPattern === "evaluation") return expr;
         const why = err instanceof Error ? err.message.replace(/^error parsing regexp: /, "") : String(err);
         throw new FilterSyntaxError(`invalid regular expression ${JSON.stringify(value.text)} (${why})`, value.pos);
       }
@@ -316,6 +324,7 @@ function evalMatch(e: Extract<FilterExpr, { kind: "match" }>, data: unknown): bo
     case "matches":
     case "not matches": {
       if (typeof field !== "string") throw new Error("matches needs a string");
+      if (!e.regex) throw new Error("the pattern does not compile");
       return e.regex!.matcher(field).find() === (e.op === "matches");
     }
     case "contains":

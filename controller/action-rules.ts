@@ -6,9 +6,11 @@
  * not attached removed) is the store's, with the release's 500s (`emulation.ts`).
  */
 import { oneOf, hasAnyIdPrefix } from "../common/rules";
-import { listIn, type ListField, type ListRoute, type Release } from "../wire/releases";
+import { actionFailure, listIn, type ListField, type ListRoute, type Release } from "../wire/releases";
 import type { RequestField } from "../wire/target";
-import type { AssociationOp } from "../wire/target-fields";
+import type { AssociationOp, ListKind } from "../wire/target-fields";
+import { actionMistake } from "./emulation";
+import { ControllerFault } from "./errors";
 import { MAX_IDS_PER_REQUEST } from "./rules";
 
 /** The ids an action's body sent for one list, under one of the names its route reads. */
@@ -23,7 +25,7 @@ function singular(noun: ListRoute["noun"]): string {
   return noun.replace(/-/g, " ").replace(/ies$/, "y").replace(/s$/, "");
 }
 
-/** The body's field errors, and the ids wanted per list (sorted, without repeats; several names of one list merged, as 0.10–0.13 merge theirs). */
+/** The body's field errors, and the ids wanted per list (in the order sent, without repeats; several names of one list merged, as 0.10–0.13 merge theirs). */
 export function checkActionBody(
   r: Release,
   op: AssociationOp,
@@ -54,7 +56,7 @@ export function checkActionBody(
           : `Incorrectly formatted ${singular(noun)} identifier ${JSON.stringify(id)}.`,
       });
     }
-    wanted.set(s.field, [...new Set([...(wanted.get(s.field) ?? []), ...ids])].sort());
+    wanted.set(s.field, [...new Set([...(wanted.get(s.field) ?? []), ...ids])]);
   }
   if (op !== "set" && [...wanted.values()].every((w) => w.length === 0)) errors.push(...emptyAction(r, sent, noun));
   return { errors, wanted };
@@ -70,4 +72,34 @@ function emptyAction(r: Release, sent: readonly SentIds[], noun: ListRoute["noun
 /** The message of an action body's 400: the validators' "Errors in provided fields.", or ours. */
 export function actionFieldsMessage(r: Release): string {
   return r.errors === "ours" ? "Error in provided request." : "Errors in provided fields.";
+}
+
+/**
+ * An id of an add or set that names nothing (or another project): v0.4's add of a credential
+ * library is the database's foreign key (its set drops the id: the store); otherwise the
+ * release's answer to the mistake (ours a 400).
+ */
+export function unknownMember(r: Release, name: string, op: AssociationOp, kind: ListKind, id: string, why: string): ControllerFault {
+  if (r.errors === "boundary" && kind === "credential" && r.generation === "v0.4" && why === "was not found") {
+    const cause =
+      'unable to create target credential libraries: db.CreateItems: db.Create: create failed: insert or update on table "target_credential_library" ' +
+      'violates foreign key constraint "credential_library_fkey": integrity violation: error #1003';
+    return new ControllerFault("Internal", actionFailure(r, kind, op, cause));
+  }
+  return actionMistake(r, name, op, kind, { kind: "unknown", id, why });
+}
+
+/**
+ * Throws what an open-source controller answers an add, set or remove carrying injected
+ * credential sources on a tcp Target (tcp.VetCredentialSources, 0.10+): the repository's 500. Add
+ * and remove vet in createSources; set vets its additions itself, unwrapped.
+ */
+export function injectedRefusal(r: Release, fields: readonly ListField[], wanted: ReadonlyMap<ListField, string[]>, op: AssociationOp): void {
+  const words = r.injectedOnTcp;
+  if (!words || r.errors !== "boundary" || !fields.includes("injectedApplicationCredentialSourceIds")) return;
+  if ((wanted.get("injectedApplicationCredentialSourceIds")?.length ?? 0) === 0) return;
+  const handler = r.actionErrors.handler.credential[op];
+  const wrap = "wrap" in handler ? handler.wrap : handler.fixed;
+  const at = `target.(Repository).${r.actionErrors.ops.credential[op]}`;
+  throw new ControllerFault("Internal", op === "set" ? `${wrap}: ${words}.` : `${wrap}: ${at}: target.(Repository).createSources: ${words}.`);
 }

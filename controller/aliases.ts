@@ -7,6 +7,7 @@
  */
 import type { RequestField, WithAlias } from "../wire/target";
 import { ControllerFault, notFound } from "./errors";
+import { UNIQUENESS } from "./rules";
 
 /** One alias: its id (`alt_…`), value, scope (always `global`), the Target it points to and the host a session through it uses. */
 export interface Alias {
@@ -29,6 +30,19 @@ export function aliasValueProblem(value: string): string | undefined {
     return "must be a DNS name: labels of letters, digits and '-' (not first or last), 1 to 63 characters, joined by '.'";
   if (/^[0-9]+$/.test(labels[labels.length - 1]!)) return "must not end with an all-numeric label";
   return undefined;
+}
+
+/**
+ * The first constraint of the alias value domains (migrations 85/02, 96/01) a value breaks, in the
+ * order PostgreSQL checks them (the base domain `wt_alias` first, each domain's by name), or undefined.
+ */
+function aliasConstraint(value: string): string | undefined {
+  const trimmed = value.trim();
+  if (trimmed !== value) return "wt_alias_no_suround_spaces";
+  if (trimmed.length === 0) return "wt_alias_too_short";
+  if (/^[0-9]+$/.test(value.slice(value.lastIndexOf(".") + 1))) return "wt_target_alias_tld_not_only_numeric";
+  if (value.length >= 254) return "wt_target_alias_too_long";
+  return aliasValueProblem(value) ? "wt_target_alias_value_shape" : undefined;
 }
 
 /** A segment Boundary takes for an alias value rather than an id: non-empty, no `_` (alias.maybeAlias). */
@@ -57,32 +71,45 @@ export class Aliases {
     return [...this.byValue.values()].filter((a) => a.destination_id === targetId).sort((a, b) => (a.value < b.value ? -1 : 1));
   }
 
-  /** The field errors of a create's `with_aliases` (TS validateCreateRequest, and what the database's constraints refuse). */
+  /** The field errors of a create's `with_aliases` (TS validateCreateRequest: an entry may carry only a value, a scope id and attributes). */
   check(withAliases: readonly WithAlias[] | undefined): RequestField[] {
-    const fields: RequestField[] = [];
-    const seen = new Set<string>();
-    for (const a of withAliases ?? []) {
-      const extra = Object.keys(a).filter((k) => !["value", "scope_id", "attributes"].includes(k));
-      const problem =
-        extra.length > 0
-          ? "Included aliases can only specify a value, a scope id, and attributes."
-          : aliasValueProblem(a.value) && `Alias value ${JSON.stringify(a.value)} ${aliasValueProblem(a.value)}.`;
-      const scope = a.scope_id !== undefined && a.scope_id !== "global" ? "Aliases can only be created in the global scope." : undefined;
-      const why = problem || scope;
-      if (why) fields.push({ name: "with_aliases", description: why });
-      else if (seen.has(a.value.toLowerCase())) fields.push({ name: "with_aliases", description: `Alias value ${JSON.stringify(a.value)} is given twice.` });
-      seen.add(a.value.toLowerCase());
-    }
-    return fields.slice(0, 1);
+    const extra = (withAliases ?? []).some((a) => Object.keys(a).some((k) => !["value", "scope_id", "attributes"].includes(k)));
+    return extra ? [{ name: "with_aliases", description: "Included aliases can only specify a value, a scope id, and attributes." }] : [];
   }
 
-  /** Makes the aliases of a new Target (after `check`); a value already taken is Boundary's uniqueness 400, and nothing is made. */
+  /**
+   * Whether the caller may create each alias in its scope (TS aliasCreateAuthResult, after the
+   * Target's own create is authorized): no scope is iam's 500, a scope that does not exist 404,
+   * one where aliases cannot be made (any but `global`) 403.
+   */
+  authorize(withAliases: readonly WithAlias[] | undefined, scopeExists: (id: string) => boolean): void {
+    for (const a of withAliases ?? []) {
+      if (!a.scope_id) throw new ControllerFault("Internal", "iam.(Repository).LookupScope: missing public id: parameter violation: error #100");
+      if (!scopeExists(a.scope_id)) throw notFound();
+      if (a.scope_id !== "global") throw new ControllerFault("PermissionDenied", "Forbidden.");
+    }
+  }
+
+  /**
+   * Makes the aliases of a new Target, in the create's transaction (internal/target/repository.go
+   * CreateTarget): a value the alias domain's constraints refuse is the repository's 500 "unable to
+   * create target alias"; a value taken (or given twice) is Boundary's uniqueness 400. Nothing is made then.
+   */
   create(targetId: string, withAliases: readonly WithAlias[] | undefined, newId: () => string): void {
     const wanted = withAliases ?? [];
-    if (wanted.some((a) => this.byValue.has(a.value.toLowerCase()))) {
-      // handlers/errors.go genericUniquenessMsg, for the database's unique constraint on the value
-      throw new ControllerFault("InvalidArgument", "Request attempted to make second resource with the same field value that must be unique.");
+    const at = "target.(Repository).CreateTarget";
+    for (const a of wanted) {
+      const constraint = aliasConstraint(a.value);
+      if (constraint) {
+        throw new ControllerFault(
+          "Internal",
+          `targets.(Service).createInRepo: unable to create target: ${at}: failed for ${targetId} target id: db.DoTx: ${at}: unable to create target alias: ` +
+            `db.Create: ${constraint} constraint failed: check constraint violated: integrity violation: error #1000`,
+        );
+      }
     }
+    const values = wanted.map((a) => a.value.toLowerCase());
+    if (values.some((v, i) => this.byValue.has(v) || values.indexOf(v) !== i)) throw new ControllerFault("InvalidArgument", UNIQUENESS);
     for (const a of wanted) {
       const host = a.attributes?.authorize_session_arguments?.host_id;
       this.byValue.set(a.value.toLowerCase(), { id: newId(), value: a.value, scope_id: "global", destination_id: targetId, ...(host && { host_id: host }) });

@@ -41,6 +41,8 @@ export interface PageQuery {
   token?: string | null;
   pageSize?: string | null;
   maxPageSize?: number;
+  /** A token used in another scope is refused as a change of grants (0.19.3+: the grants hash is the request scope's). */
+  scopedTokens?: boolean;
 }
 
 /** The page a list request asks for. `deletedSince` gives the ids removed since a time, for refreshes. */
@@ -51,7 +53,7 @@ export function page(records: readonly TargetRecord[], q: PageQuery, now: number
 /** `page`, as steps that may pause (see slices.ts): a list of 100,000 takes ~100 ms to sort. */
 export function* pageSteps(records: readonly TargetRecord[], q: PageQuery, now: number, deletedSince: (since: number) => string[]): Steps<Page> {
   const size = pageSize(q.pageSize, q.maxPageSize ?? MAX_PAGE_SIZE);
-  const token = q.token ? decode(q.token, q.query, now) : undefined;
+  const token = q.token ? decode(q.token, q.query, now, q.scopedTokens === true) : undefined;
   const pass = token?.pass ?? "list";
   const key = (t: TargetRecord) => (pass === "list" ? t.created_time : t.updated_time);
   const changed = pass === "refresh" ? yield* filterSteps(records, (t) => Date.parse(t.updated_time) > token!.since) : records;
@@ -114,7 +116,7 @@ function encode(t: Token): string {
   return Buffer.from(JSON.stringify(t)).toString("base64url");
 }
 
-function decode(text: string, query: string, now: number): Token {
+function decode(text: string, query: string, now: number, scoped: boolean): Token {
   let t: Token;
   try {
     t = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
@@ -123,6 +125,8 @@ function decode(text: string, query: string, now: number): Token {
   }
   if (typeof t !== "object" || t === null || (t.pass !== "list" && t.pass !== "refresh") || typeof t.since !== "number" || typeof t.issued !== "number")
     throw invalid("list token is not valid");
+  const scopeOf = (q: unknown) => (typeof q === "string" && q.startsWith("[") ? (JSON.parse(q) as unknown[])[0] : undefined);
+  if (t.q !== query && scoped && scopeOf(t.q) !== scopeOf(query)) throw invalid("grants have changed since list token was issued");
   if (t.q !== query) throw invalid("list token was issued for a different request");
   if (now - t.issued > TOKEN_LIFETIME_MS) throw invalid("list token was expired");
   return t;

@@ -9,7 +9,7 @@
 import { fieldSince, knows, RELEASES, type Release } from "../wire/releases";
 import { READ_ONLY_FIELDS, type RequestField } from "../wire/target";
 import { INPUT_FIELDS, spec } from "../wire/target-fields";
-import { invalidFields } from "./errors";
+import { ControllerFault, invalidFields } from "./errors";
 
 /** A body as the release reads it: what is left to decode, the errors found on the way, and the keys that are read-only errors. */
 export interface ReadBody {
@@ -70,8 +70,10 @@ function discarding(r: Release, raw: Record<string, unknown>, kind: "create" | "
   const { top, attributes } = KNOWN.get(r)!;
   const keep = new Set<string>([...top, "version", ...NAMED_READ_ONLY, ...(r.aliases ? ["with_aliases"] : [])]);
   const body = Object.fromEntries(Object.entries(raw).filter(([k]) => keep.has(k)));
-  if (isObject(body.attributes) && Object.keys(body.attributes).some((k) => !attributes.has(k))) {
-    throw invalidFields([{ name: "attributes", description: "Attribute fields do not match the expected format." }]);
+  if (isObject(body.attributes)) {
+    const ports = portNumbers(body.attributes);
+    if (!ports || Object.keys(body.attributes).some((k) => !attributes.has(k))) throw attributesRefused(r, kind);
+    body.attributes = ports;
   }
   const fields: RequestField[] = [];
   if (kind === "update" && "with_aliases" in body) {
@@ -80,4 +82,34 @@ function discarding(r: Release, raw: Record<string, unknown>, kind: "create" | "
     delete body.with_aliases;
   }
   return { body, fields, readOnly: NAMED_READ_ONLY };
+}
+
+/** The largest value of a proto uint32, the type of every port attribute. */
+const MAX_UINT32 = 2 ** 32 - 1;
+
+/**
+ * The attributes with their ports as protojson decodes a uint32 (a whole number in range, or its
+ * digits in a string: `"22"` is 22), or undefined when one does not decode (a negative, fractional
+ * or non-numeric port, or one beyond a uint32).
+ */
+function portNumbers(attributes: Record<string, unknown>): Record<string, unknown> | undefined {
+  const out = { ...attributes };
+  for (const key of ["default_port", "default_client_port"]) {
+    const v = out[key];
+    if (v === undefined || v === null) continue;
+    const n = typeof v === "string" && /^[0-9]+$/.test(v) ? Number(v) : v;
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > MAX_UINT32) return undefined;
+    out[key] = n;
+  }
+  return out;
+}
+
+/**
+ * Attributes that do not decode: the 400 on `attributes` (TS validateCreateRequest and, where the
+ * release vets a PATCH, validateUpdateRequest), or, on a PATCH of a release that does not, updateInRepo's
+ * field-less 400 (v0.4.0 target_service.go).
+ */
+function attributesRefused(r: Release, kind: "create" | "update"): ControllerFault {
+  if (kind === "update" && !r.ports.vetsUpdate) return new ControllerFault("InvalidArgument", "Provided attributes don't match expected format.");
+  return invalidFields([{ name: "attributes", description: "Attribute fields do not match the expected format." }]);
 }

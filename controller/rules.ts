@@ -8,9 +8,13 @@ import { addressRule } from "./address";
 import type { Release } from "../wire/releases";
 import type { RequestField } from "../wire/target";
 import { TARGET_FIELDS, spec, type InputField } from "../wire/target-fields";
+import { ControllerFault, invalidFields } from "./errors";
 
-/** A field rule: what is wrong with a present value in a release, or undefined. */
-type Rule = (value: never, release: Release) => string | undefined;
+/** A field rule: what is wrong with a present value in a release, on a create or a PATCH, or undefined. */
+type Rule = (value: never, release: Release, use: FieldUse) => string | undefined;
+
+/** Where a value is judged: a create's body or a PATCH's. */
+export type FieldUse = "create" | "update";
 
 const NAME = {
   blank: "This field is required.",
@@ -34,13 +38,21 @@ export const FIELD_RULES = {
   type: (v: string) => (v === "tcp" ? undefined : "Unknown type provided."),
   sessionMaxSeconds: (v: number) => (shared.isSessionMaxSeconds(v) ? undefined : `This must be greater than zero and at most ${shared.MAX_INT32}.`),
   sessionConnectionLimit: (v: number) => (shared.isConnectionLimit(v) ? undefined : "This must be -1 (unlimited) or greater than zero."),
-  workerFilter: (v: string) => {
+  // Boundary: bexpr.CreateEvaluator's verdict, which compiles no pattern (one RE2 refuses fails each evaluation)
+  workerFilter: (v: string, r: Release) => {
+    if (r.errors === "boundary") return shared.filterProblem(v, "evaluation") ? "Unable to successfully parse filter expression." : undefined;
     const why = shared.filterProblem(v);
     return why && `Unable to parse the worker filter: ${why}.`;
   },
-  defaultPort: (v: number) => (shared.isPort(v) ? undefined : "This must be a port number from 1 to 65535."),
+  // Boundary: 0 in the release's words, above 65535 refused from 0.13 (a uint32 before); what does not decode never gets here (requests.ts)
+  defaultPort: (v: number, r: Release, use: FieldUse) => {
+    if (r.errors === "ours") return shared.isPort(v) ? undefined : "This must be a port number from 1 to 65535.";
+    if (v === 0) return use === "create" ? r.ports.zeroOnCreate : r.ports.zeroOnUpdate;
+    return v > 65535 ? r.ports.aboveMax : undefined;
+  },
   // the current release's own messages (v0.21.3's validateCreateRequest / validateUpdateRequest)
-  egressWorkerFilter: (v: string) => (shared.filterProblem(v) ? "Unable to successfully parse egress filter expression." : undefined),
+  egressWorkerFilter: (v: string, r: Release) =>
+    shared.filterProblem(v, r.errors === "boundary" ? "evaluation" : "refused") ? "Unable to successfully parse egress filter expression." : undefined,
   // an open-source controller refuses any ingress filter (HCP and Enterprise take one)
   ingressWorkerFilter: () => "Ingress Worker Filter field is not supported in OSS",
   // split host and port up to 0.19.2, parsed and normalised from 0.19.3 (controller/address.ts)
@@ -56,11 +68,11 @@ export const FIELD_RULES = {
 } satisfies Partial<Record<InputField, Rule>>;
 
 /** The request field naming an input field's problem with `value` in a release, or undefined when it is fine. */
-export function checkField(field: InputField, value: unknown, release: Release): RequestField | undefined {
-  const rule = (FIELD_RULES as Partial<Record<InputField, (v: unknown, r: Release) => string | undefined>>)[field] ?? tableRule(field);
+export function checkField(field: InputField, value: unknown, release: Release, use: FieldUse = "create"): RequestField | undefined {
+  const rule = (FIELD_RULES as Partial<Record<InputField, (v: unknown, r: Release, u: FieldUse) => string | undefined>>)[field] ?? tableRule(field);
   // Boundary trims names and descriptions first (strings.TrimSpace), then judges what is left
   const v = spec(field).trim && typeof value === "string" ? shared.trimSpace(value) : value;
-  const why = v === undefined || v === null ? undefined : rule?.(v, release);
+  const why = v === undefined || v === null ? undefined : rule?.(v, release, use);
   return why ? { name: TARGET_FIELDS[field].wire, description: why } : undefined;
 }
 
@@ -105,12 +117,61 @@ export function checkIds(
   return { ids: [...new Set(ids ?? [])].sort(), errors };
 }
 
-/** Two sorted id lists are equal. */
-export function sameIds(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((id, i) => id === b[i]);
-}
-
 /** `recursive` on a list: absent, empty, "true" or "false". */
 export function checkRecursive(v: string | null | undefined): RequestField | undefined {
   return v === null || v === undefined || ["true", "false", ""].includes(v) ? undefined : { name: "recursive", description: "This must be true or false." };
+}
+
+/** Boundary's answer to a second resource with a unique field's value, with no field named (handlers/errors.go genericUniquenessMsg). */
+export const UNIQUENESS = "Invalid request.  Request attempted to make second resource with the same field value that must be unique.";
+
+/** handlers.ValidId: `prefix_` and then only letters and digits. */
+export function validId(id: string | undefined, prefix: string): boolean {
+  return id !== undefined && id.startsWith(`${prefix}_`) && /^[A-Za-z0-9]*$/.test(id.slice(prefix.length + 1));
+}
+
+/** Go's strconv.ParseBool, which the gateway decodes `recursive` with: the value, or undefined when it does not parse. */
+export function parseBool(v: string): boolean | undefined {
+  if (["1", "t", "T", "TRUE", "true", "True"].includes(v)) return true;
+  if (["0", "f", "F", "FALSE", "false", "False"].includes(v)) return false;
+  return undefined;
+}
+
+/** What a list asks for, as the query string carries it. */
+export interface ListQuery {
+  scopeId?: string;
+  recursive?: string | null;
+  filter?: string | null;
+}
+
+/**
+ * A list's query rules, and whether it is recursive. Ours: `recursive` true or false, a filter
+ * that parses. Boundary's: the gateway decodes `recursive` with strconv.ParseBool (what does not
+ * parse is its 500); then TS validateListRequest: a project scope id unless recursive, a filter
+ * go-bexpr parses (which compiles no pattern).
+ */
+export function checkListQuery(r: Release, q: ListQuery): boolean {
+  if (r.errors === "ours") {
+    const bad = checkRecursive(q.recursive);
+    if (bad) throw invalidFields([bad]);
+    const why = q.filter ? shared.filterProblem(q.filter) : undefined;
+    if (why) throw invalidFields([{ name: "filter", description: `Unable to parse the filter: ${why}.` }]);
+    return q.recursive === "true";
+  }
+  const recursive = q.recursive ? parseBool(q.recursive) : false;
+  if (recursive === undefined) {
+    const why = `strconv.ParseBool: parsing ${JSON.stringify(q.recursive)}: invalid syntax`;
+    throw new ControllerFault("Internal", `rpc error: code = InvalidArgument desc = parsing field "recursive": ${why}`);
+  }
+  const fields: RequestField[] = [];
+  if (!recursive && !validId(q.scopeId, "p"))
+    fields.push({ name: "scope_id", description: "This field must be a valid project scope ID or the list operation must be recursive." });
+  const why = q.filter ? shared.filterProblem(q.filter, "evaluation") : undefined;
+  if (why)
+    fields.push({
+      name: "filter",
+      description: `This field could not be parsed. handlers.NewFilter: couldn't build filter: parameter violation: error #100: ${why}`,
+    });
+  if (fields.length > 0) throw invalidFields(fields, "Improperly formatted identifier.");
+  return recursive;
 }

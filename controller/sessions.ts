@@ -5,7 +5,7 @@
  * remembered with their expiry and connection limit. What differs per release is the release
  * table's (`authorizeSession` of the emulated release).
  */
-import { Prefix, type AuthorizeSessionRequest, type Credential, type SessionAuthorization } from "../wire/target";
+import { Prefix, type AuthorizeSessionRequest, type Credential, type RequestField, type SessionAuthorization } from "../wire/target";
 import { sessionCertificate } from "./certificate";
 import { ControllerFault, invalidField, invalidFields, notFound } from "./errors";
 import type { SessionFacts } from "../wire/releases";
@@ -14,8 +14,18 @@ import { matches, parseFilter } from "../common/filter";
 import { ExpiryHeap } from "./expiry-heap";
 import type { TargetRecord } from "./record";
 import { authorizationToken } from "./session-token";
+import { isTargetId } from "./ids";
 import { newId, type Store } from "./store";
 import { scopeSummary } from "./view";
+
+/** The fields of each static credential type that its typed `credential` carries (the proto messages of staticToSessionCredential); JSON: all. */
+const STATIC_FIELDS: Readonly<Record<string, readonly string[] | "all">> = {
+  username_password: ["username", "password"],
+  username_password_domain: ["username", "password", "domain"],
+  password: ["password"],
+  ssh_private_key: ["username", "private_key", "private_key_passphrase"],
+  json: "all",
+};
 
 /** A session authorize-session made: its id, Target, host, endpoint, connection limit and expiry. */
 export interface Session {
@@ -143,6 +153,11 @@ export class Sessions {
   }
 
   private resolveTarget(pathId: string, req: AuthorizeSessionRequest): TargetRecord {
+    if (this.store.release.errors === "boundary") {
+      const fields = authorizeFields(pathId, req);
+      if (fields.length > 0) throw invalidFields(fields, "Errors in provided fields.");
+      return req.name ? this.store.findTargetByName(pathId, { id: req.scope_id, name: req.scope_name }) : this.store.getTarget(pathId);
+    }
     if (pathId.startsWith(Prefix.target)) {
       const fields = [];
       if (req.scope_id) fields.push({ name: "scope_id", description: "This must be empty when the target is named by id." });
@@ -167,7 +182,7 @@ export class Sessions {
   private pickWorkers(target: TargetRecord, release: SessionFacts): string[] {
     // current releases: the egress filter, or a legacy filter a Target kept
     const expression = target.egress_worker_filter ?? target.worker_filter;
-    const filter = expression ? parseFilter(expression) : undefined;
+    const filter = expression ? parseFilter(expression, "evaluation") : undefined;
     const available = this.store.workers.filter((w) => !filter || matches(filter, { name: w.name, tags: w.tags }));
     if (available.length === 0) {
       const { kind, none, filtered } = release.noWorkers;
@@ -206,9 +221,38 @@ export class Sessions {
       if (!lib) return [];
       const raw = Buffer.from(JSON.stringify(lib.secret)).toString("base64");
       const source = { id: lib.id, name: lib.name, description: lib.description, credential_store_id: lib.credential_store_id, type: lib.type };
+      const fields = STATIC_FIELDS[lib.type];
+      // a static credential (0.9+, handlers/targets/credentials.go staticToSessionCredential): its source is `static` with its
+      // credential type, and its fields are answered as a typed `credential` beside the secret
+      const typed = lib.id.startsWith("cred") && fields && { ...source, type: "static", credential_type: lib.type };
+      const credential = typed && (fields === "all" ? lib.secret : Object.fromEntries(fields.filter((k) => k in lib.secret).map((k) => [k, lib.secret[k]])));
       // under each name the release answers it (0.6–0.8 both)
-      const origin = Object.fromEntries(release.credentialOrigin.map((name) => [name, source]));
-      return [{ ...origin, secret: { raw, decoded: lib.secret } } as Credential];
+      const origin = Object.fromEntries(release.credentialOrigin.map((name) => [name, typed || source]));
+      return [{ ...origin, secret: { raw, decoded: lib.secret }, ...(credential && { credential }) } as Credential];
     });
   }
+}
+
+/**
+ * TS validateAuthorizeSessionRequest (v0.4.0 to v0.21.3): without a name in the body the path
+ * segment must be a Target id and no scope may be given; with one, the segment must be that name
+ * and exactly one of scope_id and scope_name given.
+ */
+function authorizeFields(pathId: string, req: AuthorizeSessionRequest): RequestField[] {
+  const fields: Record<string, string> = {};
+  if (!req.name) {
+    if (!isTargetId(pathId)) fields.id = "Incorrectly formatted identifier.";
+    if (req.scope_id) fields.scope_id = "Scope ID provided when target name was empty.";
+    if (req.scope_name) fields.scope_id = "Scope name provided when target name was empty.";
+  } else {
+    if (req.name !== pathId) fields.name = "Target name provided but does not match the given ID value from the URL.";
+    const why =
+      !req.scope_id && !req.scope_name
+        ? "Scope ID or scope name must be provided"
+        : req.scope_id && req.scope_name
+          ? "Scope ID and scope name cannot both be provided"
+          : "";
+    if (why) fields.scope_id = fields.scope_name = `${why} when target name is used.`;
+  }
+  return Object.entries(fields).map(([name, description]) => ({ name, description }));
 }

@@ -5,8 +5,8 @@
  * throw ControllerFault with a kind. Per-field work walks the field table (`wire/target-fields.ts`),
  * with each field's rule from `rules.ts`.
  */
-import { matches, parseFilter, type FilterExpr } from "../common/filter";
-import { filterProblem, trimSpace } from "../common/rules";
+import { matches, parseFilter } from "../common/filter";
+import { trimSpace } from "../common/rules";
 import { knows, listIn, release, type ListField, type ListRoute, type Release } from "../wire/releases";
 import { Prefix, type CreateTargetRequest, type RequestField, type Target, type UpdateTargetRequest } from "../wire/target";
 import {
@@ -23,13 +23,14 @@ import {
   type ListKind,
   type ListWire,
 } from "../wire/target-fields";
-import { actionFieldsMessage, checkActionBody, type SentIds } from "./action-rules";
+import { actionFieldsMessage, checkActionBody, injectedRefusal, unknownMember, type SentIds } from "./action-rules";
 import { Aliases, maybeAlias } from "./aliases";
 import { ControllerFault, invalidField, invalidFields, notFound } from "./errors";
 import type { FixtureCredential, FixtureCredentialLibrary, FixtureHostSet, FixtureScope, FixtureWorker, Fixtures } from "./fixtures";
 import { storedAddress } from "./address";
 import { actionMistake, addressConflict, createRules, patchAlwaysApplies, staleVersion, updateFieldRules, updateRules, type Emulation } from "./emulation";
 import * as rules from "./rules";
+import type { ListQuery } from "./rules";
 import type { TargetRecord } from "./record";
 import { SortedIds } from "./sorted-ids";
 import { BAD_ID, isTargetId, newId, type IdUse } from "./ids";
@@ -49,12 +50,7 @@ const BY_WIRE = new Map(INPUT_FIELDS.map((f) => [spec(f).wire, f] as const));
 /** Fields set on create and never by PATCH: identity (replaces) and associations (actions). */
 const FIXED_ON_UPDATE = INPUT_FIELDS.filter((f) => !spec(f).mask);
 
-/** What a list asks for, as the query string carries it. */
-export interface ListQuery {
-  scopeId?: string;
-  recursive?: string | null;
-  filter?: string | null;
-}
+export type { ListQuery } from "./rules";
 
 /** How a store behaves where Boundary releases differ. */
 export interface StoreOptions {
@@ -144,13 +140,14 @@ export class Store {
 
   /** `listTargets` as steps that may pause (see slices.ts); the array is the store's: read it only. */
   *listTargetsSteps(scopeId: string | undefined, recursive: boolean): Steps<readonly TargetRecord[]> {
-    if (!scopeId) throw invalidField("scope_id", "This field is required.");
-    const scope = this.scopes.get(scopeId);
-    if (!scope) throw notFound(`Scope ${JSON.stringify(scopeId)} not found.`);
+    const boundary = this.release.errors === "boundary";
+    if (!scopeId && !boundary) throw invalidField("scope_id", "This field is required.");
+    const scope = scopeId === undefined ? undefined : this.scopes.get(scopeId);
+    if (!scope) throw boundary ? notFound() : notFound(`Scope ${JSON.stringify(scopeId)} not found.`);
     if (!recursive && scope.type !== "project") {
       throw invalidField("scope_id", "This must be a project scope unless recursive is true.");
     }
-    const projects = this.projectsOf(scopeId);
+    const projects = this.projectsOf(scope.id);
     let records: readonly TargetRecord[] = [];
     for (const p of projects) {
       let more = this.listed.get(p);
@@ -175,15 +172,9 @@ export class Store {
 
   /** `queryTargets` as steps that may pause (see slices.ts): filtering 100,000 Targets takes ~200 ms. */
   *queryTargetsSteps(q: ListQuery, view: (t: TargetRecord) => Target): Steps<readonly TargetRecord[]> {
-    const bad = rules.checkRecursive(q.recursive);
-    if (bad) throw invalidFields([bad]);
-    let filter: FilterExpr | undefined;
-    if (q.filter) {
-      const why = filterProblem(q.filter);
-      if (why) throw invalidField("filter", `Unable to parse the filter: ${why}.`);
-      filter = parseFilter(q.filter);
-    }
-    const records = yield* this.listTargetsSteps(q.scopeId, q.recursive === "true");
+    const recursive = rules.checkListQuery(this.release, q);
+    const filter = q.filter ? parseFilter(q.filter, this.release.errors === "boundary" ? "evaluation" : "refused") : undefined;
+    const records = yield* this.listTargetsSteps(q.scopeId, recursive);
     return filter ? yield* filterSteps(records, (t) => matches(filter, { item: view(t) })) : records;
   }
 
@@ -213,7 +204,11 @@ export class Store {
     const push = (f: RequestField | undefined) => f && errors.push(f);
     if (req.version !== undefined && req.version !== 0)
       push({ name: "version", description: this.release.errors === "ours" ? "This is a read only field." : "Cannot specify this field in a create request." });
-    if (!req.scope_id) push({ name: "scope_id", description: "This field is required." });
+    const boundary = this.release.errors === "boundary";
+    // TS validateCreateRequest: handlers.ValidId(scope_id, "p"); whether it exists is asked after
+    if (boundary && !rules.validId(req.scope_id, "p"))
+      push({ name: "scope_id", description: "This field is required to have a properly formatted project scope id." });
+    else if (!req.scope_id) push({ name: "scope_id", description: "This field is required." });
     else if ((this.scopes.get(req.scope_id)?.type ?? "project") !== "project") {
       push({ name: "scope_id", description: "Targets can only be created in a project scope." });
     }
@@ -221,8 +216,10 @@ export class Store {
     const released = createRules(this.release, req);
     for (const f of released) errors.push(f);
     if (this.release.aliases) for (const f of this.aliases.check(req.with_aliases)) errors.push(f);
-    if (req.name === undefined) push({ name: "name", description: "This field is required." });
-    if (req.type === undefined) push({ name: "type", description: "This field is required." });
+    if (req.name === undefined || req.name === null) push({ name: "name", description: "This field is required." });
+    // 0.8's subtype registry answers an absent type as an unknown one
+    const noType = !boundary ? "This field is required." : this.release.ports.vetsUpdate ? "Unknown type provided." : "This is a required field.";
+    if (req.type === undefined || req.type === null) push({ name: "type", description: noType });
     for (const f of INPUT_FIELDS) {
       const association = spec(f).association;
       if (association) {
@@ -248,13 +245,17 @@ export class Store {
     const errors = this.checkCreate(req);
     if (errors.length > 0) throw invalidFields(errors);
     const scopeId = req.scope_id!;
-    if (!this.scopes.has(scopeId)) throw notFound(`Scope ${JSON.stringify(scopeId)} not found.`);
+    const boundary = this.release.errors === "boundary";
+    if (!this.scopes.has(scopeId)) throw boundary ? notFound() : notFound(`Scope ${JSON.stringify(scopeId)} not found.`);
+    // TS CreateTarget: the aliases' scopes are authorized before anything is written
+    if (this.release.aliases) this.aliases.authorize(req.with_aliases, (id) => this.scopes.has(id));
     const now = this.now().toISOString();
     const target: Record<string, unknown> = { id: newId(Prefix.target), created_time: now, updated_time: now, version: 1 };
     for (const f of INPUT_FIELDS) {
       const { wire, association } = spec(f);
       if (association) {
-        const ids = rules.checkIds(wire, this.prefixes(f), this.createIds(req, f)).ids;
+        // in the order they were given, as a later add appends them
+        const ids = [...new Set(this.createIds(req, f))];
         this.checkMembers(f, scopeId, ids);
         target[wire] = ids;
       } else setValue(target, f, this.knows(f) ? getPath(req, wire) : undefined, this.defaultOf(f));
@@ -286,7 +287,7 @@ export class Store {
   /** The field errors of a PATCH (shape and rules), for a Target that exists. */
   checkUpdate(id: string, req: UpdateTargetRequest, mask: string[] | undefined): RequestField[] {
     const { errors, paths } = this.updated(this.getTarget(id, "update"), req, mask);
-    return paths === 0 && errors.length === 0 ? [noValidMask()] : errors;
+    return paths === 0 && errors.length === 0 ? noValidMask().requestFields : errors;
   }
 
   /**
@@ -296,19 +297,35 @@ export class Store {
   updateTarget(id: string, req: UpdateTargetRequest, mask: string[] | undefined): TargetRecord {
     const current = this.getTarget(id, "update");
     const { errors, paths, next } = this.updated(current, req, mask);
-    if (paths === 0 && errors.length === 0) throw invalidFields([noValidMask()]);
+    if (paths === 0 && errors.length === 0) throw noValidMask();
     if (errors.length > 0) throw invalidFields(errors);
     this.checkVersion(current, req.version!, "update");
     updateRules(this.release, current, next);
     if (next.address) next.address = storedAddress(next.address, this.release);
     if (next.name !== current.name) this.checkUniqueName(current.scope_id, next.name);
+    // the database's version and update-time triggers move only when the row changes
+    if (sameRecord(next, current)) return this.answered(current, req, mask);
     next.version = current.version + 1;
     next.updated_time = this.now().toISOString();
     this.unindexName(current);
     this.indexName(next);
     this.targets.set(current.id, Object.freeze(next));
     this.changed(next.scope_id);
-    return next;
+    return this.answered(next, req, mask);
+  }
+
+  /**
+   * What a PATCH answers: the stored Target, and where the release echoes them (0.4–0.6, see
+   * `patchEchoesUnmasked`), the body's fields its `?update_mask=` left out wherever the stored value is unset.
+   */
+  private answered(stored: TargetRecord, req: UpdateTargetRequest, mask: string[] | undefined): TargetRecord {
+    if (!mask || !this.release.patchEchoesUnmasked) return stored;
+    const answer = structuredClone(stored) as Record<string, unknown>;
+    for (const path of MASK_PATHS) {
+      const sent = getPath(req, path);
+      if (!mask.includes(path) && sent !== undefined && sent !== null && getPath(answer, path) === undefined) setPath(answer, path, sent);
+    }
+    return answer as TargetRecord;
   }
 
   /** The record a PATCH would make, with its field errors and how many valid mask paths it named. */
@@ -323,12 +340,16 @@ export class Store {
             ? "This field is required: it must be the target's current version."
             : "Existing resource version is required for an update.",
       });
-    for (const f of FIXED_ON_UPDATE) {
+    const boundary = this.release.errors === "boundary";
+    // Boundary: a type other than the Target's is refused where the release vets a PATCH (0.8+); the mask manager drops the other fixed fields
+    if (boundary && this.release.ports.vetsUpdate && req.type !== undefined && req.type !== null && req.type !== "" && req.type !== current.type)
+      errors.push({ name: "type", description: "Cannot modify the resource type." });
+    for (const f of boundary ? [] : FIXED_ON_UPDATE) {
       const { wire, association } = spec(f);
       const sent = getPath(req, wire);
       if (sent === undefined || !this.knows(f)) continue;
       const now = getPath(current, wire);
-      const same = association ? rules.sameIds(now as string[], rules.checkIds(wire, this.prefixes(f), sent as string[] | null).ids) : sent === now;
+      const same = association ? sameSet(now as string[], rules.checkIds(wire, this.prefixes(f), sent as string[] | null).ids) : sent === now;
       const how = association ? `use the :set-${listIn(this.release, f)?.routes.at(-1)?.noun} action` : "replace the target instead";
       if (!same) errors.push({ name: wire, description: `This field cannot be changed by an update; ${how}.` });
     }
@@ -336,8 +357,10 @@ export class Store {
     for (const raw of [...(mask ?? derivedMask(req)), ...patchAlwaysApplies(this.release, req)]) {
       const f = BY_WIRE.get(raw);
       if (MASK_PATHS.includes(raw) && this.knows(f!)) paths.add(raw);
-      else if (raw === "attributes") MASK_PATHS.filter((p) => p.startsWith("attributes.") && this.knows(BY_WIRE.get(p)!)).forEach((p) => paths.add(p));
-      else if (mask && f && spec(f).replaces) errors.push({ name: raw, description: "This field cannot be changed by an update; replace the target instead." });
+      else if (raw === "attributes" && !boundary)
+        MASK_PATHS.filter((p) => p.startsWith("attributes.") && this.knows(BY_WIRE.get(p)!)).forEach((p) => paths.add(p));
+      else if (mask && f && spec(f).replaces && !boundary)
+        errors.push({ name: raw, description: "This field cannot be changed by an update; replace the target instead." });
       // Boundary's mask manager drops the paths it cannot map; ours names them
       else if (mask && raw !== "version" && !(f && spec(f).association) && this.release.errors === "ours")
         errors.push({ name: "update_mask", description: `Unknown field ${JSON.stringify(raw)} in the update mask.` });
@@ -345,10 +368,13 @@ export class Store {
     const next = structuredClone(current) as TargetRecord;
     for (const path of paths) {
       const f = BY_WIRE.get(path)!;
-      const value = getPath(req, path);
-      if (spec(f).required && (value === undefined || value === null || value === "")) errors.push({ name: path, description: "This field is required." });
+      let value = getPath(req, path);
+      // before 0.8 a PATCH's attributes are never vetted: port 0 is the proto's zero value, which clears the column
+      if (boundary && f === "defaultPort" && value === 0 && !this.release.ports.vetsUpdate) value = undefined;
+      if (spec(f).required && (value === undefined || value === null || value === ""))
+        errors.push({ name: path, description: boundary && f === "name" ? "This field cannot be set to empty." : "This field is required." });
       else {
-        const bad = rules.checkField(f, value, this.release);
+        const bad = rules.checkField(f, value, this.release, "update");
         if (bad) errors.push(bad);
         else setValue(next, f, value, this.defaultOf(f));
       }
@@ -414,8 +440,17 @@ export class Store {
     const fields = [...wanted.keys()];
     // one route changes lists of one kind (`:set-credential-sources` both credential lists)
     const kind = associationOf(fields[0]!).kind;
+    const boundary = this.release.errors === "boundary";
+    // Boundary's set of credentials selects the ids it finds (internal/target/query.go setChangesQuery): one that names nothing is dropped
+    if (boundary && kind === "credential" && op === "set")
+      for (const f of fields)
+        wanted.set(
+          f,
+          wanted.get(f)!.filter((id) => this.referents.credential.has(id)),
+        );
     const attachedTo = (f: AssociationField) => current[spec(f).wire as ListWire] ?? [];
-    if (op === "set" && fields.every((f) => rules.sameIds(attachedTo(f), wanted.get(f)!))) return current;
+    if (op === "set" && fields.every((f) => sameSet(attachedTo(f), wanted.get(f)!))) return current;
+    injectedRefusal(this.release, fields, wanted, op);
     this.checkVersion(current, version!, op, kind);
     if (kind === "host" && op !== "remove" && current.address) throw addressConflict(op);
     const next: Record<string, unknown> = { ...current, version: current.version + 1, updated_time: this.now().toISOString() };
@@ -436,12 +471,15 @@ export class Store {
         next[spec(f).wire] = attached.filter((h) => !ids.includes(h));
         continue;
       }
-      this.checkMembers(f, current.scope_id, ids, (id, why) => actionMistake(this.release, name, op, kind, { kind: "unknown", id, why }));
+      this.checkMembers(f, kind === "host" && this.release.hostSetsAnyProject ? undefined : current.scope_id, ids, (id, why) =>
+        unknownMember(this.release, name, op, kind, id, why),
+      );
+      // lists keep the order ids were attached in (the join table's rows, read back unordered)
       if (op === "add") {
         const dup = ids.find((h) => attached.includes(h));
         if (dup) throw actionMistake(this.release, name, op, kind, { kind: "attached", id: dup, why: "is already attached to the target" });
-        next[spec(f).wire] = [...attached, ...ids].sort();
-      } else next[spec(f).wire] = ids;
+        next[spec(f).wire] = [...attached, ...ids];
+      } else next[spec(f).wire] = [...attached.filter((h) => ids.includes(h)), ...ids.filter((h) => !attached.includes(h))];
     }
     this.targets.set(current.id, Object.freeze(next as TargetRecord));
     this.changed(current.scope_id);
@@ -474,15 +512,16 @@ export class Store {
   }
 
   private checkUniqueName(scopeId: string, name: string): void {
-    if (this.names.has(nameKey(scopeId, name))) {
-      throw invalidField("name", `A target named ${JSON.stringify(name)} already exists in scope ${scopeId}.`);
-    }
+    if (!this.names.has(nameKey(scopeId, name))) return;
+    // Boundary: the database's unique constraint, which names no field (handlers/errors.go)
+    if (this.release.errors === "boundary") throw new ControllerFault("InvalidArgument", rules.UNIQUENESS);
+    throw invalidField("name", `A target named ${JSON.stringify(name)} already exists in scope ${scopeId}.`);
   }
 
   /** Every id names a host set (or library) of the target's project; `bad` makes the error (400 on create, the release's answer on an action). */
   private checkMembers(
     field: InputField,
-    scopeId: string,
+    scopeId: string | undefined,
     ids: readonly string[],
     bad: (id: string, why: string) => ControllerFault = (id, why) => invalidField(spec(field).wire, `${id} ${why}.`),
   ): void {
@@ -491,7 +530,8 @@ export class Store {
     for (const id of ids) {
       const item = this.referents[kind].get(id);
       if (!item) throw bad(`${noun} ${id}`, "was not found");
-      if (item.scope_id !== scopeId) throw bad(`${noun} ${id}`, `belongs to scope ${item.scope_id}, not to the target's scope ${scopeId}`);
+      if (scopeId !== undefined && item.scope_id !== scopeId)
+        throw bad(`${noun} ${id}`, `belongs to scope ${item.scope_id}, not to the target's scope ${scopeId}`);
     }
   }
 }
@@ -528,8 +568,25 @@ function* mergeById(a: readonly TargetRecord[], b: readonly TargetRecord[]): Ste
   return out;
 }
 
-function noValidMask(): RequestField {
-  return { name: "update_mask", description: "No valid fields included in the update mask." };
+/** A record's fields (not its version and times) are those of another: a PATCH that changes nothing. */
+function sameRecord(a: TargetRecord, b: TargetRecord): boolean {
+  const fields = (t: TargetRecord) => {
+    const { version: _v, updated_time: _u, ...rest } = t;
+    return JSON.stringify(rest, (_k, v: unknown) =>
+      v !== null && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1))) : v,
+    );
+  };
+  return fields(a) === fields(b);
+}
+
+/** A PATCH whose mask names no field the release updates (TS updateInRepo, v0.4.0 to v0.21.3). */
+function noValidMask(): ControllerFault {
+  return invalidFields([{ name: "update_mask", description: "No valid paths provided in the update mask." }], "No valid fields included in the update mask.");
+}
+
+/** Two id lists hold the same ids, whatever their order. */
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((id) => b.includes(id));
 }
 
 function nameKey(scopeId: string, name: string): string {

@@ -31,6 +31,13 @@ export function renderChanged(store: Store, t: TargetRecord, actions: readonly s
   return Buffer.from(JSON.stringify(targetView(store, t, actions)));
 }
 
+/** A PATCH's answer: as a change's, without `aliases` (TS UpdateTarget: the repository's updated Target carries none; its create and lookups do). */
+export function renderUpdated(store: Store, t: TargetRecord, actions: readonly string[]): Buffer {
+  const view = targetView(store, t, actions) as Record<string, unknown>;
+  delete view.aliases;
+  return Buffer.from(JSON.stringify(view));
+}
+
 /** A list item's JSON bytes: the Target, without the lists where the release's list omits them. */
 export function renderListItem(store: Store, t: TargetRecord, actions: readonly string[]): Buffer {
   if (store.release.listItemsCarryLists) return renderTarget(store, t, actions);

@@ -73,6 +73,23 @@ export interface SessionFacts {
   noWorkers: { kind: "FailedPrecondition" | "Internal"; none: string; filtered: string };
 }
 
+/** How a release judges a Target's `attributes.default_port` (TS validate*Request; handlers/targets/tcp/tcp.go Vet, VetForUpdate). */
+export interface PortFacts {
+  /** A create's port 0, in the release's words. */
+  zeroOnCreate: string;
+  /** A PATCH's port 0, in the release's words, where the release vets a PATCH's attributes. */
+  zeroOnUpdate: string;
+  /**
+   * A PATCH's type and attributes are vetted (0.8+). Before, validateUpdateRequest asked
+   * `SubtypeFromId(item.type)`, which matches no subtype: a PATCH's port 0 clears the port, its `type`
+   * is a mask path the mask manager drops, and attributes that do not decode are updateInRepo's
+   * field-less 400 "Provided attributes don't match expected format."
+   */
+  vetsUpdate: boolean;
+  /** A port above 65535, in the release's words (0.13+); absent: taken as given (a uint32). */
+  aboveMax?: string;
+}
+
 /** Every fact of one release. */
 export interface ReleaseFacts {
   /** `spec`, or the minor release (`0.12`). */
@@ -161,6 +178,27 @@ export interface ReleaseFacts {
     /** What a remove of an id that is not attached says was deleted (`target host sources deleted 0 did not match request for 1`). */
     removedMismatch: Record<ListKind, string>;
   };
+  /** How `attributes.default_port` is judged on create and PATCH. */
+  ports: PortFacts;
+  /**
+   * A PATCH with `?update_mask=` answers the body's fields the mask left out where the stored value
+   * is unset (gorm v1's lookup after the write keeps a NULL column's field as the request set it:
+   * 0.4–0.6; gorm v2 from 0.7) [inferred from go.mod and the real v0.4.0's answer].
+   */
+  patchEchoesUnmasked: boolean;
+  /**
+   * An add or set of host sets takes a host set of another project: up to 0.10 the trigger
+   * target_host_set_scope_valid (migration 0/40) checks only that the Target's project has some
+   * host set, never the one added; migration 44/03 (0.11) compares the two projects [observed on real v0.4.0].
+   */
+  hostSetsAnyProject: boolean;
+  /**
+   * A list token used with another scope is the 400 "grants have changed since list token was issued"
+   * (0.19.3+: grants are fetched for the request's scope, so their hash differs; listtoken.Validate).
+   */
+  listTokenScoped: boolean;
+  /** What a tcp Target answers for an injected credential source (tcp.VetCredentialSources, 0.10+); absent before injected sources. */
+  injectedOnTcp?: string;
 }
 
 /** A row after the first: the facts that changed (`adds`, `requires`, `replaces` accumulate; the rest replace). */

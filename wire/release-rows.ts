@@ -125,6 +125,11 @@ export const V04: ReleaseFacts = {
     staleSet: "set target host sets: ",
     removedMismatch: { host: "target host sets", credential: "credential libraries" },
   },
+  // TS validateCreateRequest ("This optional field cannot be set to 0."); validateUpdateRequest's SubtypeFromId(type) matches nothing
+  ports: { zeroOnCreate: "This optional field cannot be set to 0.", zeroOnUpdate: "This optional field cannot be set to 0.", vetsUpdate: false },
+  patchEchoesUnmasked: true,
+  hostSetsAnyProject: true,
+  listTokenScoped: false,
 };
 
 /** The three lists' facts in the releases 0.5 to 0.21, the ones several rows share. */
@@ -274,6 +279,8 @@ export const ROWS = [
       fields: ["application_credential_source_ids", "egress_credential_source_ids"],
     },
     authorizeSession: { noHosts: "No endpoint found from available target host sources." },
+    // go.mod: gorm v2 (a lookup after a write sets every column)
+    patchEchoesUnmasked: false,
   },
   {
     release: "0.8",
@@ -281,6 +288,8 @@ export const ROWS = [
     changes: "authorize-session: the session certificate names the workers' addresses; host_id may name a plugin host (h_)",
     // internal/session/session.go newCert(addresses); TS validateAuthorizeSessionRequest takes plugin.Subtype
     authorizeSession: { certificateNamesWorkers: true, hostIds: ["hst_", "h_"] },
+    // TS validateUpdateRequest: SubtypeFromId(req.GetId()), then the subtype's Vet
+    ports: { zeroOnCreate: "This optional field cannot be set to 0.", zeroOnUpdate: "This optional field cannot be set to 0.", vetsUpdate: true },
   },
   {
     release: "0.9",
@@ -318,6 +327,8 @@ export const ROWS = [
     withinMinorDefaults: { sessionConnectionLimit: 1 },
     // handlers/targets/credentials.go: CredentialSource only (credential_library reserved in TP)
     authorizeSession: { credentialOrigin: ["credential_source"] },
+    // handlers/targets/tcp/tcp.go Vet, VetForUpdate
+    ports: { zeroOnCreate: "This field cannot be set to zero.", zeroOnUpdate: "This cannot be set to zero.", vetsUpdate: true },
   },
   {
     release: "0.10",
@@ -335,6 +346,8 @@ export const ROWS = [
     },
     // internal/host/plugin/ids.go: HostPrefix hplg, PreviousHostPrefix h
     authorizeSession: { hostIds: ["hst_", "hplg_", "h_"] },
+    // internal/target/tcp/register.go VetCredentialSources, called by the repository's createSources and SetTargetCredentialSources
+    injectedOnTcp: 'tcp.VetCredentialSources: tcp.Target only supports credential purpose: "brokered": parameter violation: error #100',
   },
   {
     release: "0.11",
@@ -345,6 +358,8 @@ export const ROWS = [
       hostSetIds: HOSTS_011,
       applicationCredentialLibraryIds: CREDS_010(["clvlt_", ...STATIC_010, "credjson_"]),
     },
+    // migration 44/03: target_host_set_scope_valid compares the Target's and the host set's projects
+    hostSetsAnyProject: false,
   },
   {
     release: "0.12",
@@ -379,6 +394,13 @@ export const ROWS = [
     authorizeSession: {
       tokenFields: ["default_client_port"],
       noWorkers: { kind: "FailedPrecondition", none: "No workers are available to handle this session.", filtered: FILTERED },
+    },
+    // handlers/targets/tcp/tcp.go Vet, VetForUpdate: math.MaxUint16
+    ports: {
+      zeroOnCreate: "This field cannot be set to zero.",
+      zeroOnUpdate: "This cannot be set to zero.",
+      vetsUpdate: true,
+      aboveMax: "Value is greater than maximum port number.",
     },
   },
   {
@@ -435,6 +457,8 @@ export const ROWS = [
           "filtered.: state violation: error #133",
       },
     },
+    // CHANGELOG 0.19.3: grants fetched for the request only, so a token's grants hash differs in another scope (listtoken.Validate)
+    listTokenScoped: true,
   },
   {
     release: "0.20",
@@ -502,4 +526,7 @@ export const SPEC: ReleaseFacts = {
   unknownKeys: "named",
   listItemsCarryLists: true,
   emptyList: { items: [] },
+  // the spec's controller answers what it stores, and checks a host set's project
+  patchEchoesUnmasked: false,
+  hostSetsAnyProject: false,
 };

@@ -146,7 +146,9 @@ export function actionFailure(r: ReleaseFacts, list: ListKind, op: AssociationOp
   const words = r.actionErrors.handler[list][op];
   if ("fixed" in words) return words.fixed;
   const at = `target.(Repository).${r.actionErrors.ops[list][op]}`;
-  return `${words.wrap}: ${at}: db.DoTx: ${at}: ${cause}.`;
+  // an add of hosts wraps its transaction's error once more (repository_host_set.go / repository_host_source.go, v0.4.0 to v0.21.3)
+  const tx = list === "host" && op === "add" ? "error creating sets: db.DoTx" : "db.DoTx";
+  return `${words.wrap}: ${at}: ${tx}: ${at}: ${cause}.`;
 }
 
 /** A short name for a set of releases, for messages: `0.7–0.10`, `0.12 or later`, `the v0.4 API`. */

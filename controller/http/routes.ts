@@ -15,7 +15,7 @@ import type { TargetRecord } from "../record";
 import type { Store } from "../store";
 import { pageSteps } from "../pagination";
 import { inSlices } from "../slices";
-import { listBody, listItemView, renderChanged, renderPage, renderTarget, type ListBytes } from "../view";
+import { listBody, listItemView, renderChanged, renderPage, renderTarget, renderUpdated, type ListBytes } from "../view";
 import type { Principal } from "./auth";
 import { NO_ROUTE, outsideApi } from "./no-route";
 
@@ -123,11 +123,14 @@ export function routesFor(r: Release): Route[] {
         if (!store.release.pagination) return { status: 200, list: await inSlices(listBody(store, query, records, actions)) };
         // 0.15+ paginate (a token belongs to one query: scope, recursive, filter)
         const projects = store.projectsOf(q.get("scope_id")!);
-        const p = await inSlices(
-          pageSteps(records, { query, token: q.get("list_token"), pageSize: q.get("page_size"), maxPageSize: store.maxPageSize }, Date.now(), (since) =>
-            store.deletedSince(since, projects),
-          ),
-        );
+        const asked = {
+          query,
+          token: q.get("list_token"),
+          pageSize: q.get("page_size"),
+          maxPageSize: store.maxPageSize,
+          scopedTokens: store.release.listTokenScoped,
+        };
+        const p = await inSlices(pageSteps(records, asked, Date.now(), (since) => store.deletedSince(since, projects)));
         return { status: 200, list: await inSlices(renderPage(store, p, actions)) };
       },
     }),
@@ -148,7 +151,7 @@ export function routesFor(r: Release): Route[] {
       body: UpdateTargetRequest,
       targetBody: true,
       check: (ctx, body) => ctx.store.checkUpdate(ctx.id, body, updateMask(ctx.query)),
-      handle: (ctx, body) => changed(ctx, ctx.store.updateTarget(ctx.id, body, updateMask(ctx.query))),
+      handle: (ctx, body) => ({ status: 200, json: renderUpdated(ctx.store, ctx.store.updateTarget(ctx.id, body, updateMask(ctx.query)), ctx.actions) }),
     }),
     route({
       method: "DELETE",

@@ -8,7 +8,7 @@ import { base58Decode } from "../../controller/base58";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { MATRIX, facts } from "../helpers/releases";
 import { statusOf } from "../../controller/errors";
-import type { ReleaseKey } from "../../wire/releases";
+import { listIn, type ReleaseKey } from "../../wire/releases";
 
 /**
  * How each release answers where they differ, all from its row of the release table: a
@@ -86,6 +86,26 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     expect(session.expiresAt.getTime() - Date.parse(s.created_time)).toBe(60_000);
   });
 
+  // static credentials from 0.9 (handlers/targets/credentials.go staticToSessionCredential)
+  if (listIn(facts(mode).r, "applicationCredentialLibraryIds")?.prefixes.includes("credup_"))
+    test("a static credential's source is `static` with its credential_type, and its fields come typed as `credential` beside the secret", async () => {
+      const t = await c.create({ host_set_ids: ["hsst_1234567890"], application_credential_library_ids: ["credup_1234567890"] });
+      const [credential] = (await authorize(t.id)).body.credentials;
+      const source = {
+        id: "credup_1234567890",
+        name: "dev static login",
+        description: "Generated static credential (current releases only)",
+        credential_store_id: "csst_1234567890",
+        type: "static",
+        credential_type: "username_password",
+      };
+      expect(credential).toEqual({
+        ...Object.fromEntries(m.origins.map((name) => [name, source])),
+        secret: { raw: expect.any(String), decoded: { username: "static", password: "static-password" } },
+        credential: { username: "static", password: "static-password" },
+      });
+    });
+
   test("expired sessions are forgotten", async () => {
     const t = await c.create({ host_set_ids: ["hsst_1234567890"], session_max_seconds: 1 });
     const first = (await authorize(t.id)).body.session_id;
@@ -109,18 +129,42 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     expect(raw).not.toContain("dev-password");
   });
 
+  /** Boundary finds a Target by name only when the body's `name` is the path's segment (TS validateAuthorizeSessionRequest); ours takes the path's. */
+  const boundary = facts(mode).r.errors === "boundary";
+  const named = (name: string) => (boundary ? { name } : {});
+
   test("by name with scope_id or scope_name, case-insensitively", async () => {
     const t = await c.create({ name: "Named-Target", host_set_ids: ["hsst_1234567890"] });
-    expect((await authorize("named-target", { scope_id: PROJECT })).body.target_id).toBe(t.id);
-    expect((await authorize("NAMED-TARGET", { scope_name: "generated PROJECT scope", name: "named-target" })).body.target_id).toBe(t.id);
+    expect((await authorize("named-target", { scope_id: PROJECT, ...named("named-target") })).body.target_id).toBe(t.id);
+    expect((await authorize("NAMED-TARGET", { scope_name: "generated PROJECT scope", name: "NAMED-TARGET" })).body.target_id).toBe(t.id);
   });
+
+  if (boundary)
+    test("by name without the name in the body is 400: the segment is then an id, and a scope may not be given (Boundary's words)", async () => {
+      await c.create({ name: "no-body-name", host_set_ids: ["hsst_1234567890"] });
+      const res = await authorize("no-body-name", { scope_id: PROJECT });
+      expect(res.body).toEqual({
+        kind: "InvalidArgument",
+        message: "Errors in provided fields.",
+        details: {
+          request_fields: [
+            { name: "id", description: "Incorrectly formatted identifier." },
+            { name: "scope_id", description: "Scope ID provided when target name was empty." },
+          ],
+        },
+      });
+      const differing = await authorize("no-body-name", { scope_id: PROJECT, name: "No-Body-Name" });
+      expect(differing.body.details.request_fields).toEqual([
+        { name: "name", description: "Target name provided but does not match the given ID value from the URL." },
+      ]);
+    });
 
   test.each([
     ["neither scope", {}, ["scope_id", "scope_name"]],
     ["both scopes", { scope_id: PROJECT, scope_name: "Generated project scope" }, ["scope_id", "scope_name"]],
     ["a body name differing from the path", { scope_id: PROJECT, name: "other" }, ["name"]],
   ])("by name with %s is 400", async (_what, body, fields) => {
-    const res = await authorize("named-target", body);
+    const res = await authorize("named-target", { ...named("named-target"), ...body });
     // from 0.16 a segment without _ and no scope is an alias value: an unknown one is 404
     if (facts(mode).r.aliases && !("scope_id" in body) && !("scope_name" in body)) {
       expect(res.body).toEqual({ kind: "NotFound", message: "Resource not found." });
@@ -128,12 +172,15 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     }
     expect(res.status).toBe(400);
     expect(res.body.details.request_fields.map((f: { name: string }) => f.name)).toEqual(fields);
+    if (boundary) expect(res.body.message).toBe("Errors in provided fields.");
   });
 
   test("by id, a scope in the body is 400; an unknown name is 404", async () => {
     const t = await c.create({ host_set_ids: ["hsst_1234567890"] });
-    expect((await authorize(t.id, { scope_id: PROJECT })).status).toBe(400);
-    expect((await authorize("no-such-target", { scope_id: PROJECT })).status).toBe(404);
+    const scoped = await authorize(t.id, { scope_id: PROJECT });
+    expect(scoped.status).toBe(400);
+    if (boundary) expect(scoped.body.details.request_fields).toEqual([{ name: "scope_id", description: "Scope ID provided when target name was empty." }]);
+    expect((await authorize("no-such-target", { scope_id: PROJECT, ...named("no-such-target") })).status).toBe(404);
   });
 
   test("host_id selects a host of the target's host sets; others are 400; no hosts is 404", async () => {

@@ -107,45 +107,41 @@ describe("--emulate 0.21", () => {
 });
 
 describe("injected credential sources (--emulate 0.21)", () => {
-  test(":set-credential-sources sets the brokered and the injected list in one version; reads show both with summaries, lists neither", async () => {
+  // internal/target/tcp/register.go VetCredentialSources (0.10+): an open-source tcp Target takes brokered sources only
+  const VET = 'tcp.VetCredentialSources: tcp.Target only supports credential purpose: "brokered": parameter violation: error #100.';
+
+  test(":set-credential-sources with an injected source is the repository's 500 on a tcp Target, and changes nothing", async () => {
     const t = await create("0.21");
     const res = await act("0.21", t.id, "set-credential-sources", {
       version: 1,
       brokered_credential_source_ids: ["clvlt_1234567890"],
       injected_application_credential_source_ids: ["credup_1234567890"],
     });
-    expect(res.body).toMatchObject({
-      version: 2,
-      brokered_credential_source_ids: ["clvlt_1234567890"],
-      injected_application_credential_source_ids: ["credup_1234567890"],
-      injected_application_credential_sources: [{ id: "credup_1234567890", credential_store_id: "csst_1234567890" }],
-    });
-    const list = await (await ctl("0.21")).call("GET", `/v1/targets?scope_id=p_1234567890&filter=${encodeURIComponent(`"/item/id" == "${t.id}"`)}`);
-    expect(list.body.items[0]).not.toHaveProperty("injected_application_credential_source_ids");
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ kind: "Internal", message: `Unable to set credential sources in target: ${VET}` });
+    const read = await (await ctl("0.21")).call("GET", `/v1/targets/${t.id}`);
+    expect(read.body.version).toBe(1);
+    expect(read.body).not.toHaveProperty("brokered_credential_source_ids");
   });
 
-  test("add and remove take either list; with neither, both fields are named", async () => {
+  test("add and remove of an injected source are refused in createSources; with neither list, both fields are named", async () => {
     const t = await create("0.21");
     const added = await act("0.21", t.id, "add-credential-sources", { version: 1, injected_application_credential_source_ids: ["clvlt_1234567891"] });
-    expect(added.body).toMatchObject({ version: 2, injected_application_credential_source_ids: ["clvlt_1234567891"] });
-    expect(added.body).not.toHaveProperty("brokered_credential_source_ids");
-    const none = await act("0.21", t.id, "add-credential-sources", { version: 2 });
+    const at = "target.(Repository).AddTargetCredentialSources: target.(Repository).createSources";
+    expect(added.body).toEqual({ kind: "Internal", message: `Unable to add credential sources to target: ${at}: ${VET}` });
+    const none = await act("0.21", t.id, "add-credential-sources", { version: 1 });
     expect(none.status).toBe(400);
     expect(none.body.details.request_fields).toEqual([
       { name: "brokered_credential_source_ids", description: "Brokered or Injected Application Credential Source IDs must be provided." },
       { name: "injected_application_credential_source_ids", description: "Brokered or Injected Application Credential Source IDs must be provided." },
     ]);
-    const removed = await act("0.21", t.id, "remove-credential-sources", { version: 2, injected_application_credential_source_ids: ["clvlt_1234567891"] });
-    expect(removed.body.version).toBe(3);
-    expect(removed.body).not.toHaveProperty("injected_application_credential_source_ids");
-  });
-
-  test("the trap: a set that carries only the brokered list clears the injected one", async () => {
-    const t = await create("0.21");
-    await act("0.21", t.id, "set-credential-sources", { version: 1, injected_application_credential_source_ids: ["credup_1234567890"] });
-    const res = await act("0.21", t.id, "set-credential-sources", { version: 2, brokered_credential_source_ids: ["clvlt_1234567890"] });
-    expect(res.body).toMatchObject({ version: 3, brokered_credential_source_ids: ["clvlt_1234567890"] });
-    expect(res.body).not.toHaveProperty("injected_application_credential_source_ids");
+    const removed = await act("0.21", t.id, "remove-credential-sources", { version: 1, injected_application_credential_source_ids: ["clvlt_1234567891"] });
+    expect(removed.status).toBe(500);
+    expect(removed.body.message).toBe(
+      `Unable to remove credential sources from target: target.(Repository).DeleteTargetCredentialSources: target.(Repository).createSources: ${VET}`,
+    );
+    const brokered = await act("0.21", t.id, "set-credential-sources", { version: 1, brokered_credential_source_ids: ["clvlt_1234567890"] });
+    expect(brokered.body).toMatchObject({ version: 2, brokered_credential_source_ids: ["clvlt_1234567890"] });
   });
 });
 
@@ -158,7 +154,19 @@ describe("plugin host sets and static credentials", () => {
     expect(cs.body.brokered_credential_sources).toEqual([{ id: "credup_1234567890", credential_store_id: "csst_1234567890" }]);
     const session = await act("0.21", t.id, "authorize-session", { host_id: "hplg_1234567890" });
     expect(session.body).toMatchObject({ host_id: "hplg_1234567890", host_set_id: "hsplg_1234567890", endpoint: "tcp://127.0.0.5:22" });
-    expect(session.body.credentials[0].credential_source.id).toBe("credup_1234567890");
+    // handlers/targets/credentials.go staticToSessionCredential: the source is `static` with its type, the fields typed beside the secret
+    expect(session.body.credentials[0]).toEqual({
+      credential_source: {
+        id: "credup_1234567890",
+        name: "dev static login",
+        description: "Generated static credential (current releases only)",
+        credential_store_id: "csst_1234567890",
+        type: "static",
+        credential_type: "username_password",
+      },
+      secret: { raw: expect.any(String), decoded: { username: "static", password: "static-password" } },
+      credential: { username: "static", password: "static-password" },
+    });
   });
 
   test("--emulate 0.21 names an id of no kind it takes, an empty add and a missing version in v0.21.3's words", async () => {

@@ -8,6 +8,7 @@
 import { defaultFixtures, loadDevConfig, parseFixtures } from "../../controller";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { until } from "../helpers/wait";
+import { UNIQUENESS } from "../../controller/rules";
 
 let c: TestController;
 beforeAll(async () => {
@@ -203,6 +204,9 @@ describe("paginated lists", () => {
       `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent('"/item/name" == "x"')}&list_token=${first.body.list_token}`,
     );
     expect(foreign.body).toEqual({ kind: "invalid list token", message: "list token was issued for a different request" });
+    // 0.19.3+: grants are fetched for the request's scope, so a token used in another scope fails listtoken.Validate
+    const otherScope = await c.call("GET", `/v1/targets?scope_id=p_0987654321&list_token=${first.body.list_token}`);
+    expect(otherScope.body).toEqual({ kind: "invalid list token", message: "grants have changed since list token was issued" });
   });
 });
 
@@ -356,6 +360,9 @@ describe("aliases (0.16+)", () => {
     expect((await c.call("GET", "/v1/targets/DB.prod.example")).body.id).toBe(t.id);
     const patched = await c.call("PATCH", "/v1/targets/db.prod.example", { version: 1, description: "by alias" });
     expect(patched.body).toMatchObject({ id: t.id, version: 2, description: "by alias" });
+    // TS UpdateTarget answers the repository's updated Target, which carries no aliases; a read does
+    expect(patched.body).not.toHaveProperty("aliases");
+    expect((await c.call("GET", `/v1/targets/${t.id}`)).body.aliases).toEqual(t.aliases);
     const acted = await act("db.prod.example", "set-host-sources", { version: 2, host_source_ids: ["hsst_1234567890"] });
     expect(acted.body).toMatchObject({ id: t.id, host_source_ids: ["hsst_1234567890"] });
     const session = await act("db.prod.example", "authorize-session", {});
@@ -368,36 +375,33 @@ describe("aliases (0.16+)", () => {
     expect((await c.call("GET", "/v1/targets/db.prod.example")).status).toBe(404);
   });
 
-  test("with_aliases only on create: an update carrying it is 400; a taken value, a bad value or a scope other than global is refused and nothing is made", async () => {
+  test("with_aliases in Boundary's order: the validator's fields, the aliases' scopes (403, or iam's 500), then the repository (500 for a value, 400 for a taken one); nothing is made", async () => {
     const t = await create({ name: "alias-rules" });
     const update = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 1, description: "x", with_aliases: [{ value: "late.example" }] });
     expect(update.body.details.request_fields).toEqual([{ name: "with_aliases", description: "This field can only be set at target creation time." }]);
     const before = c.store.size;
-    await c.call("POST", "/v1/targets", {
-      scope_id: PROJECT,
-      name: "first-alias",
-      type: "tcp",
-      attributes: { default_port: 22 },
-      with_aliases: [{ value: "taken.example", scope_id: "global" }],
+    const make = (name: string, aliases: object[]) =>
+      c.call("POST", "/v1/targets", { scope_id: PROJECT, name, type: "tcp", attributes: { default_port: 22 }, with_aliases: aliases });
+    expect((await make("first-alias", [{ value: "taken.example", scope_id: "global" }])).status).toBe(200);
+    // TS validateCreateRequest: only value, scope_id and attributes
+    const extra = await make("bad-alias", [{ value: "x.example", scope_id: "global", id: "alt_1234567890" }]);
+    expect(extra.body.details.request_fields).toEqual([
+      { name: "with_aliases", description: "Included aliases can only specify a value, a scope id, and attributes." },
+    ]);
+    // TS aliasCreateAuthResult, before the repository: a project is no scope for an alias, even with a value the repository would refuse
+    expect((await make("bad-alias", [{ value: "under_score.example", scope_id: PROJECT }])).body).toEqual({ kind: "PermissionDenied", message: "Forbidden." });
+    expect((await make("bad-alias", [{ value: "ok.example" }])).body).toEqual({
+      kind: "Internal",
+      message: "iam.(Repository).LookupScope: missing public id: parameter violation: error #100",
     });
-    const taken = await c.call("POST", "/v1/targets", {
-      scope_id: PROJECT,
-      name: "second-alias",
-      type: "tcp",
-      attributes: { default_port: 22 },
-      with_aliases: [{ value: "TAKEN.example", scope_id: "global" }],
-    });
-    expect([taken.status, taken.body.message]).toEqual([400, "Request attempted to make second resource with the same field value that must be unique."]);
-    for (const bad of [{ value: "under_score.example" }, { value: "ok.example", scope_id: PROJECT }, { value: "x.example", id: "alt_1234567890" }]) {
-      const res = await c.call("POST", "/v1/targets", {
-        scope_id: PROJECT,
-        name: "bad-alias",
-        type: "tcp",
-        attributes: { default_port: 22 },
-        with_aliases: [bad],
-      });
-      expect([res.status, res.body.details.request_fields.map((f: { name: string }) => f.name)]).toEqual([400, ["with_aliases"]]);
-    }
+    // internal/target/repository.go CreateTarget: the alias domain's check constraint, in the create's transaction
+    const shape = await make("bad-alias", [{ value: "under_score.example", scope_id: "global" }]);
+    expect(shape.status).toBe(500);
+    expect(shape.body.message).toMatch(
+      /^targets\.\(Service\)\.createInRepo: unable to create target: target\.\(Repository\)\.CreateTarget: failed for ttcp_[0-9A-Za-z]{10} target id: db\.DoTx: target\.\(Repository\)\.CreateTarget: unable to create target alias: db\.Create: wt_target_alias_value_shape constraint failed: check constraint violated: integrity violation: error #1000$/,
+    );
+    // a value taken, case-insensitively: handlers/errors.go's uniqueness 400, naming no field
+    expect((await make("second-alias", [{ value: "TAKEN.example", scope_id: "global" }])).body).toEqual({ kind: "InvalidArgument", message: UNIQUENESS });
     expect(c.store.size).toBe(before + 1);
   });
 

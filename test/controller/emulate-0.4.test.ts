@@ -20,7 +20,7 @@ test.each([
   [
     "add-host-sets",
     { host_set_ids: ["hsst_1234567890"] },
-    "Unable to add host sets to target: target.(Repository).AddTargetHostSets: db.DoTx: target.(Repository).AddTargetHostSets: updated target and 0 rows updated: search issue: error #1101.",
+    "Unable to add host sets to target: target.(Repository).AddTargetHostSets: error creating sets: db.DoTx: target.(Repository).AddTargetHostSets: updated target and 0 rows updated: search issue: error #1101.",
   ],
   [
     "set-host-sets",
@@ -124,4 +124,82 @@ test.each([
   } finally {
     await later.shutdown();
   }
+});
+
+describe("v0.4.0's own answers (item 8 of the fidelity issue), on every row until they change", () => {
+  const patch = (id: string, body: object, query = "") => c.call("PATCH", `/v1/targets/${id}${query}`, body);
+
+  test(":add-credential-libraries with an id that names no library is the database's foreign-key 500; :set- drops it", async () => {
+    const t = await c.create({ name: "fk-libraries" });
+    const add = await act(t.id, "add-credential-libraries", { version: 1, application_credential_library_ids: ["clvlt_0000000000"] });
+    const at = "target.(Repository).AddTargetCredentialLibraries";
+    expect(add.body).toEqual({
+      kind: "Internal",
+      message:
+        `Unable to add credential libraries to target: ${at}: db.DoTx: ${at}: unable to create target credential libraries: db.CreateItems: db.Create: ` +
+        'create failed: insert or update on table "target_credential_library" violates foreign key constraint "credential_library_fkey": integrity violation: error #1003.',
+    });
+    const set = await act(t.id, "set-credential-libraries", { version: 1, application_credential_library_ids: ["clvlt_0000000000"] });
+    expect(set.status).toBe(200);
+    expect(set.body.version).toBe(1);
+    expect(set.body).not.toHaveProperty("application_credential_library_ids");
+  });
+
+  test(":add-host-sets takes a host set of another project (migration 0/40's trigger never compares them)", async () => {
+    const t = await c.create({ name: "cross-project" });
+    const res = await act(t.id, "add-host-sets", { version: 1, host_set_ids: ["hsst_0987654321"] });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ version: 2, host_set_ids: ["hsst_0987654321"] });
+  });
+
+  test("a PATCH with ?update_mask= stores only the masked fields, and echoes the body's others where nothing is stored (gorm v1)", async () => {
+    const t = await c.create({ name: "masked" });
+    const res = await patch(t.id, { version: 1, name: "masked-2", description: "not applied", session_max_seconds: 60 }, "?update_mask=name");
+    expect(res.body).toMatchObject({ name: "masked-2", description: "not applied", version: 2, session_max_seconds: 28800 });
+    const read = (await c.call("GET", `/v1/targets/${t.id}`)).body;
+    expect(read).toMatchObject({ name: "masked-2", version: 2 });
+    expect(read).not.toHaveProperty("description");
+  });
+
+  test("default_port: 0 on a PATCH clears the port (the PATCH's attributes are never vetted); attributes: null names no valid path", async () => {
+    const t = await c.create({ name: "port-clear", attributes: { default_port: 22 } });
+    const cleared = await patch(t.id, { version: 1, attributes: { default_port: 0 } });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).toMatchObject({ version: 2, attributes: {} });
+    const none = await patch(t.id, { version: 2, attributes: null });
+    expect(none.body).toEqual({
+      kind: "InvalidArgument",
+      message: "No valid fields included in the update mask.",
+      details: { request_fields: [{ name: "update_mask", description: "No valid paths provided in the update mask." }] },
+    });
+    const junk = await patch(t.id, { version: 2, attributes: { default_port: -1 } });
+    expect(junk.body).toEqual({ kind: "InvalidArgument", message: "Provided attributes don't match expected format." });
+  });
+
+  test('create takes default_port 65536 (a uint32) and says "This optional field cannot be set to 0." for 0', async () => {
+    const big = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "port-65536", type: "tcp", attributes: { default_port: 65536 } });
+    expect(big.status).toBe(200);
+    expect(big.body.attributes).toEqual({ default_port: 65536 });
+    const zero = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "port-0", type: "tcp", attributes: { default_port: 0 } });
+    expect(zero.body.details.request_fields).toEqual([{ name: "attributes.default_port", description: "This optional field cannot be set to 0." }]);
+    const missingType = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "no-type" });
+    expect(missingType.body.details.request_fields).toEqual([{ name: "type", description: "This is a required field." }]);
+  });
+
+  test("a PATCH naming type, scope_id or a list is the generic update-mask 400", async () => {
+    const t = await c.create({ name: "fixed-fields" });
+    for (const body of [{ type: "ssh" }, { scope_id: "p_0987654321" }, { host_set_ids: ["hsst_1234567890"] }]) {
+      const res = await patch(t.id, { version: 1, ...body });
+      expect(res.body.message).toBe("No valid fields included in the update mask.");
+    }
+  });
+
+  test("recursive=1 is true (strconv.ParseBool); a filter whose pattern RE2 cannot compile parses, and matches nothing", async () => {
+    await c.create({ name: "recursive-one" });
+    const one = await c.call("GET", "/v1/targets?scope_id=o_1234567890&recursive=1");
+    expect(one.status).toBe(200);
+    expect(one.body.items.length).toBeGreaterThan(0);
+    const pattern = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent('"/item/name" matches "(("')}`);
+    expect([pattern.status, pattern.body]).toEqual([200, {}]);
+  });
 });

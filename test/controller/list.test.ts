@@ -72,11 +72,12 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     expect((await list(`scope_id=${OTHER_PROJECT}&recursive=true`)).names).toEqual(["elsewhere"]);
   });
 
-  test("scope rules: missing is 400, an org without recursive 400, unknown 404, bad recursive 400", async () => {
+  test("scope rules: missing is 400, an org without recursive 400, unknown 404, a bad recursive refused", async () => {
     expect((await list("")).status).toBe(400);
     expect((await list("scope_id=o_1234567890")).status).toBe(400);
     expect((await list("scope_id=p_zzzzzzzzzz")).status).toBe(404);
-    expect((await list(`scope_id=${PROJECT}&recursive=yes`)).status).toBe(400);
+    // Boundary's gateway decodes recursive with strconv.ParseBool: what it refuses is its 500 (boundary-words.test.ts)
+    expect((await list(`scope_id=${PROJECT}&recursive=yes`)).status).toBe(m.r.errors === "ours" ? 400 : 500);
   });
 
   test.each([
@@ -110,7 +111,8 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     ['"/item/name" ==', 16],
     ['"/item/name" = "x"', 14],
     ['("/item/name" == "x"', 21],
-    ['"/item/name" matches "("', 22],
+    // a pattern RE2 cannot compile: ours only (go-bexpr parses it and the evaluation fails, see boundary-words.test.ts)
+    ...(m.r.errors === "ours" ? [['"/item/name" matches "("', 22] as [string, number]] : []),
     ['"/item/name == "x"', 18],
     // go-bexpr refuses a JSON pointer without its quotes: a typo must not silently match nothing
     ['/item/name == "web"', 1],
