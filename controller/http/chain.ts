@@ -12,7 +12,8 @@ import type { Logger } from "../log";
 import type { Sessions } from "../sessions";
 import type { Store } from "../store";
 import { actionsOf, authorize, type Authenticator } from "./auth";
-import { decodeBody, readJson } from "./body";
+import { GATEWAY_MAX_BODY_BYTES, decodeBody, readJson, readText } from "./body";
+import { gatewayBody } from "./gateway-body";
 import { errorReply, send, toControllerFault } from "./errors";
 import type { Metrics } from "./ops";
 import { NoRouteAnswer } from "./no-route";
@@ -137,7 +138,12 @@ function limit(limiter: RateLimiter | undefined, route: Route, req: IncomingMess
  * together with the rules' errors for the keys that did (the route's `check`).
  */
 async function decode(req: IncomingMessage, route: Route, schema: NonNullable<Route["body"]>, ctx: Context): Promise<unknown> {
-  const raw = await readJson(req);
+  const release = ctx.store.release;
+  // a release reads the body as its gateway does (protojson's rules and words); the spec's controller as JSON
+  const raw =
+    release.bodyDecoding === "gateway" && route.gateway
+      ? gatewayBody(release, await readText(req, GATEWAY_MAX_BODY_BYTES), route.gateway)
+      : await readJson(req);
   // what the release reads of a Target body: Boundary discards the keys it does not know, the spec's controller names them
   const read = route.targetBody
     ? readTargetBody(ctx.store.release, raw, route.method === "POST" ? "create" : "update")

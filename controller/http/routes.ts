@@ -17,6 +17,7 @@ import { pageSteps } from "../pagination";
 import { inSlices } from "../slices";
 import { listBody, listItemView, renderChanged, renderPage, renderTarget, type ListBytes } from "../view";
 import type { Principal } from "./auth";
+import type { GatewayBody } from "./gateway-body";
 import { NO_ROUTE, outsideApi } from "./no-route";
 
 /** What a handler answers: a JSON value, JSON already rendered, a list's pieces, a page that is not JSON, or none (an empty body); and headers. */
@@ -54,6 +55,8 @@ export interface Route<B = unknown> {
   body?: z.ZodType<B>;
   /** A Target body: its output-only keys get Boundary's "read only field" message. */
   targetBody?: boolean;
+  /** The request message a release's gateway decodes the body into (see gateway-body.ts). */
+  gateway?: GatewayBody;
   /** The rules' errors for a body some keys of which did not decode, so one 400 names them all. */
   check?: (ctx: Context, body: B) => RequestField[];
   handle: (ctx: Context, body: B) => Reply | Promise<Reply>;
@@ -93,7 +96,9 @@ function actionRoutes(r: Release): Route[] {
           names.map((n) => n.name),
           r.unknownKeys === "named",
         ),
+        gateway: { request: ["id"], lists: names.map((n) => n.name), integers: ["version"] },
         handle: (ctx, body) => {
+          // on a release the gateway has already set the body's id to the path's (`body: "*"`)
           if (body.id !== undefined && body.id !== ctx.id) throw invalidField("id", "This must equal the id in the path.");
           const sent: SentIds[] = names.map((n) => ({ field: n.field, name: n.name, ids: idsUnder(body, n.name) }));
           return changed(ctx, ctx.store.changeAssociation(ctx.id, op, body.version, sent, noun));
@@ -137,6 +142,7 @@ export function routesFor(r: Release): Route[] {
       action: "create",
       body: CreateTargetRequest,
       targetBody: true,
+      gateway: { target: "create" },
       check: (ctx, body) => ctx.store.checkCreate(body),
       handle: (ctx, body) => changed(ctx, ctx.store.createTarget(body)),
     }),
@@ -147,6 +153,7 @@ export function routesFor(r: Release): Route[] {
       action: "update",
       body: UpdateTargetRequest,
       targetBody: true,
+      gateway: { target: "update" },
       check: (ctx, body) => ctx.store.checkUpdate(ctx.id, body, updateMask(ctx.query)),
       handle: (ctx, body) => changed(ctx, ctx.store.updateTarget(ctx.id, body, updateMask(ctx.query))),
     }),
@@ -165,6 +172,7 @@ export function routesFor(r: Release): Route[] {
       template: `${ITEM}:authorize-session`,
       action: "authorize-session",
       body: AuthorizeSessionRequest,
+      gateway: { request: ["id", "name", "scope_id", "scope_name", "host_id"] },
       // an alias value names the Target unless a scope says the segment is a Target's name (0.16+)
       handle: (ctx, body) => {
         const alias = ctx.store.release.aliases && maybeAlias(ctx.id) && !body.scope_id && !body.scope_name;
