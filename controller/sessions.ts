@@ -143,6 +143,20 @@ export class Sessions {
   }
 
   private resolveTarget(pathId: string, req: AuthorizeSessionRequest): TargetRecord {
+    // TS validateAuthorizeSessionRequest: without a name in the body the path must hold a Target's id, and no scope be given
+    const byId = pathId.startsWith(Prefix.target);
+    if (!req.name && this.store.release.errors === "boundary" && (!byId || req.scope_id || req.scope_name)) {
+      const scope = req.scope_name
+        ? "Scope name provided when target name was empty."
+        : req.scope_id
+          ? "Scope ID provided when target name was empty."
+          : undefined;
+      const fields = [
+        ...(byId ? [] : [{ name: "id", description: "Incorrectly formatted identifier." }]),
+        ...(scope ? [{ name: "scope_id", description: scope }] : []),
+      ];
+      throw invalidFields(fields, "Errors in provided fields.");
+    }
     if (pathId.startsWith(Prefix.target)) {
       const fields = [];
       if (req.scope_id) fields.push({ name: "scope_id", description: "This must be empty when the target is named by id." });

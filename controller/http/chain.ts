@@ -17,7 +17,8 @@ import { gatewayBody } from "./gateway-body";
 import { errorReply, send, toControllerFault } from "./errors";
 import type { Metrics } from "./ops";
 import { NoRouteAnswer } from "./no-route";
-import { match, type Context, type Reply, type Route } from "./routes";
+import { match } from "./match";
+import type { Context, Reply, Route } from "./routes";
 
 /** What the chain needs from the running controller. */
 export interface ChainDeps {
@@ -52,7 +53,7 @@ export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerRes
     let rateHeaders: Record<string, string> | undefined;
     let pending: Reply | Promise<Reply>;
     try {
-      const { route, id } = match(method, pathname, release);
+      const { route, id } = match(method, pathname, q < 0 ? "" : url.slice(q + 1), release);
       template = route.template;
       rateHeaders = limit(deps.limiter, route, req);
       const principal = deps.auth.authenticate(req);

@@ -18,7 +18,7 @@ import { inSlices } from "../slices";
 import { listBody, listItemView, renderChanged, renderPage, renderTarget, type ListBytes } from "../view";
 import type { Principal } from "./auth";
 import type { GatewayBody } from "./gateway-body";
-import { NO_ROUTE, outsideApi } from "./no-route";
+import { listParams } from "./query";
 
 /** What a handler answers: a JSON value, JSON already rendered, a list's pieces, a page that is not JSON, or none (an empty body); and headers. */
 export interface Reply {
@@ -62,8 +62,10 @@ export interface Route<B = unknown> {
   handle: (ctx: Context, body: B) => Reply | Promise<Reply>;
 }
 
-const COLLECTION = "/v1/targets";
-const ITEM = `${COLLECTION}/{id}`;
+/** The collection's path. */
+export const COLLECTION = "/v1/targets";
+/** An item's path template. */
+export const ITEM = `${COLLECTION}/{id}`;
 
 const route = <B>(r: Route<B>) => r as Route;
 const view = (ctx: Context, t: TargetRecord): Reply => ({ status: 200, json: renderTarget(ctx.store, t, ctx.actions) });
@@ -117,22 +119,18 @@ export function routesFor(r: Release): Route[] {
       action: "list",
       // async: filtering and sorting 100,000 Targets run in slices, so /health and others are answered meanwhile
       handle: async (ctx) => {
-        const { store, actions, query: q } = ctx;
+        const { store, actions } = ctx;
+        const q = listParams(store.release, ctx.query);
         // a filter sees each item as the list returns it
         const records = await inSlices(
-          store.queryTargetsSteps({ scopeId: q.get("scope_id") ?? undefined, recursive: q.get("recursive"), filter: q.get("filter") }, (t) =>
-            listItemView(store, t, actions),
-          ),
+          store.queryTargetsSteps({ scopeId: q.scopeId ?? undefined, recursive: q.recursive, filter: q.filter }, (t) => listItemView(store, t, actions)),
         );
-        const query = JSON.stringify([q.get("scope_id"), q.get("recursive"), q.get("filter")]);
+        const query = JSON.stringify([q.scopeId, q.recursive, q.filter]);
         if (!store.release.pagination) return { status: 200, list: await inSlices(listBody(store, query, records, actions)) };
         // 0.15+ paginate (a token belongs to one query: scope, recursive, filter)
-        const projects = store.projectsOf(q.get("scope_id")!);
-        const p = await inSlices(
-          pageSteps(records, { query, token: q.get("list_token"), pageSize: q.get("page_size"), maxPageSize: store.maxPageSize }, Date.now(), (since) =>
-            store.deletedSince(since, projects),
-          ),
-        );
+        const projects = store.projectsOf(q.scopeId!);
+        const page = { query, token: q.token, pageSize: q.pageSize, maxPageSize: store.maxPageSize, errors: store.release.errors };
+        const p = await inSlices(pageSteps(records, page, Date.now(), (since) => store.deletedSince(since, projects)));
         return { status: 200, list: await inSlices(renderPage(store, p, actions)) };
       },
     }),
@@ -182,9 +180,9 @@ export function routesFor(r: Release): Route[] {
   ];
 }
 
-/** The routes by template, per release (made once). */
 const TABLES = new Map<Release, Map<string, Route[]>>();
-function byTemplate(r: Release): Map<string, Route[]> {
+/** The routes by template, per release (made once), in the order the gateway registers them. */
+export function byTemplate(r: Release): Map<string, Route[]> {
   let table = TABLES.get(r);
   if (!table) {
     table = new Map();
@@ -192,34 +190,4 @@ function byTemplate(r: Release): Map<string, Route[]> {
     TABLES.set(r, table);
   }
   return table;
-}
-
-/**
- * Finds the route for a request and its `{id}` segment, or throws what the release answers when
- * none takes it (see NO_ROUTE): no such path, an action it does not route, a wrong method.
- */
-export function match(method: string, pathname: string, r: Release): { route: Route; id: string } {
-  const BY_TEMPLATE = byTemplate(r);
-  const answers = NO_ROUTE[r.routing];
-  let template: string;
-  let id = "";
-  if (pathname === COLLECTION) template = COLLECTION;
-  else if (pathname.startsWith(COLLECTION + "/") && pathname.indexOf("/", COLLECTION.length + 1) === -1) {
-    let segment = pathname.slice(COLLECTION.length + 1);
-    try {
-      if (segment.includes("%")) segment = decodeURIComponent(segment);
-    } catch {
-      throw invalidField("id", "The path segment is not valid percent-encoding.");
-    }
-    const colon = segment.lastIndexOf(":");
-    const action = colon >= 0 ? segment.slice(colon + 1) : "";
-    const withAction = action ? `${ITEM}:${action}` : "";
-    if (action && !BY_TEMPLATE.has(withAction) && r.routing !== "ours") throw answers.noAction(action);
-    template = BY_TEMPLATE.has(withAction) ? withAction : ITEM;
-    id = template === ITEM ? segment : segment.slice(0, colon);
-  } else throw pathname.startsWith("/v1/") ? answers.noPath(method, pathname) : outsideApi(r, method, pathname);
-  const routes = BY_TEMPLATE.get(template)!;
-  const found = routes.find((x) => x.method === method);
-  if (!found) throw answers.notAllowed(method, template, routes.map((x) => x.method).join(", "));
-  return { route: found, id };
 }
