@@ -109,15 +109,15 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     expect(raw).not.toContain("dev-password");
   });
 
-  test("by name with scope_id or scope_name, case-insensitively", async () => {
+  test("by name (in the path and the body) with scope_id or scope_name, case-insensitively", async () => {
     const t = await c.create({ name: "Named-Target", host_set_ids: ["hsst_1234567890"] });
-    expect((await authorize("named-target", { scope_id: PROJECT })).body.target_id).toBe(t.id);
+    expect((await authorize("named-target", { scope_id: PROJECT, name: "named-target" })).body.target_id).toBe(t.id);
     expect((await authorize("NAMED-TARGET", { scope_name: "generated PROJECT scope", name: "named-target" })).body.target_id).toBe(t.id);
   });
 
   test.each([
-    ["neither scope", {}, ["scope_id", "scope_name"]],
-    ["both scopes", { scope_id: PROJECT, scope_name: "Generated project scope" }, ["scope_id", "scope_name"]],
+    ["neither scope", { name: "named-target" }, ["scope_id", "scope_name"]],
+    ["both scopes", { name: "named-target", scope_id: PROJECT, scope_name: "Generated project scope" }, ["scope_id", "scope_name"]],
     ["a body name differing from the path", { scope_id: PROJECT, name: "other" }, ["name"]],
   ])("by name with %s is 400", async (_what, body, fields) => {
     const res = await authorize("named-target", body);
@@ -133,7 +133,7 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
   test("by id, a scope in the body is 400; an unknown name is 404", async () => {
     const t = await c.create({ host_set_ids: ["hsst_1234567890"] });
     expect((await authorize(t.id, { scope_id: PROJECT })).status).toBe(400);
-    expect((await authorize("no-such-target", { scope_id: PROJECT })).status).toBe(404);
+    expect((await authorize("no-such-target", { scope_id: PROJECT, name: "no-such-target" })).status).toBe(404);
   });
 
   test("host_id selects a host of the target's host sets; others are 400; no hosts is 404", async () => {
