@@ -432,11 +432,10 @@ export const ROWS = [
     changes:
       "an address is parsed as a URL host: an IPv6 address in brackets, white space or a control character is refused; the server repository " +
       "picks a session's workers (none left is a 500); Go 1.25 makes the session certificate's subject key id from SHA-256",
-    withinMinor:
-      "0.19.0–0.19.2 take a bracketed IPv6 address and any character, and word protojson's type errors without the field; 0.19.0–0.19.3 (Go 1.23–1.24) " +
-      "make the subject key id from SHA-1",
+    withinMinor: "0.19.0–0.19.2 take a bracketed IPv6 address and any character; 0.19.0–0.19.3 (Go 1.23–1.24) make the subject key id from SHA-1",
     addressBrackets: "refused",
-    // go.mod: google.golang.org/protobuf v1.36.6 from 0.19.3 (v1.35.0 put the field's JSON name in protojson's type errors)
+    // go.mod: google.golang.org/protobuf v1.36.6 from 0.19.3 (v1.35.0 put the field's JSON name in protojson's type errors;
+    // 0.19.0–0.19.2 hold v1.34.2 and word them without it)
     protojsonWords: "field",
     // internal/server/repository_worker.go SelectSessionWorkers, filterWorkers: WorkerNotFoundForRequest (#133), a 500 (handlers/errors.go);
     // .go-version 1.25.7: crypto/x509 makes a CA's subject key id from truncated SHA-256
