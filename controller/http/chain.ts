@@ -159,6 +159,7 @@ async function decode(req: IncomingMessage, route: Route, schema: NonNullable<Ro
 function failure(err: unknown, logger: Logger, method: string, path: string): Reply {
   if (err instanceof NoRouteAnswer) return err.reply;
   const e = toControllerFault(err);
-  if (e.kind === "Internal") logger.error("request failed", { method, path, error: String(err) });
+  // a release's own 500s (a body its gateway refuses, a repository error it words) are answers, not our bugs
+  if (e !== err) logger.error("request failed", { method, path, error: String(err) });
   return errorReply(e);
 }
