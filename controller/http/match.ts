@@ -44,6 +44,7 @@ export function match(method: string, pathname: string, query: string, r: Releas
  * a 301 to the clean path, with Go's small page for a GET.
  */
 function redirectIfUnclean(method: string, pathname: string, query: string): void {
+  if (pathname !== "/v1" && !pathname.includes("//") && !pathname.includes("/.")) return;
   let clean = posix.normalize(pathname.replace(/^\/*/, "/"));
   if (clean === "/v1") clean = "/v1/";
   if (clean === pathname) return;
@@ -71,20 +72,32 @@ function goUnescape(pathname: string): string {
   return Buffer.from(bytes).toString("utf8");
 }
 
-/** A route's pattern: its verb (`authorize-session`) and whether `{id}` takes the rest of the path. */
-function pattern(route: Route, r: Release): { verb: string; collection: boolean; rest: boolean } {
-  const colon = route.template.lastIndexOf(":");
-  const verb = colon > 0 ? route.template.slice(colon + 1) : "";
-  return { verb, collection: route.template === COLLECTION, rest: verb === "authorize-session" && r.authorizeSessionPath === "rest" };
+/** A route as the gateway matches it: its verb (`authorize-session`), and whether `{id}` takes the rest of the path. */
+interface Pattern {
+  route: Route;
+  verb: string;
+  collection: boolean;
+  rest: boolean;
+}
+const PATTERNS = new Map<Release, Pattern[]>();
+function patterns(r: Release): Pattern[] {
+  let all = PATTERNS.get(r);
+  if (!all) {
+    all = [...byTemplate(r).values()].flat().map((route) => {
+      const colon = route.template.lastIndexOf(":");
+      const verb = colon > 0 ? route.template.slice(colon + 1) : "";
+      return { route, verb, collection: route.template === COLLECTION, rest: verb === "authorize-session" && r.authorizeSessionPath === "rest" };
+    });
+    PATTERNS.set(r, all);
+  }
+  return all;
 }
 
 /** grpc-gateway's ServeMux over the release's routes (see the module's comment). */
 function gatewayMatch(method: string, path: string, r: Release): Matched {
   const comps = path.slice(1).split("/");
   const last = comps[comps.length - 1]!;
-  const routes = [...byTemplate(r).values()].flat();
-  const tryRoute = (route: Route, own: boolean): Matched | undefined => {
-    const p = pattern(route, r);
+  const tryRoute = (p: Pattern, own: boolean): Matched | undefined => {
     let cs = comps;
     if (p.verb) {
       if (!last.endsWith(`:${p.verb}`)) return undefined;
@@ -93,16 +106,18 @@ function gatewayMatch(method: string, path: string, r: Release): Matched {
       if (idx === 0 && own) throw NO_ROUTE[r.routing].noPath(method, path);
       cs = [...comps.slice(0, -1), last.slice(0, idx)];
     }
+    const route = p.route;
     if (p.collection) return cs.length === 2 ? { route, id: "" } : undefined;
     if (p.rest) return cs.length >= 3 ? { route, id: cs.slice(2).join("/") } : undefined;
     return cs.length === 3 ? { route, id: cs[2]! } : undefined;
   };
-  for (const route of routes.filter((x) => x.method === method)) {
-    const found = tryRoute(route, true);
+  const all = patterns(r);
+  for (const p of all) {
+    const found = p.route.method === method ? tryRoute(p, true) : undefined;
     if (found) return found;
   }
-  const other = routes.find((x) => x.method !== method && tryRoute(x, false));
-  if (other) throw NO_ROUTE[r.routing].notAllowed(method, other.template, "");
+  const other = all.find((p) => p.route.method !== method && tryRoute(p, false));
+  if (other) throw NO_ROUTE[r.routing].notAllowed(method, other.route.template, "");
   throw NO_ROUTE[r.routing].noPath(method, path);
 }
 
