@@ -75,10 +75,7 @@ export async function benchGenerationCalls(): Promise<string[][]> {
     // one action on every release (0.10+'s carries the empty injected list along: an open-source tcp Target takes none)
     row(
       "clear the credential list",
-      await counted(
-        c,
-        async () => (state = await p.update(id, state, { ...inputs, description: "x", hostSetIds: [], applicationCredentialLibraryIds: [] })),
-      ),
+      await counted(c, async () => (state = await p.update(id, state, { ...inputs, description: "x", hostSetIds: [], applicationCredentialLibraryIds: [] }))),
     );
     row("delete", await counted(c, () => p.delete(id)));
     await p.client.close();

@@ -105,7 +105,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const handleApi = apiChain({ store, sessions, auth, metrics, logger, closing: () => closing, limiter });
 
   const api = serve(options.api, (req, res) => void handleApi(req, res));
-  const handleOps = opsHandler(health, metrics);
+  const handleOps = opsHandler(health, metrics, store.release.healthBody);
   const ops = serve(options.ops, (req, res) => void handleOps(req, res));
   const tls = { api: options.api.tls, ops: options.ops.tls };
   const apiAddr = await listen(api, options.api, "API");

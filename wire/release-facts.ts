@@ -199,6 +199,22 @@ export interface ReleaseFacts {
   listTokenScoped: boolean;
   /** What a tcp Target answers for an injected credential source (tcp.VetCredentialSources, 0.10+); absent before injected sources. */
   injectedOnTcp?: string;
+  /**
+   * How a request body is read: `gateway` (grpc-gateway's JSONPb: Go's encoding/json reads the first
+   * value, protojson decodes it with DiscardUnknown; a PATCH's keys become the update mask, so an
+   * unknown one is refused; every failure is a 500 "rpc error: code = InvalidArgument desc = …";
+   * no size limit: globals.DefaultMaxRequestSize is never applied) or `ours` (JSON.parse, a 400
+   * naming the body, 413 over 1 MiB).
+   */
+  bodyDecoding: "gateway" | "ours";
+  /** protojson's words for a value of the wrong type: `type` (protobuf-go < 1.35: "invalid value for string type: 5") or `field` ("… string field name: 5"). */
+  protojsonWords: "type" | "field";
+  /** authorize-session's path template: `/v1/targets/{id}` (`segment`) or `/v1/targets/{id=**}` (`rest`, 0.13+: a Target name may hold `/`). */
+  authorizeSessionPath: "segment" | "rest";
+  /** Go's http.ServeMux cleans paths first: one with `.`, `..` or `//` is a 301 to the clean path (`redirect`); or no cleaning (`none`). */
+  pathCleaning: "redirect" | "none";
+  /** What GET /health answers on the ops listener: `{}` as JSON (the health service through the gateway) or an empty body (the spec). */
+  healthBody: "json" | "empty";
 }
 
 /** A row after the first: the facts that changed (`adds`, `requires`, `replaces` accumulate; the rest replace). */

@@ -130,6 +130,15 @@ export const V04: ReleaseFacts = {
   patchEchoesUnmasked: true,
   hostSetsAnyProject: true,
   listTokenScoped: false,
+  // the generated *.pb.gw.go with grpc-gateway v2.3.0's JSONPb (runtime/marshal_jsonpb.go decodeJSONPb) and protobuf-go v1.26.0
+  bodyDecoding: "gateway",
+  protojsonWords: "type",
+  // SP: authorize-session is `/v1/targets/{id}:authorize-session`
+  authorizeSessionPath: "segment",
+  // handler.go: an http.ServeMux holds "/v1/" (net/http cleanPath, then a 301)
+  pathCleaning: "redirect",
+  // ops came in 0.8 (handlers/health: GetHealthResponse{} through the gateway); earlier rows serve it the same way
+  healthBody: "json",
 };
 
 /** The three lists' facts in the releases 0.5 to 0.21, the ones several rows share. */
@@ -391,6 +400,8 @@ export const ROWS = [
     changes: "attributes.default_client_port (in the session token too); no worker at all is its own 400",
     adds: { fields: ["defaultClientPort"] },
     // TP SessionAuthorizationData default_client_port = 160; TS checks ListWorkers' answer before the filter
+    // SP: `post: "/v1/targets/{id=**}:authorize-session"`
+    authorizeSessionPath: "rest",
     authorizeSession: {
       tokenFields: ["default_client_port"],
       noWorkers: { kind: "FailedPrecondition", none: "No workers are available to handle this session.", filtered: FILTERED },
@@ -445,6 +456,9 @@ export const ROWS = [
       "picks a session's workers (none left is a 500); Go 1.25 makes the session certificate's subject key id from SHA-256",
     withinMinor: "0.19.0–0.19.2 take a bracketed IPv6 address and any character; 0.19.0–0.19.3 (Go 1.23–1.24) make the subject key id from SHA-1",
     addressBrackets: "refused",
+    // go.mod: google.golang.org/protobuf v1.36.6 from 0.19.3 (v1.35.0 put the field's JSON name in protojson's type errors;
+    // 0.19.0–0.19.2 hold v1.34.2 and word them without it)
+    protojsonWords: "field",
     // internal/server/repository_worker.go SelectSessionWorkers, filterWorkers: WorkerNotFoundForRequest (#133), a 500 (handlers/errors.go);
     // .go-version 1.25.7: crypto/x509 makes a CA's subject key id from truncated SHA-256
     authorizeSession: {
@@ -529,4 +543,7 @@ export const SPEC: ReleaseFacts = {
   // the spec's controller answers what it stores, and checks a host set's project
   patchEchoesUnmasked: false,
   hostSetsAnyProject: false,
+  bodyDecoding: "ours",
+  pathCleaning: "none",
+  healthBody: "empty",
 };

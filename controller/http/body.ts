@@ -4,33 +4,45 @@ import type { z } from "zod";
 import type { RequestField } from "../../wire/target";
 import { ControllerFault } from "../errors";
 
-/** The largest request body the API reads (413 beyond). */
+/** The largest request body the spec's controller reads (413 beyond). */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * The largest a release's gateway reads here. Boundary applies no limit (DefaultMaxRequestSize is
+ * put in the context and never read; gRPC takes up to 2 GiB); this controller stops at 32 MiB so a
+ * client cannot make it hold more.
+ */
+export const GATEWAY_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /** The body as JSON (`{}` when empty); 413 when too large, 400 when not JSON. */
 export async function readJson(req: IncomingMessage): Promise<unknown> {
-  const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const { chunks, size } = await readAll(req);
-  if (size === 0) return {};
+  const text = await readText(req);
+  if (text.length === 0) return {};
   try {
-    return JSON.parse(Buffer.concat(chunks, size).toString("utf8"));
+    return JSON.parse(text);
   } catch (err) {
     throw new ControllerFault("InvalidArgument", `Malformed JSON body: ${(err as Error).message}`);
   }
 }
 
+/** The body as text (UTF-8); 413 beyond `limit` bytes. */
+export async function readText(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > limit) throw tooLarge(limit);
+  const { chunks, size } = await readAll(req, limit);
+  return size === 0 ? "" : Buffer.concat(chunks, size).toString("utf8");
+}
+
 /** Collects the body with plain events (cheaper than async iteration on this hot path). */
-function readAll(req: IncomingMessage): Promise<{ chunks: Buffer[]; size: number }> {
+function readAll(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[]; size: number }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
+      if (size > limit) {
         req.off("data", onData);
         req.pause(); // read no more: the answer closes the connection (see chain.ts)
-        reject(tooLarge());
+        reject(tooLarge(limit));
       } else chunks.push(chunk);
     };
     req.on("data", onData);
@@ -39,8 +51,8 @@ function readAll(req: IncomingMessage): Promise<{ chunks: Buffer[]; size: number
   });
 }
 
-function tooLarge(): ControllerFault {
-  return new ControllerFault("PayloadTooLarge", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+function tooLarge(limit: number): ControllerFault {
+  return new ControllerFault("PayloadTooLarge", `The request body is larger than ${limit} bytes.`);
 }
 
 /**

@@ -12,11 +12,13 @@ import type { Logger } from "../log";
 import type { Sessions } from "../sessions";
 import type { Store } from "../store";
 import { actionsOf, authorize, type Authenticator } from "./auth";
-import { decodeBody, readJson } from "./body";
+import { GATEWAY_MAX_BODY_BYTES, decodeBody, readJson, readText } from "./body";
+import { gatewayBody } from "./gateway-body";
 import { errorReply, send, toControllerFault } from "./errors";
 import type { Metrics } from "./ops";
 import { NoRouteAnswer } from "./no-route";
-import { match, type Context, type Reply, type Route } from "./routes";
+import { match } from "./match";
+import type { Context, Reply, Route } from "./routes";
 
 /** What the chain needs from the running controller. */
 export interface ChainDeps {
@@ -51,7 +53,7 @@ export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerRes
     let rateHeaders: Record<string, string> | undefined;
     let pending: Reply | Promise<Reply>;
     try {
-      const { route, id } = match(method, pathname, release);
+      const { route, id } = match(method, pathname, q < 0 ? "" : url.slice(q + 1), release);
       template = route.template;
       rateHeaders = limit(deps.limiter, route, req);
       const principal = deps.auth.authenticate(req);
@@ -137,7 +139,12 @@ function limit(limiter: RateLimiter | undefined, route: Route, req: IncomingMess
  * together with the rules' errors for the keys that did (the route's `check`).
  */
 async function decode(req: IncomingMessage, route: Route, schema: NonNullable<Route["body"]>, ctx: Context): Promise<unknown> {
-  const raw = await readJson(req);
+  const release = ctx.store.release;
+  // a release reads the body as its gateway does (protojson's rules and words); the spec's controller as JSON
+  const raw =
+    release.bodyDecoding === "gateway" && route.gateway
+      ? gatewayBody(release, await readText(req, GATEWAY_MAX_BODY_BYTES), route.gateway)
+      : await readJson(req);
   // what the release reads of a Target body: Boundary discards the keys it does not know, the spec's controller names them
   const read = route.targetBody
     ? readTargetBody(ctx.store.release, raw, route.method === "POST" ? "create" : "update")
@@ -152,6 +159,7 @@ async function decode(req: IncomingMessage, route: Route, schema: NonNullable<Ro
 function failure(err: unknown, logger: Logger, method: string, path: string): Reply {
   if (err instanceof NoRouteAnswer) return err.reply;
   const e = toControllerFault(err);
-  if (e.kind === "Internal") logger.error("request failed", { method, path, error: String(err) });
+  // a release's own 500s (a body its gateway refuses, a repository error it words) are answers, not our bugs
+  if (e !== err) logger.error("request failed", { method, path, error: String(err) });
   return errorReply(e);
 }

@@ -62,7 +62,8 @@ export function send(res: ServerResponse, reply: OutgoingReply): Promise<void> |
   }
   const bytes = reply.json ?? (reply.body === undefined ? undefined : Buffer.from(JSON.stringify(reply.body)));
   if (bytes === undefined) {
-    res.writeHead(reply.status, reply.headers ? { ...reply.headers, "cache-control": "no-store" } : NO_STORE);
+    const empty = reply.status === 204 ? NO_CONTENT : NO_STORE;
+    res.writeHead(reply.status, reply.headers ? { ...reply.headers, ...empty } : empty);
     res.end();
     return undefined;
   }
@@ -71,7 +72,10 @@ export function send(res: ServerResponse, reply: OutgoingReply): Promise<void> |
   return undefined;
 }
 
-const NO_STORE = { "cache-control": "no-store" } as const;
+/** An empty body says its length, as Go's server does (not a chunked nothing). */
+const NO_STORE = { "cache-control": "no-store", "content-length": 0 } as const;
+/** A 204 carries no length at all (RFC 9110). */
+const NO_CONTENT = { "cache-control": "no-store" } as const;
 
 function jsonHeaders(length: number): Record<string, string | number> {
   return { "content-type": "application/json", "content-length": length, "cache-control": "no-store" };

@@ -31,40 +31,53 @@ function ourNoRoute(method: string, pathname: string): NoRouteAnswer {
  * its generic 500 with the status's text.
  */
 const gatewayNoPath = () => new ControllerFault("Internal", "rpc error: code = NotFound desc = Not Found");
+/** The gateway's answer to a method no pattern of the path takes: its routing Unimplemented, which Boundary answers 405. */
+const gatewayNotAllowed = () => new ControllerFault("Unimplemented", "Method Not Allowed");
 
 /** The collections this controller serves; the rate limiter lets a path under a collection Boundary has through to the gateway. */
 const COLLECTIONS = new Set(["targets"]);
 
-/** How each `routing` answers under /v1/: no such path, an action the release does not route, a wrong method. */
+/** How each `routing` answers under /v1/: no such path, a wrong method. */
 export const NO_ROUTE: Record<
   Release["routing"],
   {
     noPath(method: string, pathname: string): ControllerFault | NoRouteAnswer;
-    noAction(action: string): ControllerFault;
     notAllowed(method: string, template: string, allow: string): ControllerFault;
   }
 > = {
   ours: {
     noPath: ourNoRoute,
-    noAction: () => undefined as never,
     notAllowed: (method, template, allow) => new ControllerFault("MethodNotAllowed", `Method ${method} is not allowed on ${template}.`, [], { allow }),
   },
   // handlers/errors.go: the gateway's codes.Unimplemented is 405 with its message
-  gateway: {
-    noPath: gatewayNoPath,
-    noAction: () => new ControllerFault("Unimplemented", "Method Not Allowed"),
-    notAllowed: () => new ControllerFault("Unimplemented", "Method Not Allowed"),
-  },
-  // ratelimit/handler.go extractResourceAction: before authentication, what it cannot map to a resource and an action
+  gateway: { noPath: gatewayNoPath, notAllowed: gatewayNotAllowed },
+  // what the rate limiter lets through (see rateLimiterRefusal) reaches the gateway
   "rate-limiter": {
     noPath: (method, pathname) => (COLLECTIONS.has(pathname.split("/")[2] ?? "") ? gatewayNoPath() : bare("NotFound", `No route for ${method} ${pathname}.`)),
-    noAction: (action) =>
-      KNOWN_ACTIONS.has(action)
-        ? bare("MethodNotAllowed", `${action} is not an action of this release.`)
-        : bare("InvalidArgument", `Unknown action ${action}.`),
-    notAllowed: (method, template, allow) => new ControllerFault("MethodNotAllowed", `Method ${method} is not allowed on ${template}.`, [], { allow }),
+    notAllowed: gatewayNotAllowed,
   },
 };
+
+/** The actions Boundary's rate limiter maps for a Target in a release (its IdActions and CollectionActions). */
+const limiterActions = (r: Release) => new Set([...r.actions, "create", "list"]);
+
+/**
+ * The rate limiter's refusal before the API (ratelimit/handler.go extractResourceAction, from
+ * 0.14.3), with an empty body: an action no resource has is 400, one a Target lacks in this
+ * release 405; without an action, a method other than GET/POST on the collection or
+ * GET/PATCH/DELETE on an item is 405. Undefined when it lets the request through.
+ */
+export function rateLimiterRefusal(path: string, method: string, r: Release): ControllerFault | undefined {
+  const m = /\/v1\/([\w-]+)((\/([^:]+))?(:([\w\-:]+)?)?)?/.exec(path);
+  const id = m?.[4] ?? "";
+  const action = m?.[6] ?? "";
+  if (action) {
+    if (!KNOWN_ACTIONS.has(action) && !limiterActions(r).has(action)) return bare("InvalidArgument", `Unknown action ${action}.`);
+    return limiterActions(r).has(action) ? undefined : bare("MethodNotAllowed", `${action} is not an action of this release.`);
+  }
+  const allowed = id ? ["GET", "PATCH", "DELETE"] : ["GET", "POST"];
+  return allowed.includes(method) ? undefined : bare("MethodNotAllowed", `Method ${method} is not allowed.`);
+}
 
 /** Stands in for the admin UI's index page (this controller has no UI; a client must not take it for the API). */
 const UI_INDEX = `<!DOCTYPE html>

@@ -1,5 +1,5 @@
 /**
- * The ops listener: `/health` (200, or 503 once shutdown has started; empty body, no auth) and
+ * The ops listener: `/health` (200, or 503 once shutdown has started; no auth) and
  * `/metrics` (Prometheus text, from a registry of this controller's own so that several
  * controllers in one process never share counters).
  */
@@ -49,13 +49,24 @@ export interface HealthState {
   shuttingDown: boolean;
 }
 
-/** The ops listener's handler: GET/HEAD /health (200, or 503 while shutting down), GET /metrics; 404 otherwise. */
-export function opsHandler(health: HealthState, metrics: Metrics) {
+/** Boundary's health answer (handlers/health GetHealth: an empty GetHealthResponse through the gateway), 200 or 503 alike. */
+const HEALTH_JSON = Buffer.from("{}");
+
+/**
+ * The ops listener's handler: GET/HEAD /health (200, or 503 while shutting down; its body `{}` as
+ * Boundary's or empty as the spec's, the release table's `healthBody`), GET /metrics; 404 otherwise.
+ */
+export function opsHandler(health: HealthState, metrics: Metrics, healthBody: "json" | "empty" = "empty") {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? "/").split("?")[0];
     if (path === "/health" && (req.method === "GET" || req.method === "HEAD")) {
-      res.writeHead(health.shuttingDown ? 503 : 200, { "content-length": 0, "cache-control": "no-store" });
-      res.end();
+      const body = healthBody === "json" ? HEALTH_JSON : Buffer.alloc(0);
+      res.writeHead(health.shuttingDown ? 503 : 200, {
+        ...(body.length > 0 && { "content-type": "application/json" }),
+        "content-length": body.length,
+        "cache-control": "no-store",
+      });
+      res.end(req.method === "HEAD" ? undefined : body);
     } else if (path === "/metrics" && req.method === "GET") {
       const text = await metrics.registry.metrics();
       res.writeHead(200, { "content-type": metrics.registry.contentType, "cache-control": "no-store" });

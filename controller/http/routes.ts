@@ -17,7 +17,8 @@ import { pageSteps } from "../pagination";
 import { inSlices } from "../slices";
 import { listBody, listItemView, renderChanged, renderPage, renderTarget, renderUpdated, type ListBytes } from "../view";
 import type { Principal } from "./auth";
-import { NO_ROUTE, outsideApi } from "./no-route";
+import type { GatewayBody } from "./gateway-body";
+import { listParams } from "./query";
 
 /** What a handler answers: a JSON value, JSON already rendered, a list's pieces, a page that is not JSON, or none (an empty body); and headers. */
 export interface Reply {
@@ -54,13 +55,17 @@ export interface Route<B = unknown> {
   body?: z.ZodType<B>;
   /** A Target body: its output-only keys get Boundary's "read only field" message. */
   targetBody?: boolean;
+  /** The request message a release's gateway decodes the body into (see gateway-body.ts). */
+  gateway?: GatewayBody;
   /** The rules' errors for a body some keys of which did not decode, so one 400 names them all. */
   check?: (ctx: Context, body: B) => RequestField[];
   handle: (ctx: Context, body: B) => Reply | Promise<Reply>;
 }
 
-const COLLECTION = "/v1/targets";
-const ITEM = `${COLLECTION}/{id}`;
+/** The collection's path. */
+export const COLLECTION = "/v1/targets";
+/** An item's path template. */
+export const ITEM = `${COLLECTION}/{id}`;
 
 const route = <B>(r: Route<B>) => r as Route;
 const view = (ctx: Context, t: TargetRecord): Reply => ({ status: 200, json: renderTarget(ctx.store, t, ctx.actions) });
@@ -93,7 +98,9 @@ function actionRoutes(r: Release): Route[] {
           names.map((n) => n.name),
           r.unknownKeys === "named",
         ),
+        gateway: { request: ["id"], lists: names.map((n) => n.name), integers: ["version"] },
         handle: (ctx, body) => {
+          // on a release the gateway has already set the body's id to the path's (`body: "*"`)
           if (body.id !== undefined && body.id !== ctx.id) throw invalidField("id", "This must equal the id in the path.");
           const sent: SentIds[] = names.map((n) => ({ field: n.field, name: n.name, ids: idsUnder(body, n.name) }));
           return changed(ctx, ctx.store.changeAssociation(ctx.id, op, body.version, sent, noun));
@@ -112,25 +119,25 @@ export function routesFor(r: Release): Route[] {
       action: "list",
       // async: filtering and sorting 100,000 Targets run in slices, so /health and others are answered meanwhile
       handle: async (ctx) => {
-        const { store, actions, query: q } = ctx;
+        const { store, actions } = ctx;
+        const q = listParams(store.release, ctx.query);
         // a filter sees each item as the list returns it
         const records = await inSlices(
-          store.queryTargetsSteps({ scopeId: q.get("scope_id") ?? undefined, recursive: q.get("recursive"), filter: q.get("filter") }, (t) =>
-            listItemView(store, t, actions),
-          ),
+          store.queryTargetsSteps({ scopeId: q.scopeId ?? undefined, recursive: q.recursive, filter: q.filter }, (t) => listItemView(store, t, actions)),
         );
-        const query = JSON.stringify([q.get("scope_id"), q.get("recursive"), q.get("filter")]);
+        const query = JSON.stringify([q.scopeId, q.recursive, q.filter]);
         if (!store.release.pagination) return { status: 200, list: await inSlices(listBody(store, query, records, actions)) };
         // 0.15+ paginate (a token belongs to one query: scope, recursive, filter)
-        const projects = store.projectsOf(q.get("scope_id")!);
-        const asked = {
+        const projects = store.projectsOf(q.scopeId!);
+        const page = {
           query,
-          token: q.get("list_token"),
-          pageSize: q.get("page_size"),
+          token: q.token,
+          pageSize: q.pageSize,
           maxPageSize: store.maxPageSize,
+          errors: store.release.errors,
           scopedTokens: store.release.listTokenScoped,
         };
-        const p = await inSlices(pageSteps(records, asked, Date.now(), (since) => store.deletedSince(since, projects)));
+        const p = await inSlices(pageSteps(records, page, Date.now(), (since) => store.deletedSince(since, projects)));
         return { status: 200, list: await inSlices(renderPage(store, p, actions)) };
       },
     }),
@@ -140,6 +147,7 @@ export function routesFor(r: Release): Route[] {
       action: "create",
       body: CreateTargetRequest,
       targetBody: true,
+      gateway: { target: "create" },
       check: (ctx, body) => ctx.store.checkCreate(body),
       handle: (ctx, body) => changed(ctx, ctx.store.createTarget(body)),
     }),
@@ -150,6 +158,7 @@ export function routesFor(r: Release): Route[] {
       action: "update",
       body: UpdateTargetRequest,
       targetBody: true,
+      gateway: { target: "update" },
       check: (ctx, body) => ctx.store.checkUpdate(ctx.id, body, updateMask(ctx.query)),
       handle: (ctx, body) => ({ status: 200, json: renderUpdated(ctx.store, ctx.store.updateTarget(ctx.id, body, updateMask(ctx.query)), ctx.actions) }),
     }),
@@ -168,6 +177,7 @@ export function routesFor(r: Release): Route[] {
       template: `${ITEM}:authorize-session`,
       action: "authorize-session",
       body: AuthorizeSessionRequest,
+      gateway: { request: ["id", "name", "scope_id", "scope_name", "host_id"] },
       // an alias value names the Target unless a scope says the segment is a Target's name (0.16+)
       handle: (ctx, body) => {
         const alias = ctx.store.release.aliases && maybeAlias(ctx.id) && !body.scope_id && !body.scope_name;
@@ -177,9 +187,9 @@ export function routesFor(r: Release): Route[] {
   ];
 }
 
-/** The routes by template, per release (made once). */
 const TABLES = new Map<Release, Map<string, Route[]>>();
-function byTemplate(r: Release): Map<string, Route[]> {
+/** The routes by template, per release (made once), in the order the gateway registers them. */
+export function byTemplate(r: Release): Map<string, Route[]> {
   let table = TABLES.get(r);
   if (!table) {
     table = new Map();
@@ -187,34 +197,4 @@ function byTemplate(r: Release): Map<string, Route[]> {
     TABLES.set(r, table);
   }
   return table;
-}
-
-/**
- * Finds the route for a request and its `{id}` segment, or throws what the release answers when
- * none takes it (see NO_ROUTE): no such path, an action it does not route, a wrong method.
- */
-export function match(method: string, pathname: string, r: Release): { route: Route; id: string } {
-  const BY_TEMPLATE = byTemplate(r);
-  const answers = NO_ROUTE[r.routing];
-  let template: string;
-  let id = "";
-  if (pathname === COLLECTION) template = COLLECTION;
-  else if (pathname.startsWith(COLLECTION + "/") && pathname.indexOf("/", COLLECTION.length + 1) === -1) {
-    let segment = pathname.slice(COLLECTION.length + 1);
-    try {
-      if (segment.includes("%")) segment = decodeURIComponent(segment);
-    } catch {
-      throw invalidField("id", "The path segment is not valid percent-encoding.");
-    }
-    const colon = segment.lastIndexOf(":");
-    const action = colon >= 0 ? segment.slice(colon + 1) : "";
-    const withAction = action ? `${ITEM}:${action}` : "";
-    if (action && !BY_TEMPLATE.has(withAction) && r.routing !== "ours") throw answers.noAction(action);
-    template = BY_TEMPLATE.has(withAction) ? withAction : ITEM;
-    id = template === ITEM ? segment : segment.slice(0, colon);
-  } else throw pathname.startsWith("/v1/") ? answers.noPath(method, pathname) : outsideApi(r, method, pathname);
-  const routes = BY_TEMPLATE.get(template)!;
-  const found = routes.find((x) => x.method === method);
-  if (!found) throw answers.notAllowed(method, template, routes.map((x) => x.method).join(", "));
-  return { route: found, id };
 }

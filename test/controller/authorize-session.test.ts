@@ -160,8 +160,8 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     });
 
   test.each([
-    ["neither scope", {}, ["scope_id", "scope_name"]],
-    ["both scopes", { scope_id: PROJECT, scope_name: "Generated project scope" }, ["scope_id", "scope_name"]],
+    ["neither scope", { name: "named-target" }, ["scope_id", "scope_name"]],
+    ["both scopes", { name: "named-target", scope_id: PROJECT, scope_name: "Generated project scope" }, ["scope_id", "scope_name"]],
     ["a body name differing from the path", { scope_id: PROJECT, name: "other" }, ["name"]],
   ])("by name with %s is 400", async (_what, body, fields) => {
     const res = await authorize("named-target", { ...named("named-target"), ...body });
