@@ -109,7 +109,7 @@ function portNumbers(attributes: Record<string, unknown>): Record<string, unknow
  * release vets a PATCH, validateUpdateRequest), or, on a PATCH of a release that does not, updateInRepo's
  * field-less 400 (v0.4.0 target_service.go).
  */
-function attributesRefused(r: Release, kind: "create" | "update"): ControllerFault {
+export function attributesRefused(r: Release, kind: "create" | "update"): ControllerFault {
   if (kind === "update" && !r.ports.vetsUpdate) return new ControllerFault("InvalidArgument", "Provided attributes don't match expected format.");
   return invalidFields([{ name: "attributes", description: "Attribute fields do not match the expected format." }]);
 }

@@ -9,7 +9,8 @@
  */
 import { knows, listIn, type Release } from "../../wire/releases";
 import { INPUT_FIELDS, LIST_FIELDS, associationOf, spec } from "../../wire/target-fields";
-import { ControllerFault, invalidField } from "../errors";
+import { ControllerFault } from "../errors";
+import { attributesRefused } from "../requests";
 import { readGoJson } from "./go-json";
 import { decodeProto, ProtojsonError, protoInteger, unknownMaskField, type ProtoField, type ProtoMessage } from "./protojson";
 
@@ -117,7 +118,8 @@ const attributeNames = (r: Release) => INPUT_FIELDS.filter((f) => knows(r, f) &&
 /**
  * The Struct's values as the subtype's attributes message takes them (handlers.StructToProto: the
  * Struct marshaled, then protojson into TcpTargetAttributes): a whole number in range, or a quoted
- * one; null is unset. Anything else is the attribute interceptor's 400 on `attributes`.
+ * one; null is unset. Anything else is the release's refusal of the attributes (requests.ts: a
+ * 400 on `attributes`, or v0.4's field-less one on a PATCH it does not vet).
  */
 function attributes(r: Release, value: Record<string, unknown>, keepNulls: boolean): Record<string, unknown> {
   const known = attributeNames(r);
@@ -133,7 +135,7 @@ function attributes(r: Release, value: Record<string, unknown>, keepNulls: boole
     }
     const text = typeof v === "number" ? numberText(v) : typeof v === "string" && v.trim() === v ? v : undefined;
     const n = text === undefined ? undefined : protoInteger(text, "uint32");
-    if (n === undefined) throw invalidField("attributes", "Attribute fields do not match the expected format.");
+    if (n === undefined) throw attributesRefused(r, keepNulls ? "update" : "create");
     out[k] = n;
   }
   return out;
