@@ -34,7 +34,26 @@ const IMPLEMENTED = [
   "invoke",
   "cancel",
 ] as const;
+/** The server-streaming RPCs this provider serves (the SDK's own server answers List with UNIMPLEMENTED). */
+const STREAMING = ["list"] as const;
 type Implemented = (typeof IMPLEMENTED)[number];
+
+/**
+ * Answers a server-streaming call (`List`) from the service's generator: each message written as it
+ * comes, waiting for the stream to drain when its buffer is full (so a page is never held twice),
+ * stopping when the engine goes away; an error ends the stream with its status.
+ */
+async function stream(service: BoundaryProviderService, call: grpc.ServerWritableStream<unknown, unknown>): Promise<void> {
+  try {
+    for await (const message of service.list(call.request as Parameters<BoundaryProviderService["list"]>[0])) {
+      if (call.cancelled) return;
+      if (!call.write(message)) await new Promise((resolve) => (call.once("drain", resolve), call.once("cancelled", resolve)));
+    }
+    call.end();
+  } catch (err) {
+    call.emit("error", service.grpcError(err));
+  }
+}
 
 /** Serves the provider on a loopback port; prints the port as the first stdout line (the plugin protocol). */
 export async function serve(): Promise<{ port: number; stop: () => void }> {
@@ -43,23 +62,25 @@ export async function serve(): Promise<{ port: number; stop: () => void }> {
   const service = new BoundaryProviderService(s, packageVersion(), engineAddressFrom(process.argv.slice(2)));
   const handlers: grpc.UntypedServiceImplementation = {};
   for (const name of Object.keys(s.services.ResourceProviderService)) {
-    handlers[name] = (IMPLEMENTED as readonly string[]).includes(name)
-      ? (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-          Promise.resolve()
-            .then(() => (service[name as Implemented] as (req: unknown) => unknown).call(service, call.request))
-            .then(
-              (res) => callback(null, res),
-              (err) => {
-                const g = service.grpcError(err);
-                callback(g, null, g.metadata);
-              },
-            );
-        }
-      : (call: grpc.ServerUnaryCall<unknown, unknown>, callback?: grpc.sendUnaryData<unknown>) => {
-          const err = { code: s.grpc.status.UNIMPLEMENTED, details: `${name} is not implemented by the boundary provider` };
-          if (callback) callback(err);
-          else call.emit("error", err);
-        };
+    handlers[name] = (STREAMING as readonly string[]).includes(name)
+      ? (call: grpc.ServerWritableStream<unknown, unknown>) => void stream(service, call)
+      : (IMPLEMENTED as readonly string[]).includes(name)
+        ? (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+            Promise.resolve()
+              .then(() => (service[name as Implemented] as (req: unknown) => unknown).call(service, call.request))
+              .then(
+                (res) => callback(null, res),
+                (err) => {
+                  const g = service.grpcError(err);
+                  callback(g, null, g.metadata);
+                },
+              );
+          }
+        : (call: grpc.ServerUnaryCall<unknown, unknown>, callback?: grpc.sendUnaryData<unknown>) => {
+            const err = { code: s.grpc.status.UNIMPLEMENTED, details: `${name} is not implemented by the boundary provider` };
+            if (callback) callback(err);
+            else call.emit("error", err);
+          };
   }
   const server = new s.grpc.Server();
   server.addService(s.services.ResourceProviderService, handlers);
