@@ -17,7 +17,6 @@ import type { Emulation } from "../../controller";
 
 const ESTATE = 2100;
 const EVERYTHING = { scopeId: "global", recursive: true };
-const grpcCode = (err: unknown) => (err as { code?: number }).code;
 const INVALID_ARGUMENT = 3;
 const FAILED_PRECONDITION = 9;
 
