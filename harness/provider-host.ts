@@ -44,6 +44,8 @@ export interface Host {
   call<T>(method: string, request: unknown): Promise<T>;
   /** A server-streaming call (`list`): every message, once the stream ends; rejects with its status if it ends in an error. */
   stream<T>(method: string, request: unknown): Promise<T[]>;
+  /** The provider process's id (a benchmark reads its memory from /proc). */
+  pid: number;
   /** Everything the host printed (the engine shows it as diagnostics). */
   output(): string;
   /** The SDK's provider messages, as the program loads them. */
@@ -122,6 +124,7 @@ function connect(child: ChildProcess, port: string, sdkFrom: string, output: () 
     return fn as (this: typeof client, req: unknown, cb: (err: unknown, res: unknown) => void) => void;
   };
   return {
+    pid: child.pid!,
     proto,
     status,
     empty,

@@ -38,6 +38,8 @@ export interface ClientSettings {
   basePath: string;
   opsOrigin: string;
   token: string | undefined;
+  /** Where the address came from, for messages: the provider's config or the `addr` option, BOUNDARY_ADDR, or neither (the default). */
+  addrFrom: "boundary:addr" | "BOUNDARY_ADDR" | "default";
   /** Where the token came from, for messages: the provider's config or the `token` option, or BOUNDARY_TOKEN. */
   tokenFrom: "boundary:token" | "BOUNDARY_TOKEN" | undefined;
   timeoutMs: number;
@@ -125,6 +127,7 @@ export function resolveSettings(options: BoundaryClientOptions = {}, env: NodeJS
     basePath: api.pathname.replace(/\/+$/, ""),
     opsOrigin: ops.origin,
     token: options.token ?? (env[ENV.token] || undefined),
+    addrFrom: options.addr ? "boundary:addr" : env[ENV.addr] ? "BOUNDARY_ADDR" : "default",
     tokenFrom: options.token ? "boundary:token" : env[ENV.token] ? "BOUNDARY_TOKEN" : undefined,
     timeoutMs: timeoutMs && timeoutMs > 0 ? timeoutMs : 60_000,
     maxRetries: maxRetries ?? 2,

@@ -2,7 +2,8 @@
  * Serves `boundary` as a Pulumi resource provider plugin: `pulumirpc.ResourceProvider` with the
  * SDK's own grpc-js and protos (the SDK's `provider.main` never calls Configure, drops detailed
  * diffs and lacks Handshake). Every implemented RPC goes through the same try/translate/catch
- * wrapper; the rest answer UNIMPLEMENTED.
+ * wrapper, and List (a server stream the SDK's server answers UNIMPLEMENTED) through its stream
+ * writer; the rest answer UNIMPLEMENTED.
  */
 import type * as grpc from "@grpc/grpc-js";
 import * as fs from "node:fs";
@@ -62,25 +63,27 @@ export async function serve(): Promise<{ port: number; stop: () => void }> {
   const service = new BoundaryProviderService(s, packageVersion(), engineAddressFrom(process.argv.slice(2)));
   const handlers: grpc.UntypedServiceImplementation = {};
   for (const name of Object.keys(s.services.ResourceProviderService)) {
-    handlers[name] = (STREAMING as readonly string[]).includes(name)
-      ? (call: grpc.ServerWritableStream<unknown, unknown>) => void stream(service, call)
-      : (IMPLEMENTED as readonly string[]).includes(name)
-        ? (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-            Promise.resolve()
-              .then(() => (service[name as Implemented] as (req: unknown) => unknown).call(service, call.request))
-              .then(
-                (res) => callback(null, res),
-                (err) => {
-                  const g = service.grpcError(err);
-                  callback(g, null, g.metadata);
-                },
-              );
-          }
-        : (call: grpc.ServerUnaryCall<unknown, unknown>, callback?: grpc.sendUnaryData<unknown>) => {
-            const err = { code: s.grpc.status.UNIMPLEMENTED, details: `${name} is not implemented by the boundary provider` };
-            if (callback) callback(err);
-            else call.emit("error", err);
-          };
+    if ((STREAMING as readonly string[]).includes(name)) {
+      handlers[name] = (call: grpc.ServerWritableStream<unknown, unknown>) => void stream(service, call);
+      continue;
+    }
+    handlers[name] = (IMPLEMENTED as readonly string[]).includes(name)
+      ? (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+          Promise.resolve()
+            .then(() => (service[name as Implemented] as (req: unknown) => unknown).call(service, call.request))
+            .then(
+              (res) => callback(null, res),
+              (err) => {
+                const g = service.grpcError(err);
+                callback(g, null, g.metadata);
+              },
+            );
+        }
+      : (call: grpc.ServerUnaryCall<unknown, unknown>, callback?: grpc.sendUnaryData<unknown>) => {
+          const err = { code: s.grpc.status.UNIMPLEMENTED, details: `${name} is not implemented by the boundary provider` };
+          if (callback) callback(err);
+          else call.emit("error", err);
+        };
   }
   const server = new s.grpc.Server();
   server.addService(s.services.ResourceProviderService, handlers);

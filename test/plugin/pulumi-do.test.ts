@@ -6,6 +6,7 @@
  * (0.14), and the spec's.
  */
 import { readFileSync } from "node:fs";
+import { connect } from "node:net";
 import * as path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT, startTestController, type TestController } from "../helpers/controller";
@@ -60,6 +61,28 @@ test("List before Configure is FailedPrecondition; a misspelt config key is refu
       /boundary:address is not a config key of the boundary provider: did you mean boundary:addr\?/,
     );
     expect((await d.engine.checkConfig({ adr: "http://127.0.0.1:1" })).failures).toEqual(["adr"]);
+  } finally {
+    await p.stop();
+  }
+});
+
+test("with no address anywhere (nulls, no BOUNDARY_ADDR), a refused connection says the default address was used and how to set one", async () => {
+  const free = await new Promise<boolean>((resolve) => {
+    const socket = connect(9200, "127.0.0.1");
+    socket.once("connect", () => (socket.destroy(), resolve(false)));
+    socket.once("error", () => resolve(true));
+  });
+  if (!free) return console.warn("something listens on 127.0.0.1:9200, the default address: this test cannot see the message");
+  const p = await startPlugin(program, { env: { BOUNDARY_ADDR: "", BOUNDARY_TOKEN: ADMIN_TOKEN } });
+  try {
+    const d = pulumiDo(p);
+    await d.configure();
+    await expect(d.read("ttcp_1234567890")).rejects.toMatchObject({
+      details: expect.stringContaining(
+        "no controller answers at http://127.0.0.1:9200, the default address: neither boundary:addr nor BOUNDARY_ADDR is set. " +
+          "Is the controller running, and is that its API address? Set it with `pulumi config set boundary:addr <address>` (or BOUNDARY_ADDR)",
+      ),
+    });
   } finally {
     await p.stop();
   }
