@@ -80,7 +80,8 @@ function parseUrl(key: string, value: string): URL {
  */
 export function resolveSettings(options: BoundaryClientOptions = {}, env: NodeJS.ProcessEnv = process.env): ClientSettings {
   const addrKey = options.addr ? "addr" : "BOUNDARY_ADDR";
-  const api = parseUrl(addrKey, options.addr ?? env[ENV.addr] ?? "http://127.0.0.1:9200");
+  // an empty BOUNDARY_ADDR is unset, as an empty BOUNDARY_TOKEN is
+  const api = parseUrl(addrKey, options.addr ?? (env[ENV.addr] || undefined) ?? "http://127.0.0.1:9200");
   const opsValue = options.opsAddr ?? env[ENV.opsAddr];
   const ops = opsValue
     ? parseUrl(options.opsAddr ? "opsAddr" : "BOUNDARY_OPS_ADDR", opsValue)
