@@ -42,6 +42,10 @@ new boundary.Target("t", { scopeId: "p_1234567890", name: "t" });
 /** A started provider process with a gRPC client connected to it (see engine.ts for the calls). */
 export interface Host {
   call<T>(method: string, request: unknown): Promise<T>;
+  /** A server-streaming call (`list`): every message, once the stream ends; rejects with its status if it ends in an error. */
+  stream<T>(method: string, request: unknown): Promise<T[]>;
+  /** The provider process's id (a benchmark reads its memory from /proc). */
+  pid: number;
   /** Everything the host printed (the engine shows it as diagnostics). */
   output(): string;
   /** The SDK's provider messages, as the program loads them. */
@@ -120,6 +124,7 @@ function connect(child: ChildProcess, port: string, sdkFrom: string, output: () 
     return fn as (this: typeof client, req: unknown, cb: (err: unknown, res: unknown) => void) => void;
   };
   return {
+    pid: child.pid!,
     proto,
     status,
     empty,
@@ -127,6 +132,14 @@ function connect(child: ChildProcess, port: string, sdkFrom: string, output: () 
     output,
     call: <T>(method: string, request: unknown) =>
       new Promise<T>((resolve, reject) => rpc(method).call(client, request, (err, res) => (err ? reject(err) : resolve(res as T)))),
+    stream: <T>(method: string, request: unknown) =>
+      new Promise<T[]>((resolve, reject) => {
+        const messages: T[] = [];
+        const call = (Reflect.get(client, method) as (req: unknown) => import("node:stream").Readable).call(client, request);
+        call.on("data", (m: T) => messages.push(m));
+        call.on("error", reject);
+        call.on("end", () => resolve(messages));
+      }),
     stop: async () => {
       client.close();
       child.kill();

@@ -5,6 +5,8 @@
  * arguments, the functions in the program's stack config; the client falls back to the environment.
  */
 import { ENV, type BoundaryClientOptions } from "./client";
+import { ClientSettingsError } from "./errors";
+import { closestInput } from "./resource/inputs";
 
 /** The package name: the namespace of the stack config keys. */
 export const PACKAGE = "boundary";
@@ -29,8 +31,45 @@ export const PROVIDER_CONFIG = {
 /** A key of the provider's configuration (`boundary:<key>`), as PROVIDER_CONFIG lists them. */
 export type ConfigKey = keyof typeof PROVIDER_CONFIG;
 
-/** Client options from a lookup of the config keys; an unset or empty key is left to the environment. */
+/** The provider's config keys, in the table's order. */
+export const CONFIG_KEYS = Object.keys(PROVIDER_CONFIG) as ConfigKey[];
+
+/**
+ * A config value as a route hands it over, or undefined for unset. `pulumi do` sends every key it
+ * has a schema default for (`defaultInfo`) as null in Configure's arguments and as the JSON text
+ * `"null"` in its variables: both mean unset, and so does "" (no address, token or generation is
+ * spelt "null").
+ */
+function setValue(value: string | undefined): string | undefined {
+  return value === undefined || value === "" || value === "null" ? undefined : value;
+}
+
+/** Client options from a lookup of the config keys; an unset, empty or null key is left to the environment, then the default. */
 export function providerOptions(lookup: (key: ConfigKey) => string | undefined): BoundaryClientOptions {
-  const generation = lookup("apiGeneration") || undefined;
-  return { addr: lookup("addr") || undefined, token: lookup("token") || undefined, apiGeneration: generation as BoundaryClientOptions["apiGeneration"] };
+  const generation = setValue(lookup("apiGeneration"));
+  return { addr: setValue(lookup("addr")), token: setValue(lookup("token")), apiGeneration: generation as BoundaryClientOptions["apiGeneration"] };
+}
+
+/** Provider inputs the engine itself may add to a provider resource's inputs: never the user's config keys. */
+const ENGINE_KEYS = new Set(["version", "pluginDownloadURL", "pluginChecksums", "parameterization"]);
+
+/**
+ * Why a stack config key of the package (`boundary:<key>`, given here without the namespace) is not
+ * one of the provider's, with the nearest known key when one is close (`boundary:address` → did you
+ * mean `boundary:addr`?): a misspelt key would otherwise be ignored and the default address used.
+ * Undefined for a known key, and for what the engine adds itself (`version`, `__…`).
+ */
+export function configKeyProblem(key: string): string | undefined {
+  if ((CONFIG_KEYS as readonly string[]).includes(key) || ENGINE_KEYS.has(key) || key.startsWith("__")) return undefined;
+  const plain = key.toLowerCase().replace(/[_\-\s]/g, "");
+  const near =
+    closestInput(key, CONFIG_KEYS) ?? CONFIG_KEYS.find((k) => plain.length >= 3 && (plain.includes(k.toLowerCase()) || k.toLowerCase().includes(plain)));
+  const known = CONFIG_KEYS.map((k) => `${PACKAGE}:${k}`).join(", ");
+  return `${PACKAGE}:${key} is not a config key of the ${PACKAGE} provider${near ? `: did you mean ${PACKAGE}:${near}?` : ""} (its keys: ${known})`;
+}
+
+/** Throws ClientSettingsError naming every unknown key among `keys` (without the `boundary:` namespace) and the nearest known one. */
+export function refuseUnknownConfigKeys(keys: Iterable<string>): void {
+  const problems = [...keys].map(configKeyProblem).filter((p): p is string => p !== undefined);
+  if (problems.length > 0) throw new ClientSettingsError(problems.join("; "));
 }

@@ -40,6 +40,8 @@ export interface ListQuery {
   filter?: string;
   /** The token of the previous page of a paginated answer (Boundary ≥ 0.15). */
   listToken?: string;
+  /** The most items a page of a paginated answer holds (Boundary ≥ 0.15 clamps it to its maximum; earlier releases ignore it). */
+  pageSize?: number;
 }
 
 /** One list an action carries: the field table's key and its ids. */
@@ -50,12 +52,13 @@ export interface ListIds {
 
 const target = (id: string) => `/v1/targets/${encodeURIComponent(id)}`;
 
-/** `GET /v1/targets?scope_id=…[&recursive=true][&filter=…][&list_token=…]`. */
+/** `GET /v1/targets?scope_id=…[&recursive=true][&filter=…][&list_token=…][&page_size=…]`. */
 export function listTargets(q: ListQuery): WireCall<TargetList> {
   const params = new URLSearchParams({ scope_id: q.scopeId });
   if (q.recursive) params.set("recursive", "true");
   if (q.filter) params.set("filter", q.filter);
   if (q.listToken) params.set("list_token", q.listToken);
+  if (q.pageSize) params.set("page_size", String(q.pageSize));
   return { method: "GET", path: `/v1/targets?${params}`, body: undefined, answer: TargetList };
 }
 

@@ -105,8 +105,12 @@ export class Failures {
         `${ENV.tlsInsecure}=true skips verification. If that address does not serve TLS, use http:// in boundary:addr (or ${ENV.addr})`
       );
     }
+    const given =
+      this.settings.addrFrom === "default"
+        ? `the default address: neither boundary:addr nor ${ENV.addr} is set`
+        : `the address ${this.settings.addrFrom} gives`;
     return (
-      `no controller answers at ${where}, the address boundary:addr (or ${ENV.addr}) gives. Is the controller running, and is that its API address? ` +
+      `no controller answers at ${where}, ${given}. Is the controller running, and is that its API address? ` +
       `Set it with \`pulumi config set boundary:addr <address>\` (or ${ENV.addr})`
     );
   }

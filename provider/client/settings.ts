@@ -38,6 +38,8 @@ export interface ClientSettings {
   basePath: string;
   opsOrigin: string;
   token: string | undefined;
+  /** Where the address came from, for messages: the provider's config or the `addr` option, BOUNDARY_ADDR, or neither (the default). */
+  addrFrom: "boundary:addr" | "BOUNDARY_ADDR" | "default";
   /** Where the token came from, for messages: the provider's config or the `token` option, or BOUNDARY_TOKEN. */
   tokenFrom: "boundary:token" | "BOUNDARY_TOKEN" | undefined;
   timeoutMs: number;
@@ -78,7 +80,8 @@ function parseUrl(key: string, value: string): URL {
  */
 export function resolveSettings(options: BoundaryClientOptions = {}, env: NodeJS.ProcessEnv = process.env): ClientSettings {
   const addrKey = options.addr ? "addr" : "BOUNDARY_ADDR";
-  const api = parseUrl(addrKey, options.addr ?? env[ENV.addr] ?? "http://127.0.0.1:9200");
+  // an empty BOUNDARY_ADDR is unset, as an empty BOUNDARY_TOKEN is
+  const api = parseUrl(addrKey, options.addr ?? (env[ENV.addr] || undefined) ?? "http://127.0.0.1:9200");
   if (/\/v1\/*$/.test(api.pathname)) {
     // the client adds /v1/ to every path: this address would ask …/v1/v1/targets, which no Boundary serves
     const fixed = api.origin + api.pathname.replace(/\/v1\/*$/, "");
@@ -133,6 +136,7 @@ export function resolveSettings(options: BoundaryClientOptions = {}, env: NodeJS
     basePath: api.pathname.replace(/\/+$/, ""),
     opsOrigin: ops.origin,
     token: options.token ?? (env[ENV.token] || undefined),
+    addrFrom: options.addr ? "boundary:addr" : env[ENV.addr] ? "BOUNDARY_ADDR" : "default",
     tokenFrom: options.token ? "boundary:token" : env[ENV.token] ? "BOUNDARY_TOKEN" : undefined,
     timeoutMs: timeoutMs && timeoutMs > 0 ? timeoutMs : 60_000,
     maxRetries: maxRetries ?? 2,

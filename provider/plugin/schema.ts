@@ -151,6 +151,13 @@ export function packageSchema(version: string) {
         requiredInputs: INPUT_FIELDS.filter(programMustSet),
         properties: targetProperties,
         required: ALWAYS_SET,
+        // `pulumi do boundary:index:Target list --scope-id global --recursive`: the query getTargets takes (see list.ts)
+        listInputs: object(
+          "What `pulumi do boundary:index:Target list` lists: the Targets of a project, or with `recursive` of every project below a scope " +
+            "(`global`, an org), optionally filtered with a Boundary filter expression. Each result is an id `read` and `pulumi import` accept.",
+          properties(GET_TARGETS_ARGS),
+          GET_TARGETS_ARGS.required ?? [],
+        ),
       },
     },
     functions: {

@@ -2,7 +2,8 @@
  * Serves `boundary` as a Pulumi resource provider plugin: `pulumirpc.ResourceProvider` with the
  * SDK's own grpc-js and protos (the SDK's `provider.main` never calls Configure, drops detailed
  * diffs and lacks Handshake). Every implemented RPC goes through the same try/translate/catch
- * wrapper; the rest answer UNIMPLEMENTED.
+ * wrapper, and List (a server stream the SDK's server answers UNIMPLEMENTED) through its stream
+ * writer; the rest answer UNIMPLEMENTED.
  */
 import type * as grpc from "@grpc/grpc-js";
 import * as fs from "node:fs";
@@ -34,7 +35,26 @@ const IMPLEMENTED = [
   "invoke",
   "cancel",
 ] as const;
+/** The server-streaming RPCs this provider serves (the SDK's own server answers List with UNIMPLEMENTED). */
+const STREAMING = ["list"] as const;
 type Implemented = (typeof IMPLEMENTED)[number];
+
+/**
+ * Answers a server-streaming call (`List`) from the service's generator: each message written as it
+ * comes, waiting for the stream to drain when its buffer is full (so a page is never held twice),
+ * stopping when the engine goes away; an error ends the stream with its status.
+ */
+async function stream(service: BoundaryProviderService, call: grpc.ServerWritableStream<unknown, unknown>): Promise<void> {
+  try {
+    for await (const message of service.list(call.request as Parameters<BoundaryProviderService["list"]>[0])) {
+      if (call.cancelled) return;
+      if (!call.write(message)) await new Promise((resolve) => (call.once("drain", resolve), call.once("cancelled", resolve)));
+    }
+    call.end();
+  } catch (err) {
+    call.emit("error", service.grpcError(err));
+  }
+}
 
 /** Serves the provider on a loopback port; prints the port as the first stdout line (the plugin protocol). */
 export async function serve(): Promise<{ port: number; stop: () => void }> {
@@ -43,6 +63,10 @@ export async function serve(): Promise<{ port: number; stop: () => void }> {
   const service = new BoundaryProviderService(s, packageVersion(), engineAddressFrom(process.argv.slice(2)));
   const handlers: grpc.UntypedServiceImplementation = {};
   for (const name of Object.keys(s.services.ResourceProviderService)) {
+    if ((STREAMING as readonly string[]).includes(name)) {
+      handlers[name] = (call: grpc.ServerWritableStream<unknown, unknown>) => void stream(service, call);
+      continue;
+    }
     handlers[name] = (IMPLEMENTED as readonly string[]).includes(name)
       ? (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
           Promise.resolve()

@@ -14,21 +14,20 @@ import type * as grpc from "@grpc/grpc-js";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
 import { ClientSettingsError, ResourceInitError } from "../errors";
 import { resolveSettings } from "../client/settings";
-import { PACKAGE, PROVIDER_CONFIG, providerOptions, type ConfigKey } from "../config";
+import { CONFIG_KEYS, PACKAGE, configKeyProblem, providerOptions, refuseUnknownConfigKeys, type ConfigKey } from "../config";
 import { GetTargetsArgsSchema, SESSION_SECRET_FIELDS, decodeAuthorizeSessionArgs, findTargets, sessionView } from "../functions";
+import { Operation } from "../client";
 import { TargetCore, type OperationContext } from "../resource/core";
 import { UNKNOWN } from "../resource/inputs";
 import type { Change } from "../resource/plan";
 import { packageSchema } from "./schema";
 import { EngineLog } from "./engine-log";
 import { isSecret, rewrap, secretKeys, unwrapSecrets, wrapSecret } from "./secrets";
+import { ListRefusal, listTargets } from "./list";
 import type { Sdk } from "./sdk";
 
 type Obj = Record<string, unknown>;
 type StructLike = { toJavaScript(): Obj } | undefined;
-
-/** The provider's config keys, from its config table (`addr`, `token`, `apiGeneration`). */
-const CONFIG_KEYS = Object.keys(PROVIDER_CONFIG) as ConfigKey[];
 
 /** What the client's settings parser says of one config value (its message names the key), or undefined when it takes it. */
 function settingsProblem(key: ConfigKey, value: string): string | undefined {
@@ -51,6 +50,8 @@ const AUTONAMED_KEY = "__autonamed";
 /** The provider service of one plugin process (the engine starts one per provider instance). */
 export class BoundaryProviderService {
   private core = new TargetCore();
+  /** Configure has run: List refuses to guess an address before it. */
+  private configured = false;
   /** Aborted by Cancel: every operation in flight ends, and any later one fails at once. */
   private readonly cancellation = new AbortController();
   /** Where warnings go: the engine's Log service. */
@@ -121,8 +122,12 @@ export class BoundaryProviderService {
     const failures = [];
     for (const key of CONFIG_KEYS) {
       const value = unwrapSecrets(news[key]);
-      if (value === undefined || value === UNKNOWN || key === "token") continue;
+      if (value === undefined || value === null || value === UNKNOWN || key === "token") continue;
       const problem = typeof value === "string" ? settingsProblem(key, value) : `${key} must be a string, got ${JSON.stringify(value)}`;
+      if (problem) failures.push(this.failure(key, problem));
+    }
+    for (const key of Object.keys(news)) {
+      const problem = configKeyProblem(key);
       if (problem) failures.push(this.failure(key, problem));
     }
     const token = news.token === undefined || isSecret(news.token) ? {} : { token: wrapSecret(news.token) };
@@ -143,12 +148,25 @@ export class BoundaryProviderService {
     return r;
   }
 
-  /** Configures the core from Configure's arguments, else its variables, keyed as the engine keys them (`boundary:config:addr`). */
+  /**
+   * Configures the core from Configure's arguments, else its variables, keyed as the engine keys
+   * them (`boundary:config:addr`). `pulumi do` sends only Configure (no CheckConfig), with every
+   * key it has no value for as null (`"null"` in the variables): unset, so the environment and then
+   * the default apply. A key the provider does not have (a misspelt `boundary:address`) is refused,
+   * naming the nearest known one.
+   */
   configure(req: pb.ConfigureRequest): pb.ConfigureResponse {
     const args = this.fromStruct(req.getArgs());
     const vars = req.getVariablesMap();
+    const prefix = `${PACKAGE}:config:`;
+    const varKeys = vars
+      .toArray()
+      .map(([k]) => k)
+      .filter((k) => k.startsWith(prefix));
+    refuseUnknownConfigKeys(new Set([...Object.keys(args), ...varKeys.map((k) => k.slice(prefix.length))]));
     const value = (key: string) => (typeof args[key] === "string" ? (args[key] as string) : vars.get(`${PACKAGE}:config:${key}`));
     this.core = new TargetCore(providerOptions(value));
+    this.configured = true;
     const r = new this.s.proto.ConfigureResponse();
     r.setAcceptsecrets(true);
     r.setAcceptresources(false);
@@ -296,6 +314,31 @@ export class BoundaryProviderService {
   }
 
   /**
+   * `List` (`pulumi do boundary:index:Target list`), a server stream: the Targets of one page, then
+   * the continuation token (see `list.ts`), or one Computed when the query is not known yet. Each
+   * call is one operation of the client (its pacing, the default deadline, Cancel).
+   */
+  async *list(req: pb.ListRequest): AsyncGenerator<pb.ListResponse> {
+    if (!this.configured) throw new ListRefusal("FailedPrecondition", "the provider is not configured: the engine sends Configure before List");
+    const { ListResponse } = this.s.proto;
+    const client = this.core.client.within(new Operation({ signal: this.cancellation.signal }));
+    const items = listTargets(client, {
+      type: req.getToken(),
+      query: this.fromStruct(req.getQuery()),
+      limit: req.getLimit(),
+      pageSize: req.getPageSize(),
+      continuationToken: req.getContinuationToken(),
+    });
+    for await (const item of items) {
+      const r = new ListResponse();
+      if ("computed" in item) r.setComputed(new ListResponse.Computed());
+      else if ("result" in item) r.setResult(new ListResponse.Result().setId(item.result.id).setName(item.result.name));
+      else r.setContinuation(new ListResponse.Continuation().setContinuationToken(item.continuation));
+      yield r;
+    }
+  }
+
+  /**
    * The engine's Ctrl-C: aborts every operation in flight (each then ends as it must: a create whose
    * POST was sent is looked for and recorded, see `create.ts`), and any later one fails at once.
    */
@@ -328,6 +371,7 @@ export class BoundaryProviderService {
       status.addDetails(any);
       metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
     }
-    return { code: this.s.grpc.status.UNKNOWN, details: message, metadata };
+    const code = err instanceof ListRefusal ? this.s.grpc.status[err.status === "InvalidArgument" ? "INVALID_ARGUMENT" : "FAILED_PRECONDITION"] : undefined;
+    return { code: code ?? this.s.grpc.status.UNKNOWN, details: message, metadata };
   }
 }

@@ -151,6 +151,7 @@ export class TargetCore {
     const inputs = parseInputs(news);
     const releases = this.knownReleases(state);
     refuseUnsupportedAmong(inputs, releases, state);
+    refuseReplacement(inputs.name ?? state.name, changes(state, inputs, { ...ctx, releases }));
     return projectUpdate(state, inputs, { ...ctx, releases });
   }
 
@@ -224,6 +225,7 @@ export class TargetCore {
     const { client } = this.clientFor(ctx);
     await this.refuseUnsupported(client, inputs, state);
     const planned = changes(state, inputs, await this.planContext(() => client, state, inputs, ctx));
+    refuseReplacement(id, planned);
     let last: Target | undefined;
     try {
       last = await applyPlan(client, id, state.version, callsFor(state, planned));
@@ -330,6 +332,22 @@ function narrowed(releases: readonly Release[], state: TargetState | undefined):
 function refuseUnsupportedAmong(inputs: Partial<TargetInputs>, releases: readonly Release[], state?: TargetState): void {
   const failures = generationFailures(inputs, releases, state);
   if (failures.length > 0) throw new UnsupportedInputError(JSON.stringify(inputs.name ?? "(unnamed)"), failures);
+}
+
+/**
+ * Refuses, before any call, an update holding a change only a replacement can make (`scopeId`,
+ * `type`). The engine replaces such a Target itself after Diff says so; an Update that gets one
+ * anyway (`pulumi do patch`, which has no replace path) must not answer success with the Target unchanged.
+ */
+function refuseReplacement(target: string | undefined, planned: readonly Change[]): void {
+  const replaced = planned.filter((c) => c.replace);
+  if (replaced.length === 0) return;
+  const fields = replaced.map((c) => c.field).join(" and ");
+  const reason =
+    `${fields} cannot change in place (Boundary cannot move a Target or change its type): changing ${fields} replaces the Target, ` +
+    "and an update cannot replace; nothing was changed. Run `pulumi up` with a program that declares this Target (Pulumi replaces it), " +
+    "or delete it and create a new one (`pulumi do boundary:index:Target delete <id>`, then `create`).";
+  throw new UnsupportedInputError(JSON.stringify(target ?? "(unnamed)"), [{ property: replaced[0]!.field, reason }]);
 }
 
 /** A failure after some calls succeeded is recorded as what the controller now holds (the aliases of `before` when the answer has none). */

@@ -20,7 +20,7 @@ import "../node-version";
 import type * as pulumi from "@pulumi/pulumi";
 import { parseDuration } from "../../common/duration";
 import type { BoundaryClientOptions } from "../client";
-import { providerOptions } from "../config";
+import { PACKAGE, providerOptions, refuseUnknownConfigKeys } from "../config";
 import { TargetCore, type OperationContext } from "./core";
 import { ResourceInitError } from "../errors";
 import { managedFields } from "./state";
@@ -43,6 +43,9 @@ export class DynamicTargetProvider implements pulumi.dynamic.ResourceProvider {
 
   /** Stack config `boundary:addr` / `boundary:token`; unset keys fall back to BOUNDARY_ADDR / BOUNDARY_TOKEN. */
   async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+    // the host's Config keeps the whole stack config, namespaced, in `rawConfig`: a misspelt boundary:… key is named
+    const raw = (req.config as unknown as { rawConfig?: Record<string, unknown> }).rawConfig ?? {};
+    refuseUnknownConfigKeys(Object.keys(raw).flatMap((k) => (k.startsWith(`${PACKAGE}:`) ? [k.slice(PACKAGE.length + 1)] : [])));
     await this.core.configure(providerOptions((key) => req.config.get(`boundary:${key}`)));
   }
 

@@ -80,15 +80,15 @@ export function isSet(v: unknown): boolean {
 }
 
 /**
- * The input a misspelt key most likely meant, or undefined when none is close: compared without
+ * The input (or other name `among`) a misspelt key most likely meant, or undefined when none is close: compared without
  * case and separators (`host_set_ids`, `HostSetIds`), by edit distance, within about a third of the
  * key's length.
  */
-export function closestInput(key: string): string | undefined {
+export function closestInput(key: string, among: readonly string[] = INPUT_FIELDS): string | undefined {
   const plain = (k: string) => k.toLowerCase().replace(/[_\-\s]/g, "");
   const k = plain(key);
   let best: { field: string; d: number } | undefined;
-  for (const f of INPUT_FIELDS) {
+  for (const f of among) {
     const d = editDistance(k, plain(f));
     if (!best || d < best.d) best = { field: f, d };
   }

@@ -58,7 +58,7 @@ describe.each(ROUTES)("through the %s route", (kind) => {
       const stack = new Stack(away, "web");
       const create = await timed(() => stack.up({ scopeId: PROJECT, name: name("refused") }));
       expect(create.ms).toBeLessThan(2000);
-      const where = `nothing was sent: no controller answers at ${addr}, the address boundary:addr (or BOUNDARY_ADDR) gives. Is the controller running, and is that its API address? Set it with \`pulumi config set boundary:addr <address>\``;
+      const where = `nothing was sent: no controller answers at ${addr}, the address boundary:addr gives. Is the controller running, and is that its API address? Set it with \`pulumi config set boundary:addr <address>\``;
       expect(shown(create.err)).toContain(`POST /v1/targets: ECONNREFUSED`);
       expect(shown(create.err)).toContain(where);
       expect(shown(create.err)).not.toMatch(/may exist|pulumi import/);
