@@ -282,7 +282,7 @@ describe.each(["0.4", "0.21"] as const)("the lifecycle over gRPC against --emula
   });
 
   if (knows(f.r, "address")) {
-    test("the newer fields over gRPC: address, egress filter, client port, injected sources; imported as they are", async () => {
+    test("the newer fields over gRPC: address, egress filter, client port; imported as they are", async () => {
       const inputs = {
         scopeId: PROJECT,
         name: "grpc-newer",
@@ -290,13 +290,11 @@ describe.each(["0.4", "0.21"] as const)("the lifecycle over gRPC against --emula
         address: "db.internal",
         defaultClientPort: 15432,
         egressWorkerFilter: '"dev" in "/tags/type"',
-        injectedApplicationCredentialSourceIds: ["credup_1234567890"],
       };
       const created = await me.create((await me.check(inputs)).inputs);
       expect(mc.store.getTarget(created.id)).toMatchObject({
         address: "db.internal",
         attributes: { default_port: 5432, default_client_port: 15432 },
-        injected_application_credential_source_ids: ["credup_1234567890"],
       });
       const imported = await me.read(created.id);
       expect(imported.inputs).toMatchObject(inputs);
