@@ -259,7 +259,8 @@ export const TARGET_FIELDS = {
     default: [],
     doc:
       "Credential sources the worker injects into the session (`clvlt_…`, `clvsclt_…`, `clvllt_…`, `credup_…`, `credupd_…`, " +
-      "`credspk_…`); a set; changed in the same `:set-credential-sources` as the brokered list, so neither ever clears the other",
+      "`credspk_…`); a set; changed in the same `:set-credential-sources` as the brokered list, so neither ever clears the other. " +
+      "HCP and Enterprise, on ssh and rdp Targets: an open-source controller refuses any on a tcp Target (its 500 is passed on)",
   }),
   sessionMaxSeconds: field({
     kind: "integer",
