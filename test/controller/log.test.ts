@@ -1,10 +1,10 @@
 /** The request log never holds more than a bounded amount in memory when its output is not read. */
 import { PassThrough } from "node:stream";
-import { boundedWriter, createLogger } from "../../controller/log";
+import { bufferedWriter, createLogger } from "../../controller/log";
 
 test("9. with nobody reading, lines beyond the limit are dropped and counted; the count is written once output flows again", async () => {
   const out = new PassThrough({ highWaterMark: 1024 });
-  const write = boundedWriter(out, 64 * 1024);
+  const write = bufferedWriter(out, 64 * 1024);
   const log = createLogger("text", write);
   for (let i = 0; i < 100_000; i++) log.info("request", { method: "GET", path: "/v1/targets", status: 200, ms: 0.1 });
   // what is held stays near the limit (one line over at most), not 100,000 lines (~8 MB)

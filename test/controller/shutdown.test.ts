@@ -92,7 +92,7 @@ test("the grace period can come from a Boundary config file", async () => {
   const hcl = path.join(dir, "dev.hcl");
   writeFileSync(
     hcl,
-    'controller {\n  graceful_shutdown_wait_duration = "1s"\n}\nlistener "tcp" {\n  purpose = "api"\n  address = "127.0.0.1:0"\n}\nlistener "tcp" {\n  purpose = "ops"\n  address = "127.0.0.1:0"\n}\n',
+    'controller {\n  graceful_shutdown_wait_duration = "1s"\n}\nlistener "tcp" {\n  purpose = "api"\n  address = "127.0.0.1:0"\n  tls_disable = true\n}\nlistener "tcp" {\n  purpose = "ops"\n  address = "127.0.0.1:0"\n  tls_disable = true\n}\n',
   );
   const cli = await startCli(["--config", hcl]);
   const signalledAt = Date.now();
