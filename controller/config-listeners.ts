@@ -84,7 +84,8 @@ export function listenerTls(l: ListenerBlock, finalAddr: string, readFile: (path
   if (disable === true) return {};
   if (cert === undefined && key === undefined) {
     // Boundary's own words (internal/cmd/base/listener.go), then what to do
-    const words = `tls not disabled for listener at address ${JSON.stringify(finalAddr)} with purpose ${JSON.stringify(l.purpose)} but no certificate file supplied`;
+    const [addr, purpose] = [JSON.stringify(finalAddr), JSON.stringify(l.purpose)];
+    const words = `tls not disabled for listener at address ${addr} with purpose ${purpose} but no certificate file supplied`;
     throw new ConfigError(`${l.at()}${words} (set tls_disable = true for plain HTTP, or tls_cert_file and tls_key_file)`);
   }
   if (typeof cert !== "string" || cert === "") throw new ConfigError(`${where("tls_cert_file")}: required with tls_key_file, unless tls_disable = true`);
