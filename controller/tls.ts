@@ -48,7 +48,7 @@ export function tlsProblem(tls: ListenerTls): string | undefined {
       ? "tls_key_file holds a certificate, not a private key"
       : "tls_key_file is not a PEM private key (it has no -----BEGIN PRIVATE KEY----- line)";
   if (key.includes("ENCRYPTED PRIVATE KEY") || /Proc-Type: 4,ENCRYPTED/.test(tls.key))
-    return "tls_key_file is encrypted with a passphrase, which the local controller cannot ask for: give it the key unencrypted (openssl pkey -in KEY -out KEY.plain)";
+    return "tls_key_file is encrypted with a passphrase, which the local controller cannot ask for: give it the key unencrypted (openssl pkey -in KEY)";
   try {
     createSecureContext(secureOptions(tls));
     return undefined;
