@@ -15,12 +15,6 @@ import { createLogger, printable, type Logger } from "./log";
 import { startController, type RunningController } from "./server";
 import { hasAnyIdPrefix } from "../common/rules";
 
-/**
- * A repeat of the first signal within this long is the same signal reaching the controller twice
- * (from the process group and passed on by npm), not the user asking again.
- */
-const SAME_SIGNAL_MS = 1000;
-
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === "--version" || command === "-v") return printVersion();
@@ -64,20 +58,20 @@ async function main(argv: string[]): Promise<number> {
   // Handlers first: a signal that arrives while starting (or right after the banner) must not
   // meet Node's default action, which would kill the process without a graceful shutdown.
   let controller: RunningController | undefined;
-  let first: { signal: string; at: number } | undefined;
+  let first: string | undefined;
   const onSignal = (signal: string, fromUser = true) => {
     if (first) {
       // Only a signal the user sends again ends the wait. The starting process ending after the
-      // first signal is that signal's effect (timeout, a process manager or a group SIGTERM reach
-      // npx, npm and sh too), and so is the same signal passed on by npm within moments.
-      if (!fromUser || (signal === first.signal && Date.now() - first.at < SAME_SIGNAL_MS)) {
+      // first signal is that signal's effect: timeout, a process manager or a group SIGTERM reach
+      // npx, npm and sh too, and they exit at once.
+      if (!fromUser) {
         logger.info(`${signal}: already shutting down (the graceful wait goes on; send the signal again to exit now)`);
         return;
       }
       logger.info("second signal: exiting now", { signal });
       return exit(1);
     }
-    first = { signal, at: Date.now() };
+    first = signal;
     if (!controller) {
       logger.info("signal before start: exiting", { signal });
       return exit(0);
