@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { ConfigError, configDuration, loadDevConfig, parseListenAddr } from "../../controller";
 import { parseHcl } from "../../controller/hcl";
-import { runCli } from "../helpers/cli";
+import { runCli, startCli } from "../helpers/cli";
 
 const dir = mkdtempSync(path.join(tmpdir(), "pb-config-"));
 process.env.PB_TEST_TOKEN = " at_1234567890_s1fromenv ";
@@ -344,5 +344,26 @@ describe("the tokens from an environment variable or a file, in Boundary's env:/
   test("--help says so", async () => {
     const res = await runCli(["dev", "--help"]);
     expect(res.stdout).toMatch(/env:\/\/NAME reads it from the environment variable NAME and\s+file:\/\/PATH from a file/);
+  });
+});
+
+describe("the complete fixtures example, examples/fixtures.example.json (issue 25, item 10)", () => {
+  const example = path.join(__dirname, "..", "..", "examples", "fixtures.example.json");
+
+  test("is accepted and holds every kind of seed data", () => {
+    const { fixtures } = loadDevConfig(["--fixtures", example]);
+    for (const [key, list] of Object.entries(fixtures)) expect([key, (list as unknown[]).length]).not.toEqual([key, 0]);
+    expect(new Set(fixtures.credentials.map((c) => c.id.split("_")[0]))).toEqual(new Set(["credup", "credspk", "credjson"]));
+  });
+
+  test("the controller serves it: --emulate 0.21 lists its plugin host set and static credentials", async () => {
+    const cli = await startCli(["--fixtures", example, "--emulate", "0.21"]);
+    try {
+      expect(cli.output()).toContain("Static credentials: credup_1234567890, credspk_1234567890, credjson_1234567890");
+      expect(cli.output()).toMatch(/Host sets: .*hsplg_1234567890 \[hplg_1234567890 10\.0\.0\.5\]/);
+    } finally {
+      cli.child.kill("SIGKILL");
+      await cli.exited;
+    }
   });
 });
