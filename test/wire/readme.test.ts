@@ -1,14 +1,14 @@
 /**
- * The README's generated tables: the mode table is the release table's, the inputs table the field
- * table's. A row missing from either, or a stale line, fails here.
+ * The generated tables: docs/controller.md's mode table is the release table's, the README's inputs
+ * table the field table's. A row missing from either, or a stale line, fails here.
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as inputs from "../helpers/readme-inputs";
 import { END, START, releaseTable } from "../helpers/readme-releases";
 
-test("README's --emulate table is rendered from the release table", () => {
-  const readme = readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8");
+test("docs/controller.md's --emulate table is rendered from the release table", () => {
+  const readme = readFileSync(path.join(__dirname, "..", "..", "docs", "controller.md"), "utf8");
   const at = readme.indexOf(START);
   expect(at).toBeGreaterThanOrEqual(0);
   const shown = readme.slice(at, readme.indexOf(END, at) + END.length);
