@@ -94,7 +94,7 @@ export function checkConfigKeys(root: Block): { errors: KeyFinding[]; warnings: 
       if (child && nested === "ignored") {
         warnings.push({ line, message: `the ${key} block ${name} is Boundary's, and not used by the local controller: ignored` });
       } else if (child && nested && nested !== "ignored") {
-        walk(child, nested, key === "listener" ? `in listener ${child.labels.map((l) => JSON.stringify(l)).join(" ")}` : `in ${key}`);
+        walk(child, nested, ["in", key, ...child.labels.map((l) => JSON.stringify(l))].join(" "));
       } else if (!child && keys.read.includes(key)) {
         continue;
       } else if (!child && keys.boundaryOnly.includes(key)) {
