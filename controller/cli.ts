@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
  * `pulumi-boundary dev`: a local controller, like `boundary dev`. Prints the addresses, the admin
- * token and the seeded ids, logs one line per request, and shuts down gracefully on the first
- * SIGINT/SIGTERM (a second one forces exit) or when the process that started it goes away; SIGHUP
- * reloads the listeners' TLS files and nothing else.
+ * token and the seeded ids, logs at `--log-level` (a line per request from debug), and shuts down
+ * gracefully on the first SIGINT/SIGTERM (a second one forces exit; the starting process ending
+ * after the first does not) or when the process that started it goes away; SIGHUP reloads the
+ * listeners' TLS files and nothing else.
  */
 import { X509Certificate } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
