@@ -73,7 +73,7 @@ const TLS_VERSIONS: Record<string, ListenerTls["minVersion"]> = { tls12: "TLSv1.
  * A listener block's TLS, as Boundary's listeners take it: `tls_cert_file` and `tls_key_file`
  * (PEM) serve HTTPS, `tls_disable = true` plain HTTP, `tls_min_version`/`tls_max_version` tls12 or
  * tls13. Neither a certificate nor `tls_disable = true` is refused in Boundary's words. A relative
- * path is read from the working directory, as Boundary reads it (os.ReadFile), and messages name
+ * path is read from the working directory, as Boundary reads it (reloadutil: ioutil.ReadFile), and messages name
  * the absolute path tried. Both files are read now: one missing, unreadable or not a matching
  * certificate and key is a ConfigError naming the key and the file.
  */
