@@ -3,8 +3,7 @@
  * (nothing else on its heap or event loop), sending the very bytes the controller sends for the
  * same paths, as a minimal server would: a GET answered at once, a POST once its body is read (a
  * create must read its body). Reads `{one, list, created}` (base64) from the JSON file named as
- * its argument, prints its URL as one JSON line, serves until killed, and answers each line on
- * stdin with its CPU time so far (see reportCpu).
+ * its argument, prints its URL as one JSON line, and serves until killed.
  *
  * Until 2026-11, the baseline ran inside the controller's process and waited for the end of every
  * request's body, a GET's empty one included: that costs a turn of the event loop per request and
@@ -13,19 +12,6 @@
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createInterface } from "node:readline";
-
-/**
- * Answers each line on stdin with `{"cpuMicros": …}`, this process's CPU time so far: the bench
- * divides the CPU a run took by its requests, a figure the machine's other load does not move as
- * it moves requests per second.
- */
-export function reportCpu(): void {
-  createInterface({ input: process.stdin }).on("line", () => {
-    const { user, system } = process.cpuUsage();
-    process.stdout.write(JSON.stringify({ cpuMicros: user + system }) + "\n");
-  });
-}
 
 async function main(): Promise<void> {
   const decoded = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as Record<"one" | "list" | "created", string>;
@@ -47,7 +33,6 @@ async function main(): Promise<void> {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   process.stdout.write(JSON.stringify({ bare: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }) + "\n");
-  reportCpu();
 }
 
 if (require.main === module) {

@@ -12,16 +12,29 @@ import { benchStateCost } from "./state-cost";
 import { progress } from "./progress";
 import { printTable } from "./table";
 
+/** `--quick`: the headline ratios only (the bin's throughput against bare node:http, one round; filters), in under a minute. */
+const QUICK = process.argv.includes("--quick");
+
 async function main() {
   progress("controller throughput against an independent bare server");
-  console.log("Controller throughput (autocannon, 16 connections, 4 for the list; the bare node:http server runs in a process of its own,");
-  console.log("sends the same bytes and answers a GET at once; each case taken in turn, bare then controller, 3 rounds: medians,");
-  console.log("and the range of the rounds' ratios; goals: GET ≥ 80%, list ≥ 70%, create ≥ 70%; then each server's CPU per request, µs,");
-  console.log("and bare's over the controller's: the same comparison in a unit the machine's other load moves less)\n");
+  console.log("Controller throughput, the controller started by its bin as users start it (`pulumi-boundary dev`, default flags) against");
+  console.log("a bare node:http server in a process of its own sending the same bytes and answering a GET at once (autocannon,");
+  console.log(
+    `32 connections; each case taken in turn, bare then controller, ${QUICK ? "1 round (--quick)" : "3 rounds: medians, and the range of the rounds' ratios"};`,
+  );
+  console.log("goals: GET ≥ 80%, list ≥ 80%, create ≥ 70%; then each server's CPU per request, µs, and bare's over the controller's:");
+  console.log("the same comparison in a unit the machine's other load moves less)\n");
   printTable(
     ["case, requests/s", "targets stored", "bare node:http", "controller", "ratio", "range", "bare µs/req", "controller µs/req", "CPU ratio"],
-    await benchController(),
+    await benchController(QUICK),
   );
+  if (QUICK) {
+    progress("filters");
+    console.log("\nFilters: `matches` per target, RE2 (linear time, used now) against JavaScript's RegExp (backtracking, used before)\n");
+    printTable(["case, ns per target", "RegExp", "RE2", "ratio"], benchRegex());
+    progress("done (--quick: the rest of the bench is left out)");
+    return;
+  }
   progress("/health while a list of 100,000 targets is written");
   console.log("\n/health while a recursive list of 100,000 targets is written (the controller in its own process; /health asked every 10 ms,");
   console.log("3 lists each; 'held the loop' is the controller thread's longest CPU stretch between two turns of its loop; goal < 100 ms)\n");

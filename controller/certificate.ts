@@ -86,7 +86,7 @@ const FIXED = {
   basicConstraints: extension(id_ce_basicConstraints, true, new BasicConstraints({ cA: true })),
 };
 
-/** Makes a session's key pair and self-signed certificate (about 0.2 ms; see the README's numbers). */
+/** Makes a session's key pair and self-signed certificate (about 0.2 ms; see docs/numbers.md). */
 export function sessionCertificate(req: CertificateRequest): SessionCertificate {
   const { privateKey } = generateKeyPairSync("ed25519");
   // JWK gives the raw key bytes without parsing DER by hand: x is the public key, d the seed

@@ -1,18 +1,21 @@
 #!/usr/bin/env node
 /**
  * `pulumi-boundary dev`: a local controller, like `boundary dev`. Prints the addresses, the admin
- * token and the seeded ids, logs one line per request, and shuts down gracefully on the first
- * SIGINT/SIGTERM (a second one forces exit) or when the process that started it goes away; SIGHUP
- * reloads the listeners' TLS files and nothing else.
+ * token and the seeded ids, logs at `--log-level` (a line per request from debug), and shuts down
+ * gracefully on the first SIGINT/SIGTERM (a second one forces exit; the starting process ending
+ * after the first does not) or when the process that started it goes away; SIGHUP reloads the
+ * listeners' TLS files and nothing else.
  */
 import { X509Certificate } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { ConfigError, DEV_FLAGS, USAGE, loadDevConfig, type DevConfig } from "./config";
+import { ConfigError, loadDevConfig, type DevConfig } from "./config";
+import { DEV_FLAGS, USAGE } from "./dev-flags";
 import { describeEmulation } from "./emulation";
 import { createLogger, printable, type Logger } from "./log";
 import { startController, type RunningController } from "./server";
+import { hasAnyIdPrefix } from "../common/rules";
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -48,26 +51,44 @@ async function main(argv: string[]): Promise<number> {
     }
     throw err;
   }
-  const logger = createLogger(config.logFormat);
+  for (const w of config.warnings) process.stderr.write(`pulumi-boundary dev: ${w}\n`);
+  const logger = createLogger(config.logFormat, undefined, config.logLevel);
+  // stdout may be a pipe whose reader is gone (the terminal's `npx` exited): lose lines, not the process
+  process.stdout.on("error", () => {});
+  const exit = (code: number) => {
+    logger.flush?.();
+    process.exit(code);
+  };
   // Handlers first: a signal that arrives while starting (or right after the banner) must not
   // meet Node's default action, which would kill the process without a graceful shutdown.
   let controller: RunningController | undefined;
-  let signals = 0;
-  const onSignal = (signal: string) => {
-    signals++;
-    if (signals > 1 || !controller) {
-      logger.info(signals > 1 ? "second signal: exiting now" : "signal before start: exiting", { signal });
-      process.exit(signals > 1 ? 1 : 0);
+  let first: string | undefined;
+  const onSignal = (signal: string, fromUser = true) => {
+    if (first) {
+      // Only a signal the user sends again ends the wait. The starting process ending after the
+      // first signal is that signal's effect: timeout, a process manager or a group SIGTERM reach
+      // npx, npm and sh too, and they exit at once.
+      if (!fromUser) {
+        logger.info(`${signal}: already shutting down (the graceful wait goes on; send the signal again to exit now)`);
+        return;
+      }
+      logger.info("second signal: exiting now", { signal });
+      return exit(1);
+    }
+    first = signal;
+    if (!controller) {
+      logger.info("signal before start: exiting", { signal });
+      return exit(0);
     }
     logger.info("received signal", { signal });
-    controller.shutdown().then(() => process.exit(0));
+    void controller.shutdown().then(() => exit(0));
   };
   process.on("SIGINT", () => onSignal("SIGINT"));
   process.on("SIGTERM", () => onSignal("SIGTERM"));
   // SIGHUP's default action kills at once (requests cut, every Target lost): as `boundary server`,
   // reload what can be reloaded (the listeners' certificates), and nothing else
   process.on("SIGHUP", () => reload(controller, logger));
-  watchParent(() => onSignal("parent exited"));
+  watchParent(() => onSignal("parent exited", false));
   try {
     controller = await startController({ ...config, logger });
   } catch (err) {
@@ -129,7 +150,7 @@ function shellWord(text: string): string {
 function tryLine(config: DevConfig, c: RunningController, project: string): string {
   const vars = [`BOUNDARY_ADDR=${shellWord(c.apiUrl)}`];
   if (config.generatedToken) vars.push(`BOUNDARY_TOKEN=${shellWord(config.token)}`);
-  const cacert = config.api.tls && selfSigned(config.api.tls.cert) ? ` --cacert ${shellWord(path.resolve(config.api.tls.certFile))}` : "";
+  const cacert = config.api.tls && selfSigned(config.api.tls.cert) ? ` --cacert ${shellWord(config.api.tls.certFile)}` : "";
   const curl = `curl -sS${cacert} -H "Authorization: Bearer $BOUNDARY_TOKEN" "$BOUNDARY_ADDR/v1/targets?scope_id=${project}"`;
   return `export ${vars.join(" ")}; ${curl}`;
 }
@@ -144,9 +165,23 @@ function selfSigned(pem: string): boolean {
   }
 }
 
+/** The seeded ids the emulated release takes (the spec's controller refuses plugin host sets and static credentials). */
+function acceptedFixtures(config: DevConfig, c: RunningController) {
+  const lists = c.store.release.lists;
+  const hostPrefixes = lists.hostSetIds?.prefixes ?? [];
+  const credentialPrefixes = Object.entries(lists).flatMap(([field, l]) => (field === "hostSetIds" ? [] : l.prefixes));
+  const f = config.fixtures;
+  return {
+    hostSets: f.host_sets.filter((h) => hasAnyIdPrefix(h.id, hostPrefixes)),
+    libraries: f.credential_libraries.filter((l) => hasAnyIdPrefix(l.id, credentialPrefixes)),
+    credentials: f.credentials.filter((l) => hasAnyIdPrefix(l.id, credentialPrefixes)),
+  };
+}
+
 function printBanner(config: DevConfig, c: RunningController): void {
   const f = config.fixtures;
   const project = f.scopes.find((s) => s.type === "project")?.id ?? "p_1234567890";
+  const seeded = acceptedFixtures(config, c);
   const lines = [
     "==> Boundary local controller started",
     `           Speaks: ${describeEmulation(c.store.release)}`,
@@ -155,11 +190,12 @@ function printBanner(config: DevConfig, c: RunningController): void {
     `        Admin token: ${config.generatedToken ? config.token : "(as given with --token)"}`,
     `          Read-only: ${config.readOnlyToken ? "(as given with --read-only-token)" : "disabled"}`,
     `     Graceful wait: ${config.gracefulShutdownWaitMs ? `${config.gracefulShutdownWaitMs} ms` : "disabled"}`,
+    `          Log level: ${config.logLevel}${config.logLevel === "info" ? " (--log-level debug logs each request)" : ""}`,
     `            Storage: in memory: Targets are gone when the controller stops`,
     `             Scopes: ${f.scopes.map((s) => `${s.id} (${s.type})`).join(", ")}`,
-    `          Host sets: ${f.host_sets.map((h) => `${h.id} [${h.hosts.map((x) => `${x.id} ${x.address}`).join(", ")}]`).join(", ")}`,
-    `Credential libraries: ${f.credential_libraries.map((l) => l.id).join(", ") || "none"}`,
-    ` Static credentials: ${f.credentials.map((l) => l.id).join(", ") || "none"} (current releases only, as plugin host sets hsplg_…)`,
+    `          Host sets: ${seeded.hostSets.map((h) => `${h.id} [${h.hosts.map((x) => `${x.id} ${x.address}`).join(", ")}]`).join(", ") || "none"}`,
+    `Credential libraries: ${seeded.libraries.map((l) => l.id).join(", ") || "none"}`,
+    ` Static credentials: ${seeded.credentials.map((l) => l.id).join(", ") || "none"}`,
     `            Workers: ${f.workers.map((w) => w.name).join(", ") || "none"}`,
     ...(config.generatedToken ? [] : ["     (set BOUNDARY_TOKEN to the token given with --token, then:)"]),
     `     Try: ${tryLine(config, c, project)}`,

@@ -136,7 +136,7 @@ export type FixtureAlias = z.infer<typeof Alias>;
 /** The id of the user every session is authorized for. */
 export const DEV_USER_ID = "u_1234567890";
 
-/** The default seed (documented in the README; the examples rely on these ids). */
+/** The default seed (documented in docs/controller.md; the examples rely on these ids). */
 export function defaultFixtures(): Fixtures {
   return {
     scopes: [

@@ -7,18 +7,25 @@
 
 /** An attribute's value: a string, number, bool, or a list of them. */
 export type Value = string | number | boolean | Value[];
-/** A block (`listener "tcp" { … }`, or the whole file as the root): its type, labels, attributes and nested blocks. */
+/**
+ * A block (`listener "tcp" { … }`, or the whole file as the root): its type, labels, attributes and
+ * nested blocks, with the line each starts on (1-based; 0 when unknown) so mistakes can name it.
+ */
 export interface Block {
   type: string;
   labels: string[];
   attrs: Record<string, Value>;
   blocks: Block[];
+  line: number;
+  /** The line of each attribute. */
+  lines: Record<string, number>;
 }
 
 import { ConfigSyntaxError } from "./errors";
 export { ConfigSyntaxError } from "./errors";
 
-type Tok = { t: "ident" | "str" | "num" | "punct"; v: string; line: number };
+/** A token; `word` is an unquoted word that is neither a number nor an identifier (`127.0.0.1:9200`, `10s`). */
+type Tok = { t: "ident" | "str" | "num" | "punct" | "word"; v: string; line: number };
 
 function lex(src: string): Tok[] {
   const out: Tok[] = [];
@@ -53,15 +60,11 @@ function lex(src: string): Tok[] {
       if (i >= src.length) throw new ConfigSyntaxError(`line ${line}: unterminated string`);
       i++;
       out.push({ t: "str", v, line });
-    } else if (/[-0-9]/.test(c)) {
-      const m = /^-?\d+(\.\d+)?/.exec(src.slice(i));
-      if (!m) throw new ConfigSyntaxError(`line ${line}: unexpected ${JSON.stringify(c)}`);
-      out.push({ t: "num", v: m[0], line });
-      i += m[0].length;
-    } else if (/[A-Za-z_]/.test(c)) {
-      const m = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(src.slice(i))!;
-      out.push({ t: "ident", v: m[0], line });
-      i += m[0].length;
+    } else if (/[^\s{}[\]=,"#]/.test(c) && !src.startsWith("//", i) && !src.startsWith("/*", i)) {
+      // the whole word, so an unquoted value (`10s`, `127.0.0.1:9200`) is one token on its own line
+      const v = /^(?:[^\s{}[\]=,"#/]|\/(?![/*]))+/.exec(src.slice(i))![0];
+      out.push({ t: /^-?\d+(\.\d+)?$/.test(v) ? "num" : /^[A-Za-z_][A-Za-z0-9_-]*$/.test(v) ? "ident" : "word", v, line });
+      i += v.length;
     } else if ("{}[]=".includes(c)) {
       out.push({ t: "punct", v: c, line });
       i++;
@@ -92,21 +95,23 @@ export function parseHcl(src: string): Block {
     }
     p++;
   };
-  const value = (): Value => {
+  const value = (key: string): Value => {
     const tok = toks[p++];
-    if (!tok) throw new ConfigSyntaxError("unexpected end of file, expected a value");
+    if (!tok) throw new ConfigSyntaxError(`unexpected end of file, expected the value of ${key}`);
     if (tok.t === "str") return tok.v;
     if (tok.t === "num") return Number(tok.v);
     if (tok.t === "ident" && (tok.v === "true" || tok.v === "false")) return tok.v === "true";
     if (tok.t === "punct" && tok.v === "[") {
       deeper(tok);
       const list: Value[] = [];
-      while (!(at()?.t === "punct" && at()!.v === "]")) list.push(value());
+      while (!(at()?.t === "punct" && at()!.v === "]")) list.push(value(key));
       p++;
       depth--;
       return list;
     }
-    throw new ConfigSyntaxError(`line ${tok.line}: expected a value, found ${JSON.stringify(tok.v)}`);
+    if (tok.t === "ident" || tok.t === "word")
+      throw new ConfigSyntaxError(`line ${tok.line}: the value of ${key} must be quoted: ${key} = ${JSON.stringify(tok.v)}`);
+    throw new ConfigSyntaxError(`line ${tok.line}: expected the value of ${key}, found ${JSON.stringify(tok.v)}`);
   };
   const body = (block: Block, closing: boolean) => {
     while (p < toks.length) {
@@ -119,10 +124,11 @@ export function parseHcl(src: string): Block {
       p++;
       if (at()?.t === "punct" && at()!.v === "=") {
         p++;
-        block.attrs[tok.v] = value();
+        block.attrs[tok.v] = value(tok.v);
+        block.lines[tok.v] = tok.line;
         continue;
       }
-      const child: Block = { type: tok.v, labels: [], attrs: {}, blocks: [] };
+      const child: Block = { type: tok.v, labels: [], attrs: {}, blocks: [], line: tok.line, lines: {} };
       while (at()?.t === "str" || at()?.t === "ident") child.labels.push(toks[p++]!.v);
       deeper(tok);
       expect("{");
@@ -132,7 +138,7 @@ export function parseHcl(src: string): Block {
     }
     if (closing) throw new ConfigSyntaxError('unexpected end of file, expected "}"');
   };
-  const root: Block = { type: "", labels: [], attrs: {}, blocks: [] };
+  const root: Block = { type: "", labels: [], attrs: {}, blocks: [], line: 1, lines: {} };
   body(root, false);
   return root;
 }
@@ -161,34 +167,46 @@ export function checkJsonNesting(text: string): void {
 /**
  * Boundary's JSON form: `{"controller": {…}, "listener": [{"tcp": {…}}]}` or
  * `{"listener": {"tcp": [{…}, {…}]}}`. Objects under a block key are blocks; labels are the keys
- * between the block type and the body.
+ * between the block type and the body. With the document's `text`, each key gets the line where it
+ * is written (keys are found in document order, which JSON.parse keeps for non-numeric keys).
  */
-export function fromJson(doc: unknown): Block {
+export function fromJson(doc: unknown, text = ""): Block {
   if (doc === null || typeof doc !== "object" || Array.isArray(doc)) throw new ConfigSyntaxError("the JSON configuration must be an object");
-  const root: Block = { type: "", labels: [], attrs: {}, blocks: [] };
-  for (const [key, v] of Object.entries(doc)) {
-    if (v !== null && typeof v === "object") addBlocks(root, key, [], v);
-    else root.attrs[key] = v as Value;
-  }
+  let at = 0;
+  const lineOf = (key: string): number => {
+    const found = text.indexOf(JSON.stringify(key), at);
+    if (found < 0) return 0;
+    at = found + 1;
+    return text.slice(0, found).split("\n").length;
+  };
+  const root: Block = { type: "", labels: [], attrs: {}, blocks: [], line: 1, lines: {} };
+  const addBlocks = (parent: Block, type: string, labels: string[], v: unknown, line: number): void => {
+    if (Array.isArray(v)) {
+      for (const item of v) addBlocks(parent, type, labels, item, line);
+      return;
+    }
+    const obj = v as Record<string, unknown>;
+    if (BLOCK_TYPES_WITH_LABEL.has(type) && labels.length === 0) {
+      for (const [label, inner] of Object.entries(obj)) addBlocks(parent, type, [label], inner, lineOf(label) || line);
+      return;
+    }
+    const block: Block = { type, labels, attrs: {}, blocks: [], line, lines: {} };
+    fill(block, obj);
+    parent.blocks.push(block);
+  };
+  // at the root an array holds blocks (`"listener": [{…}]`); inside a block it is a list value
+  const fill = (block: Block, obj: object) => {
+    for (const [k, inner] of Object.entries(obj)) {
+      const line = lineOf(k);
+      if (inner !== null && typeof inner === "object" && (block === root || !Array.isArray(inner))) addBlocks(block, k, [], inner, line);
+      else {
+        block.attrs[k] = inner as Value;
+        block.lines[k] = line;
+      }
+    }
+  };
+  fill(root, doc);
   return root;
 }
 
 const BLOCK_TYPES_WITH_LABEL = new Set(["listener", "kms", "worker_auth_storage"]);
-
-function addBlocks(parent: Block, type: string, labels: string[], v: unknown): void {
-  if (Array.isArray(v)) {
-    for (const item of v) addBlocks(parent, type, labels, item);
-    return;
-  }
-  const obj = v as Record<string, unknown>;
-  if (BLOCK_TYPES_WITH_LABEL.has(type) && labels.length === 0) {
-    for (const [label, inner] of Object.entries(obj)) addBlocks(parent, type, [label], inner);
-    return;
-  }
-  const block: Block = { type, labels, attrs: {}, blocks: [] };
-  for (const [k, inner] of Object.entries(obj)) {
-    if (inner !== null && typeof inner === "object" && !Array.isArray(inner)) addBlocks(block, k, [], inner);
-    else block.attrs[k] = inner as Value;
-  }
-  parent.blocks.push(block);
-}

@@ -13,7 +13,7 @@ import type { Fixtures } from "./fixtures";
 import { Authenticator } from "./http/auth";
 import { apiChain } from "./http/chain";
 import { Metrics, opsHandler, type HealthState } from "./http/ops";
-import { silentLogger, type Logger } from "./log";
+import { requestLogger, silentLogger, type Logger } from "./log";
 import { Sessions } from "./sessions";
 import { Store } from "./store";
 import { rereadTls, secureOptions, type ListenerTls } from "./tls";
@@ -102,7 +102,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   // releases with the rate limiter (the release table: 0.14.3+) limit every /v1/ request by default
   const limiter =
     store.release.rateLimiter && options.rateLimits !== "disabled" ? new RateLimiter(store.release, options.rateLimits ?? [], options.maxQuotas) : undefined;
-  const handleApi = apiChain({ store, sessions, auth, metrics, logger, closing: () => closing, limiter });
+  const handleApi = apiChain({ store, sessions, auth, metrics, logger: requestLogger(logger), closing: () => closing, limiter });
 
   const api = serve(options.api, (req, res) => void handleApi(req, res));
   const handleOps = opsHandler(health, metrics, store.release.healthBody);

@@ -207,7 +207,7 @@ async function main(): Promise<void> {
     fixtures: defaultFixtures(),
   });
   const speaking = emulation === "spec" ? "the spec's API" : `emulating Boundary v${emulation}`;
-  console.log(`Local Boundary controller (${speaking}): API ${c.apiUrl}, ops ${c.opsUrl} (seed data as in the README)\n`);
+  console.log(`Local Boundary controller (${speaking}): API ${c.apiUrl}, ops ${c.opsUrl} (seed data: docs/controller.md)\n`);
   try {
     linkPackage();
     if (!(await onboarding(c.apiUrl, token, "p_1234567890"))) {

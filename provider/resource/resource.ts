@@ -56,7 +56,7 @@ const provider: pulumi.dynamic.ResourceProvider = /[\\/]node_modules[\\/]/.test(
 type ArgValue<T> = [T] extends [readonly (infer E)[]] ? pulumi.Input<pulumi.Input<E>[]> : pulumi.Input<T>;
 
 /**
- * Inputs of a Target, from the field table (see the README's inputs table or the package schema for
+ * Inputs of a Target, from the field table (see docs/provider.md's inputs table or the package schema for
  * each field). Fields left out are not managed: the controller's value is kept as is. Mapped over
  * TargetInputDocs (generated from the table's docs) so that each field shows its doc on hover.
  */

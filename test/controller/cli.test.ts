@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { defaultFixtures } from "../../controller";
 import { TargetCore } from "../../provider/resource/core";
 import { selfSignedCert } from "../helpers/certs";
-import { runCli, startCli, type CliProcess } from "../helpers/cli";
+import { CLI, runCli, startCli, type CliProcess } from "../helpers/cli";
 import { until } from "../helpers/wait";
 
 const TOKEN = "at_2222222222_s1CliTestToken";
@@ -207,18 +207,49 @@ describe("TLS listeners, as Boundary's listener blocks configure them", () => {
     [() => tlsFiles({ certFile: cert.certFile, keyFile: dir }), /^listener "tcp" \(purpose api\)\.tls_key_file: cannot read .*: EISDIR$/],
     [
       () => tlsFiles({ certFile: cert.certFile, keyFile: selfSignedCert(dir, "other").keyFile }),
-      /^listener "tcp" \(purpose api\)\.tls_cert_file .*dev\.crt and tls_key_file .*other\.key: .*key values mismatch/,
+      /^listener "tcp" \(purpose api\)\.tls_cert_file .*dev\.crt and tls_key_file .*other\.key: the key is not the certificate's key \(they come from different pairs\)$/,
     ],
     [
       () => tlsFiles({ certFile: file("not.pem", "hello"), keyFile: cert.keyFile }),
-      /^listener "tcp" \(purpose api\)\.tls_cert_file .*not\.pem and tls_key_file .*dev\.key: /,
+      /^listener "tcp" \(purpose api\)\.tls_cert_file .*not\.pem and tls_key_file .*dev\.key: tls_cert_file is not a PEM certificate \(it has no -----BEGIN CERTIFICATE----- line\)$/,
     ],
+    [
+      () => tlsFiles({ certFile: cert.keyFile, keyFile: cert.certFile }),
+      /^listener "tcp" \(purpose api\)\.tls_cert_file .*dev\.key and tls_key_file .*dev\.crt: the two files are swapped: tls_cert_file holds a private key and tls_key_file a certificate$/,
+    ],
+    [
+      () => tlsFiles({ certFile: cert.certFile, keyFile: cert.certFile }),
+      /^listener "tcp" \(purpose api\)\.tls_cert_file .*dev\.crt and tls_key_file .*dev\.crt: tls_key_file holds a certificate, not a private key$/,
+    ],
+    [() => "", /^tls not disabled for listener at address "127\.0\.0\.1:0" with purpose "api" but no certificate file supplied /],
     [() => `tls_cert_file = "${cert.certFile}"`, /^listener "tcp" \(purpose api\)\.tls_key_file: required with tls_cert_file, unless tls_disable = true$/],
     [() => `${tlsFiles(cert)}\n  tls_min_version = "tls10"`, /^listener "tcp" \(purpose api\)\.tls_min_version: "tls10" must be tls12 or tls13$/],
   ])("%#: a certificate or key missing, unreadable or unusable is exit 2 naming the key and the file", async (block, message) => {
     const r = await runCli(["dev", "--api-addr", "127.0.0.1:0", "--ops-addr", "127.0.0.1:0", "--config", config(block())]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim().replace(/^pulumi-boundary dev: /, "")).toMatch(message);
+    expect(r.stderr.trim().replace(/^pulumi-boundary dev: --config \S+: line \d+: /, "")).toMatch(message);
+    expect(r.stderr).not.toMatch(/error:[0-9A-F]{8}|routines::/);
+  });
+
+  test("relative paths are read from the working directory, as Boundary reads them, and a missing one is named absolute", () => {
+    const elsewhere = mkdtempSync(path.join(tmpdir(), "pb-cwd-"));
+    const relative = config(`tls_cert_file = "dev.crt"\n  tls_key_file = "dev.key"`);
+    const run = (cwd: string) =>
+      spawnSync(process.execPath, [CLI, "dev", "--config", relative, "--api-addr", "127.0.0.1:0", "--ops-addr", "127.0.0.1:0"], {
+        cwd,
+        encoding: "utf8",
+        timeout: 5000,
+        killSignal: "SIGKILL",
+      });
+    const missing = run(elsewhere);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain(
+      `tls_cert_file: cannot read ${path.join(elsewhere, "dev.crt")}: ENOENT (relative paths are read from the working directory, as Boundary reads them)`,
+    );
+    // from the certificate's folder the same file serves HTTPS (killed once the banner shows)
+    const served = run(dir);
+    expect(served.stdout).toMatch(/API address: https:\/\/127\.0\.0\.1:\d+ /);
+    expect(served.stdout).toContain(`(TLS: ${path.join(dir, "dev.crt")})`);
   });
 
   test("SIGHUP reads the certificate and key again: new connections get the renewed certificate", async () => {
@@ -286,4 +317,23 @@ describe("TLS listeners, as Boundary's listener blocks configure them", () => {
 
 test("openssl made the test certificates (the TLS tests above need it)", () => {
   expect(execFileSync("openssl", ["version"], { encoding: "utf8" })).toMatch(/^OpenSSL [13]\./);
+});
+
+describe("the banner lists only what the emulated release accepts", () => {
+  test.each([
+    [[], false],
+    [["--emulate", "0.4"], false],
+    [["--emulate", "0.21"], true],
+  ])("%j: plugin host sets and static credentials listed: %s", async (flags, current) => {
+    const cli = await startCli([...flags]);
+    try {
+      const banner = cli.output();
+      expect(banner).toMatch(/Host sets: hsst_1234567890 /);
+      expect(banner.includes("hsplg_1234567890")).toBe(current);
+      expect(banner.includes("credup_1234567890")).toBe(current);
+      expect(banner).toContain("Credential libraries: clvlt_1234567890, clvlt_1234567891");
+    } finally {
+      await stop(cli);
+    }
+  });
 });

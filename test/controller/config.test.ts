@@ -1,13 +1,15 @@
 /** Configuration: durations, addresses, Boundary's HCL/JSON config files, fixtures, exit code 2. */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import * as net from "node:net";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { ConfigError, configDuration, loadDevConfig, parseListenAddr } from "../../controller";
 import { parseHcl } from "../../controller/hcl";
-import { runCli } from "../helpers/cli";
+import { runCli, startCli } from "../helpers/cli";
 
 const dir = mkdtempSync(path.join(tmpdir(), "pb-config-"));
+process.env.PB_TEST_TOKEN = " at_1234567890_s1fromenv ";
+process.env.PB_TEST_EMPTY = "";
 const file = (name: string, text: string) => {
   const p = path.join(dir, name);
   writeFileSync(p, text);
@@ -70,8 +72,8 @@ test("a Boundary HCL file sets listeners and the grace period; flags override it
   const hcl = file(
     "dev.hcl",
     `controller { graceful_shutdown_wait_duration = "1m30s" }
-     listener "tcp" { purpose = "api"  address = "127.0.0.1:9300" }
-     listener "tcp" { purpose = "ops"  address = "127.0.0.1:9303" }`,
+     listener "tcp" { purpose = "api"  address = "127.0.0.1:9300"  tls_disable = true }
+     listener "tcp" { purpose = "ops"  address = "127.0.0.1:9303"  tls_disable = true }`,
   );
   const fromFile = loadDevConfig(["--config", hcl]);
   expect(fromFile).toMatchObject({ api: { host: "127.0.0.1", port: 9300 }, ops: { port: 9303 }, gracefulShutdownWaitMs: 90_000 });
@@ -84,11 +86,14 @@ test("the JSON form of the same file works, in both listener layouts", () => {
     "a.json",
     JSON.stringify({
       controller: { graceful_shutdown_wait_duration: "5s" },
-      listener: [{ tcp: { purpose: "api", address: "127.0.0.1:9400" } }, { tcp: { purpose: "ops", address: "127.0.0.1:9403" } }],
+      listener: [
+        { tcp: { purpose: "api", address: "127.0.0.1:9400", tls_disable: true } },
+        { tcp: { purpose: "ops", address: "127.0.0.1:9403", tls_disable: true } },
+      ],
     }),
   );
   expect(loadDevConfig(["--config", a])).toMatchObject({ api: { port: 9400 }, ops: { port: 9403 }, gracefulShutdownWaitMs: 5000 });
-  const b = file("b.json", JSON.stringify({ listener: { tcp: [{ purpose: "api", address: "127.0.0.1:9500" }] } }));
+  const b = file("b.json", JSON.stringify({ listener: { tcp: [{ purpose: "api", address: "127.0.0.1:9500", tls_disable: true }] } }));
   expect(loadDevConfig(["--config", b])).toMatchObject({ api: { port: 9500 }, ops: { port: 9203 }, gracefulShutdownWaitMs: 0 });
 });
 
@@ -110,7 +115,12 @@ test.each([
   [["--graceful-shutdown-wait", "soon"], '--graceful-shutdown-wait: invalid duration "soon"'],
   [["--log-format", "xml"], '--log-format: invalid value "xml": must be text or json'],
   [["--api-addr", "nowhere"], '--api-addr: invalid address "nowhere"'],
-  [["--bogus"], "Unknown option '--bogus'"],
+  [["--bogus"], "unknown option --bogus (pulumi-boundary dev --help lists the options)"],
+  [["--emulat", "0.21"], "unknown option --emulat: did you mean --emulate? (pulumi-boundary dev --help lists the options)"],
+  [["--emulate=0.21", "--graceful-shutdown=1s"], "unknown option --graceful-shutdown: did you mean --graceful-shutdown-wait?"],
+  [["-emulate", "0.21"], "-emulate: options take two dashes: --emulate (pulumi-boundary dev --help lists the options)"],
+  [["--log-level", "verbose"], '--log-level: invalid value "verbose": must be one of trace, debug, info, warn, err'],
+  [["--token", "env://PB_TEST_UNSET_TOKEN"], "--token env://PB_TEST_UNSET_TOKEN: the environment variable PB_TEST_UNSET_TOKEN is not set"],
   [["--token", "a b"], "--token: must be non-empty and contain no white space"],
 ])("the CLI rejects %j with one message and exit code 2", async (args, message) => {
   const res = await runCli(["dev", ...args]);
@@ -131,7 +141,7 @@ test.each([
     "a bad listener address",
     "addr.hcl",
     'listener "tcp" { purpose = "api" address = 9200 }',
-    'listener "tcp" (purpose api).address: must be a string, got 9200',
+    'line 1: listener "tcp" (purpose api).address: must be a string, got 9200',
   ],
 ])("the CLI rejects %s with exit code 2", async (_what, name, text, message) => {
   const res = await runCli(["dev", "--config", file(name, text)]);
@@ -214,6 +224,146 @@ describe("hostile configuration (each fails with one message, exit 2, never a cr
       expect(res.stdout).not.toContain("API address");
     } finally {
       blocker.close();
+    }
+  });
+});
+
+describe("a config file's typos are refused, naming the file, the line, the key and the nearest known one (issue 25, item 3)", () => {
+  const plain = "tls_disable = true";
+  test.each([
+    [
+      "a misspelt block",
+      `listner "tcp" {\n  purpose = "api"\n  ${plain}\n}\n`,
+      'line 1: unknown block "listner" at the top level: the nearest known one is "listener"',
+    ],
+    [
+      "a misspelt key",
+      `listener "tcp" {\n  purpose = "api"\n  adress  = "127.0.0.1:9300"\n  ${plain}\n}\n`,
+      'line 3: unknown key "adress" in listener "tcp": the nearest known one is "address"',
+    ],
+    ["a misspelt purpose", `listener "tcp" {\n  ${plain}\n  purpose = "apii"\n}\n`, 'line 3: unknown listener purpose "apii": the nearest known one is "api"'],
+    [
+      "a shortened key",
+      `controller {\n  graceful_shutdown_wait = "10s"\n}\n`,
+      'line 2: unknown key "graceful_shutdown_wait" in controller: the nearest known one is "graceful_shutdown_wait_duration"',
+    ],
+    [
+      "a misplaced key",
+      `\ngraceful_shutdown_wait_duration = "10s"\n`,
+      "line 2: graceful_shutdown_wait_duration at the top level: it belongs in the controller block",
+    ],
+    [
+      "a key of the controller block in a listener",
+      `listener "tcp" {\n  purpose = "api"\n  ${plain}\n  emulate = "0.21"\n}\n`,
+      'line 4: emulate in listener "tcp": it belongs in the controller block',
+    ],
+    [
+      "a listener type Boundary lacks",
+      `listener "tpc" {\n  purpose = "api"\n}\n`,
+      'line 1: listener type "tpc": the local controller listens on "tcp" only; did you mean "tcp"?',
+    ],
+    [
+      "an unquoted duration",
+      `controller {\n  graceful_shutdown_wait_duration = 10s\n}\n`,
+      'line 2: the value of graceful_shutdown_wait_duration must be quoted: graceful_shutdown_wait_duration = "10s"',
+    ],
+    [
+      "an unquoted address",
+      `listener "tcp" {\n  purpose = "api"\n  address = 127.0.0.1:9300\n}\n`,
+      'line 3: the value of address must be quoted: address = "127.0.0.1:9300"',
+    ],
+    ["an unquoted word", `listener "tcp" {\n  purpose = api\n}\n`, 'line 2: the value of purpose must be quoted: purpose = "api"'],
+  ])("%s: exit 2, one line", async (_what, text, message) => {
+    const f = file("typo.hcl", text);
+    const res = await runCli(["dev", "--config", f]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toBe(`pulumi-boundary dev: --config ${f}: ${message}\n`);
+  });
+
+  test("the JSON form names the line too", () => {
+    const text = '{\n  "controller": {\n    "graceful_shutdown_wait_duraton": "5s"\n  }\n}\n';
+    expect(() => loadDevConfig(["--config", "dev.json"], () => text)).toThrow(
+      new ConfigError(
+        '--config dev.json: line 3: unknown key "graceful_shutdown_wait_duraton" in controller: the nearest known one is "graceful_shutdown_wait_duration"',
+      ),
+    );
+  });
+
+  test("what Boundary knows but this controller does not use, and unknown keys nothing known is near, are warnings", () => {
+    const text = [
+      'controller {\n  name = "dev"\n  database {\n    url = "env://BOUNDARY_PG_URL"\n  }\n  favourite_colour = "blue"\n}',
+      'kms "aead" {\n  purpose = "root"\n}',
+      'listener "tcp" {\n  purpose = "cluster"\n}',
+      `listener "tcp" {\n  purpose = "api"\n  ${plain}\n}`,
+    ].join("\n");
+    const config = loadDevConfig(["--config", "dev.hcl"], () => text);
+    expect(config.warnings).toEqual([
+      "--config dev.hcl: line 2: warning: name in controller is Boundary's, and not used by the local controller: ignored",
+      "--config dev.hcl: line 3: warning: the database block in controller is Boundary's, and not used by the local controller: ignored",
+      '--config dev.hcl: line 6: warning: unknown key "favourite_colour" in controller: ignored, as Boundary ignores what it does not know',
+      "--config dev.hcl: line 8: warning: the kms block at the top level is Boundary's, and not used by the local controller: ignored",
+      '--config dev.hcl: line 12: warning: a listener with purpose "cluster" is Boundary\'s (workers), and not served by the local controller: ignored',
+    ]);
+  });
+});
+
+describe("a listener without TLS and without tls_disable is refused as Boundary refuses it (issue 27, item 10)", () => {
+  test("in a config file: Boundary's words, the line, and what to set", () => {
+    const text = 'listener "tcp" {\n  purpose = "api"\n  address = "127.0.0.1:9300"\n}\n';
+    expect(() => loadDevConfig(["--config", "dev.hcl"], () => text)).toThrow(
+      new ConfigError(
+        '--config dev.hcl: line 1: tls not disabled for listener at address "127.0.0.1:9300" with purpose "api" but no certificate file supplied' +
+          " (set tls_disable = true for plain HTTP, or tls_cert_file and tls_key_file)",
+      ),
+    );
+  });
+
+  test("without a config file the listeners are plain loopback ones, as boundary dev's", () => {
+    const config = loadDevConfig([]);
+    expect([config.api.tls, config.ops.tls]).toEqual([undefined, undefined]);
+  });
+});
+
+describe("the tokens from an environment variable or a file, in Boundary's env:// and file:// forms (issue 25, item 7)", () => {
+  test("env://NAME and file://PATH, trimmed; the literal form still works", () => {
+    const tokenFile = file("token", "  at_1234567890_s1fromfile\n");
+    const config = loadDevConfig(["--token", "env://PB_TEST_TOKEN", "--read-only-token", `file://${tokenFile}`], (p) => readFileSync(p, "utf8"));
+    expect(config).toMatchObject({ token: "at_1234567890_s1fromenv", readOnlyToken: "at_1234567890_s1fromfile", generatedToken: false });
+    expect(loadDevConfig(["--token", "plain-token"]).token).toBe("plain-token");
+  });
+
+  test("a missing file or an empty variable is named, never the value", () => {
+    expect(() => loadDevConfig(["--token", "file:///nonexistent/token"])).toThrow(
+      new ConfigError("--token file:///nonexistent/token: cannot read /nonexistent/token: ENOENT"),
+    );
+    expect(() => loadDevConfig(["--token", "env://PB_TEST_EMPTY"])).toThrow(
+      new ConfigError("--token env://PB_TEST_EMPTY: the environment variable PB_TEST_EMPTY is empty"),
+    );
+  });
+
+  test("--help says so", async () => {
+    const res = await runCli(["dev", "--help"]);
+    expect(res.stdout).toMatch(/env:\/\/NAME reads it from the environment variable NAME and\s+file:\/\/PATH from a file/);
+  });
+});
+
+describe("the complete fixtures example, examples/fixtures.example.json (issue 25, item 10)", () => {
+  const example = path.join(__dirname, "..", "..", "examples", "fixtures.example.json");
+
+  test("is accepted and holds every kind of seed data", () => {
+    const { fixtures } = loadDevConfig(["--fixtures", example]);
+    for (const [key, list] of Object.entries(fixtures)) expect([key, (list as unknown[]).length]).not.toEqual([key, 0]);
+    expect(new Set(fixtures.credentials.map((c) => c.id.split("_")[0]))).toEqual(new Set(["credup", "credspk", "credjson"]));
+  });
+
+  test("the controller serves it: --emulate 0.21 lists its plugin host set and static credentials", async () => {
+    const cli = await startCli(["--fixtures", example, "--emulate", "0.21"]);
+    try {
+      expect(cli.output()).toContain("Static credentials: credup_1234567890, credspk_1234567890, credjson_1234567890");
+      expect(cli.output()).toMatch(/Host sets: .*hsplg_1234567890 \[hplg_1234567890 10\.0\.0\.5\]/);
+    } finally {
+      cli.child.kill("SIGKILL");
+      await cli.exited;
     }
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The real CLI process: banner, request log lines without the token, /health and /metrics on the
- * ops listener, graceful shutdown with and without a wait, and a second signal forcing exit.
+ * ops listener, graceful shutdown with and without a wait, and a second signal forcing exit, also
+ * through `timeout -s TERM` around `npx`, as the README starts it.
  */
+import { spawn } from "node:child_process";
 import { writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -12,7 +14,7 @@ const TOKEN = "at_1111111111_s1ShutdownTestToken";
 const auth = { authorization: `Bearer ${TOKEN}` };
 
 test("prints addresses, token and seeded ids; logs one line per request without the token", async () => {
-  const cli = await startCli(["--token", TOKEN, "--log-format", "json"]);
+  const cli = await startCli(["--token", TOKEN, "--log-format", "json", "--log-level", "debug"]);
   try {
     const banner = cli.output();
     for (const id of ["p_1234567890", "p_0987654321", "hsst_1234567890", "hst_1234567892", "clvlt_1234567891", "o_1234567890"]) expect(banner).toContain(id);
@@ -33,7 +35,7 @@ test("prints addresses, token and seeded ids; logs one line per request without 
         })
         .find((l) => l?.msg === "request");
     const line = await until(requestLine, "the request log line");
-    expect(line).toMatchObject({ level: "info", method: "GET", path: "/v1/targets", status: 200 });
+    expect(line).toMatchObject({ level: "debug", method: "GET", path: "/v1/targets", status: 200 });
     expect(line.ms).toEqual(expect.any(Number));
     expect(cli.output()).not.toContain(TOKEN);
   } finally {
@@ -42,17 +44,17 @@ test("prints addresses, token and seeded ids; logs one line per request without 
 });
 
 test("a generated token is printed and works", async () => {
-  const cli = await startCli([]);
+  const cli = await startCli(["--log-level", "debug"]);
   try {
     const token = /Admin token: (at_\S+)/.exec(cli.output())![1]!;
     const res = await fetch(`${cli.apiUrl}/v1/targets?scope_id=p_1234567890`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     // the text log: one line for the request, and the token only ever in the banner (its Try line included)
     const log = await until(
-      () => /\[INFO\] request /.test(cli.output()) && cli.output().slice(cli.output().indexOf("\n", cli.output().indexOf("Try:"))),
+      () => /\[DEBUG\] request /.test(cli.output()) && cli.output().slice(cli.output().indexOf("\n", cli.output().indexOf("Try:"))),
       "the request log line",
     );
-    expect(log).toMatch(/\[INFO\] request method=GET path=\/v1\/targets status=200 ms=[\d.]+\n/);
+    expect(log).toMatch(/\[DEBUG\] request method=GET path=\/v1\/targets status=200 ms=[\d.]+\n/);
     expect(log).not.toContain(token);
   } finally {
     cli.child.kill("SIGKILL");
@@ -92,7 +94,7 @@ test("the grace period can come from a Boundary config file", async () => {
   const hcl = path.join(dir, "dev.hcl");
   writeFileSync(
     hcl,
-    'controller {\n  graceful_shutdown_wait_duration = "1s"\n}\nlistener "tcp" {\n  purpose = "api"\n  address = "127.0.0.1:0"\n}\nlistener "tcp" {\n  purpose = "ops"\n  address = "127.0.0.1:0"\n}\n',
+    'controller {\n  graceful_shutdown_wait_duration = "1s"\n}\nlistener "tcp" {\n  purpose = "api"\n  address = "127.0.0.1:0"\n  tls_disable = true\n}\nlistener "tcp" {\n  purpose = "ops"\n  address = "127.0.0.1:0"\n  tls_disable = true\n}\n',
   );
   const cli = await startCli(["--config", hcl]);
   const signalledAt = Date.now();
@@ -154,3 +156,44 @@ test("an in-flight request finishes when the API listener closes", async () => {
   // the finished request's connection is closed, not kept alive until the drain timeout
   expect(at - answeredAt).toBeLessThan(2000);
 });
+
+test("under `timeout -s TERM` around npx, as the README starts it, the whole graceful wait is kept (npm's exit is not a second signal)", async () => {
+  const root = path.join(__dirname, "..", "..");
+  // timeout sends the signal to npx and to its whole process group (npm, sh, the controller), as a
+  // process manager or `kill -TERM -PGID` does; npm then exits at once, which the controller sees
+  const child = spawn(
+    "timeout",
+    ["-s", "TERM", "120", "npx", "pulumi-boundary", "dev", "--api-addr", "127.0.0.1:0", "--ops-addr", "127.0.0.1:0", "--graceful-shutdown-wait", "3s"],
+    { cwd: root, stdio: ["ignore", "pipe", "pipe"], detached: true },
+  );
+  let out = "";
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.on("data", (d) => (out += d));
+  try {
+    const ops = await until(() => /Ops address: (\S+)/.exec(out)?.[1], "the banner", 60_000);
+    const signalledAt = Date.now();
+    child.kill("SIGTERM"); // to timeout, which sends it on as when its time is up
+    await until(async () => (await fetch(`${ops}/health`)).status === 503, "/health to turn 503");
+    // still serving (503) after the parent's exit and until the wait is over, then gone
+    const gone = await until(
+      async () => {
+        try {
+          await fetch(`${ops}/health`);
+          return undefined;
+        } catch {
+          return Date.now();
+        }
+      },
+      "the controller to exit",
+      10_000,
+    );
+    expect(gone - signalledAt).toBeGreaterThanOrEqual(2900);
+    expect(out).not.toContain("second signal");
+  } finally {
+    try {
+      process.kill(-child.pid!, "SIGKILL"); // whatever of the group is left
+    } catch {
+      // all gone
+    }
+  }
+}, 90_000);
