@@ -8,6 +8,7 @@ import { ConfigError } from "./errors";
 
 /** The dev command's help text. */
 export const USAGE = `Usage: pulumi-boundary dev [options]
+       pulumi-boundary import --scope ID | --from-terraform FILE [options]   (pulumi-boundary import --help)
        pulumi-boundary --version
 
 Starts a local Boundary controller: the Target API and, on a separate ops listener, /health and

@@ -35,6 +35,7 @@ describe("--help and --version", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: pulumi-boundary dev \[options\]/);
     expect(r.stdout).toContain("--graceful-shutdown-wait DURATION");
+    expect(r.stdout).toContain("pulumi-boundary import --scope ID | --from-terraform FILE"); // the other command is named
     expect(r.stderr).toBe("");
   });
 
