@@ -1,6 +1,6 @@
 /**
- * GENERATED from the field table (wire/target-fields.ts) by test/helpers/input-docs.ts; do not edit:
- * test/provider/field-table.test.ts fails when it is stale and prints the text to paste.
+ * GENERATED from the field table (wire/target-fields.ts) by scripts/generate/input-docs.ts; do not edit:
+ * run `npm run generate` (test/wire/generated.test.ts fails while this file is stale).
  *
  * Each input's doc, as TSDoc on a property of its own: TargetArgs maps over this interface, so an
  * editor shows the field's doc on hover (a type computed from the table alone carries none).

@@ -1,8 +1,7 @@
 /**
  * The source of `provider/resource/input-docs.ts`, rendered from the field table: one property per
  * input, carrying the field's doc as TSDoc, optional where a program may leave it out. TargetArgs
- * maps over it, so editors show each field's doc on hover; test/provider/field-table.test.ts holds
- * the file to this text.
+ * maps over it, so editors show each field's doc on hover.
  */
 import { fieldSince } from "../../wire/releases";
 import { INPUT_FIELDS, programMustSet, spec } from "../../wire/target-fields";
@@ -20,6 +19,9 @@ function wrap(text: string, width: number): string[] {
   return [...lines, line];
 }
 
+/** Where the file is, from the repository's root. */
+export const INPUT_DOCS_FILE = "provider/resource/input-docs.ts";
+
 /** The file's text. */
 export function inputDocsSource(): string {
   const fields = INPUT_FIELDS.flatMap((f) => {
@@ -29,8 +31,8 @@ export function inputDocsSource(): string {
   });
   return [
     "/**",
-    " * GENERATED from the field table (wire/target-fields.ts) by test/helpers/input-docs.ts; do not edit:",
-    " * test/provider/field-table.test.ts fails when it is stale and prints the text to paste.",
+    " * GENERATED from the field table (wire/target-fields.ts) by scripts/generate/input-docs.ts; do not edit:",
+    " * run `npm run generate` (test/wire/generated.test.ts fails while this file is stale).",
     " *",
     " * Each input's doc, as TSDoc on a property of its own: TargetArgs maps over this interface, so an",
     " * editor shows the field's doc on hover (a type computed from the table alone carries none).",

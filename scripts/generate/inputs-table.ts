@@ -6,10 +6,12 @@
 import { fieldSince } from "../../wire/releases";
 import { INPUT_FIELDS, programMustSet, spec, type InputField } from "../../wire/target-fields";
 
-/** Where the table sits in docs/provider.md. */
-export const START = "<!-- inputs-table:start (generated from wire/target-fields.ts; test/wire/readme.test.ts checks it) -->";
-/** Where it ends. */
-export const END = "<!-- inputs-table:end -->";
+/** Where the table sits in docs/provider.md: `npm run generate` replaces what lies between the markers. */
+export const INPUTS_TABLE = {
+  file: "docs/provider.md",
+  start: "<!-- inputs-table:start (generated from wire/target-fields.ts by `npm run generate`) -->",
+  end: "<!-- inputs-table:end -->",
+} as const;
 
 /** An input's type as the table words it. */
 function typeOf(f: InputField): string {
@@ -18,9 +20,9 @@ function typeOf(f: InputField): string {
   return programMustSet(f) ? `${type}, required` : type;
 }
 
-/** The table, as docs/provider.md holds it between START and END. */
-export function inputsTable(): string {
-  const lines = [
+/** The table's lines (without the markers). */
+export function inputsTable(): string[] {
+  return [
     "| input | type | notes |",
     "|---|---|---|",
     ...INPUT_FIELDS.map((f) => {
@@ -29,5 +31,4 @@ export function inputsTable(): string {
       return `| \`${f}\` | ${typeOf(f)} | ${notes} |`;
     }),
   ];
-  return [START, ...lines, END].join("\n");
 }
