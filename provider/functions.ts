@@ -62,6 +62,9 @@ export const GetTargetsArgsSchema = z.object({
     ),
 });
 
+/** The query `pulumi do boundary:index:Target list` takes (the schema's `listInputs`): getTargets' without `readLists` (List returns ids and names only). */
+export const ListQuerySchema = GetTargetsArgsSchema.omit({ readLists: true });
+
 type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 /** The target by id, or by name with a scope id or scope name; each field may be an Output. */
 export type AuthorizeSessionInputs =

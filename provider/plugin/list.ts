@@ -22,7 +22,7 @@ import type { Target } from "../../wire/target";
 import * as api from "../client/api";
 import type { BoundaryClient } from "../client";
 import { BoundaryApiError } from "../errors";
-import { GetTargetsArgsSchema, type GetTargetsArgs } from "../functions";
+import { ListQuerySchema, type GetTargetsArgs } from "../functions";
 import { UNKNOWN } from "../resource/inputs";
 
 /** The only type this provider lists. */
@@ -107,7 +107,7 @@ export async function* listTargets(client: BoundaryClient, req: ListRequest): As
 
 /** The query as the schema's `listInputs` declares it, with its filter checked as Boundary's parser would. */
 function parseQuery(query: Record<string, unknown>): GetTargetsArgs {
-  const parsed = GetTargetsArgsSchema.strict().safeParse(query);
+  const parsed = ListQuerySchema.strict().safeParse(query);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) =>
       i.code === "unrecognized_keys" ? `${i.keys.join(", ")}: not a list input` : `${i.path.join(".")}: ${i.message}`,

@@ -8,7 +8,7 @@ import { valueSince } from "../../wire/releases";
 import { z } from "zod";
 import { INPUT_FIELDS, programMustSet, spec, type FieldSpec } from "../../wire/target-fields";
 import { PROVIDER_CONFIG, type ConfigSpec } from "../config";
-import { AuthorizeSessionArgsSchema, GetTargetsArgsSchema, SESSION_SECRET_FIELDS, SessionView } from "../functions";
+import { AuthorizeSessionArgsSchema, GetTargetsArgsSchema, ListQuerySchema, SESSION_SECRET_FIELDS, SessionView } from "../functions";
 import { OUTPUT_FIELDS, TARGET_OUTPUTS, TargetState } from "../resource/state";
 
 type Prop = {
@@ -97,6 +97,7 @@ const OUTPUTS = Object.fromEntries(OUTPUT_FIELDS.map((k) => [k, prop(STATE.prope
 const SESSION = converted(SessionView);
 const AUTHORIZE_ARGS = converted(AuthorizeSessionArgsSchema);
 const GET_TARGETS_ARGS = converted(GetTargetsArgsSchema);
+const LIST_QUERY = converted(ListQuerySchema);
 /** State fields that always have a value: required inputs, inputs with a controller default, required outputs. */
 const ALWAYS_SET = [
   ...INPUT_FIELDS.filter((f) => spec(f).required || spec(f).default !== undefined),
@@ -155,8 +156,8 @@ export function packageSchema(version: string) {
         listInputs: object(
           "What `pulumi do boundary:index:Target list` lists: the Targets of a project, or with `recursive` of every project below a scope " +
             "(`global`, an org), optionally filtered with a Boundary filter expression. Each result is an id `read` and `pulumi import` accept.",
-          properties(GET_TARGETS_ARGS),
-          GET_TARGETS_ARGS.required ?? [],
+          properties(LIST_QUERY),
+          LIST_QUERY.required ?? [],
         ),
       },
     },
