@@ -9,10 +9,9 @@
  */
 import { knows, listIn, type Release } from "../../wire/releases";
 import { INPUT_FIELDS, LIST_FIELDS, associationOf, spec } from "../../wire/target-fields";
-import { ControllerFault } from "../errors";
 import { attributesRefused } from "../requests";
 import { readGoJson } from "./go-json";
-import { decodeProto, ProtojsonError, protoInteger, unknownMaskField, type ProtoField, type ProtoMessage } from "./protojson";
+import { decodeProto, gatewayRefusal, protoInteger, unknownMaskField, type ProtoField, type ProtoMessage } from "./protojson";
 
 /** What a route's body is: a Target (create, or PATCH with its mask), or an action's request (`body: "*"`) with its fields. */
 export type GatewayBody = { target: "create" | "update" } | { request: readonly string[]; lists?: readonly string[]; integers?: readonly string[] };
@@ -107,11 +106,6 @@ function requestMessage(b: Exclude<GatewayBody, { target: string }>): ProtoMessa
   return { fullName: "controller.api.services.v1.Request", fields };
 }
 
-/** The gateway's refusal: its InvalidArgument status, which Boundary answers as a 500 with the status's text. */
-export function gatewayRefusal(text: string): ControllerFault {
-  return new ControllerFault("Internal", `rpc error: code = InvalidArgument desc = ${text}`);
-}
-
 /** The attribute fields the release knows (TcpTargetAttributes: each a UInt32Value). */
 const attributeNames = (r: Release) => INPUT_FIELDS.filter((f) => knows(r, f) && spec(f).wire.startsWith("attributes.")).map((f) => spec(f).wire.slice(11));
 
@@ -150,13 +144,7 @@ export function gatewayBody(r: Release, text: string, b: GatewayBody): Record<st
   if ("error" in read) throw gatewayRefusal(read.error);
   if (read.eof) return {};
   const message = "target" in b ? targetOf(r) : requestMessage(b);
-  let body: Record<string, unknown>;
-  try {
-    body = decodeProto(read.value, message, r.protojsonWords);
-  } catch (err) {
-    if (err instanceof ProtojsonError) throw gatewayRefusal(err.message);
-    throw err;
-  }
+  const body = decodeProto(read.value, message, r.protojsonWords);
   const update = "target" in b && b.target === "update";
   if (update) {
     const unknown = unknownMaskField(JSON.parse(read.value) as Record<string, unknown>, message);

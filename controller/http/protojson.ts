@@ -9,6 +9,8 @@
  * (`ProtoMessage`), so each release's Target is built from the release table.
  */
 
+import { ControllerFault } from "../errors";
+
 /** A scalar kind, as protojson names it in its errors. */
 export type ScalarKind = "string" | "uint32" | "int32";
 /** A field of a message: a scalar, a wrapper of one (`value`), a well-known type, or a message. */
@@ -20,8 +22,13 @@ export interface ProtoMessage {
   fields: Readonly<Record<string, ProtoField>>;
 }
 
-/** A protojson error, in its words (`proto: …`). */
-export class ProtojsonError extends Error {}
+/**
+ * The gateway's refusal: its InvalidArgument status, which Boundary answers as a 500 with the
+ * status's text (protojson's `proto: …` words, or the query parameters' parsing).
+ */
+export function gatewayRefusal(text: string): ControllerFault {
+  return new ControllerFault("Internal", `rpc error: code = InvalidArgument desc = ${text}`);
+}
 
 /** How protojson words a value of the wrong type: before protobuf-go 1.35 without the field, from it with the field's JSON name. */
 export type TypeWords = "type" | "field";
@@ -108,10 +115,10 @@ export function protoInteger(text: string, kind: "uint32" | "int32"): number | u
 export function decodeProto(text: string, root: ProtoMessage, words: TypeWords): Record<string, unknown> {
   const lx = new Lexer(text);
   const fail = (pos: number, what: string): never => {
-    throw new ProtojsonError(`proto: ${lx.where(pos)}: ${what}`);
+    throw gatewayRefusal(`proto: ${lx.where(pos)}: ${what}`);
   };
   const unexpected = (t: Token): never => {
-    throw new ProtojsonError(`proto: syntax error ${lx.where(t.pos)}: unexpected token ${t.raw}`);
+    throw gatewayRefusal(`proto: syntax error ${lx.where(t.pos)}: unexpected token ${t.raw}`);
   };
   const scalar = (kind: ScalarKind, jsonName: string): unknown => {
     const t = lx.read();

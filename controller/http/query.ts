@@ -7,7 +7,7 @@
  * name a bad one in a 400).
  */
 import type { Release } from "../../wire/releases";
-import { gatewayRefusal } from "./gateway-body";
+import { gatewayRefusal } from "./protojson";
 
 /** What a list asks, as the store and the pages take it (`recursive` "true"/"false" once a release has parsed it). */
 export interface ListParams {
