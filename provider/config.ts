@@ -7,6 +7,7 @@
 import { ENV, type BoundaryClientOptions } from "./client";
 import { ClientSettingsError } from "./errors";
 import { closestInput } from "./resource/inputs";
+import { API_GENERATIONS } from "../wire/releases";
 
 /** The package name: the namespace of the stack config keys. */
 export const PACKAGE = "boundary";
@@ -25,7 +26,7 @@ export const PROVIDER_CONFIG = {
   apiGeneration: {
     env: ENV.apiGeneration,
     secret: false,
-    doc: 'The controller\'s API generation, "v0.4" or "current"; learned from its answers when unset.',
+    doc: `The controller's API generation, ${API_GENERATIONS.map((g) => JSON.stringify(g)).join(" or ")}; learned from its answers when unset.`,
   },
 } as const satisfies Record<string, ConfigSpec>;
 /** A key of the provider's configuration (`boundary:<key>`), as PROVIDER_CONFIG lists them. */
