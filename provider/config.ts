@@ -6,7 +6,7 @@
  */
 import { ENV, type BoundaryClientOptions } from "./client";
 import { ClientSettingsError } from "./errors";
-import { closestInput } from "./resource/inputs";
+import { looseName, nearestName } from "../common/nearest";
 import { API_GENERATIONS } from "../wire/releases";
 
 /** The package name: the namespace of the stack config keys. */
@@ -62,9 +62,10 @@ const ENGINE_KEYS = new Set(["version", "pluginDownloadURL", "pluginChecksums", 
  */
 export function configKeyProblem(key: string): string | undefined {
   if ((CONFIG_KEYS as readonly string[]).includes(key) || ENGINE_KEYS.has(key) || key.startsWith("__")) return undefined;
-  const plain = key.toLowerCase().replace(/[_\-\s]/g, "");
+  const plain = looseName(key);
   const near =
-    closestInput(key, CONFIG_KEYS) ?? CONFIG_KEYS.find((k) => plain.length >= 3 && (plain.includes(k.toLowerCase()) || k.toLowerCase().includes(plain)));
+    nearestName(key, CONFIG_KEYS, looseName) ??
+    CONFIG_KEYS.find((k) => plain.length >= 3 && (plain.includes(k.toLowerCase()) || k.toLowerCase().includes(plain)));
   const known = CONFIG_KEYS.map((k) => `${PACKAGE}:${k}`).join(", ");
   return `${PACKAGE}:${key} is not a config key of the ${PACKAGE} provider${near ? `: did you mean ${PACKAGE}:${near}?` : ""} (its keys: ${known})`;
 }
