@@ -9,7 +9,7 @@
  * it (a file written for a newer Boundary still loads); keys Boundary knows but this controller
  * does not use (`database`, `kms`, …) are warned about as ignored.
  */
-import { nearest } from "../common/nearest";
+import { nearestName } from "../common/nearest";
 import type { Block } from "./hcl";
 
 /** What a block may hold: keys this controller reads, keys only Boundary uses, and nested blocks. */
@@ -102,7 +102,7 @@ export function checkConfigKeys(root: Block): { errors: KeyFinding[]; warnings: 
       } else {
         const known = [...keys.read, ...keys.boundaryOnly, ...Object.keys(keys.blocks)];
         const home = HOMES.find(([k]) => k !== keys && (k.read.includes(key) || k.boundaryOnly.includes(key) || key in k.blocks));
-        const near = nearest(key, known);
+        const near = nearestName(key, known);
         if (home) errors.push({ line, message: `${key} ${name}: it belongs ${home[1]}` });
         else if (near) errors.push({ line, message: `unknown ${what} ${JSON.stringify(key)} ${name}: the nearest known one is ${JSON.stringify(near)}` });
         else warnings.push({ line, message: `unknown ${what} ${JSON.stringify(key)} ${name}: ignored, as Boundary ignores what it does not know` });

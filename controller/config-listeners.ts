@@ -4,7 +4,7 @@
  * `tls_disable = true` (go-secure-stdlib listenerutil; internal/cmd/base/listener.go).
  */
 import * as path from "node:path";
-import { nearest } from "../common/nearest";
+import { nearestName } from "../common/nearest";
 import { LISTENER_PURPOSES } from "./config-keys";
 import { ConfigError } from "./errors";
 import type { Block } from "./hcl";
@@ -32,7 +32,7 @@ export function listenerBlocks(root: Block, file: string, warnings: string[]): P
     const at = (key?: string) => `--config ${file}: line ${(key && block.lines[key]) || block.line}: `;
     const type = block.attrs["type"] ?? block.labels[0];
     if (type !== "tcp") {
-      const near = typeof type === "string" && type !== "unix" ? nearest(type, ["tcp"]) : undefined;
+      const near = typeof type === "string" && type !== "unix" ? nearestName(type, ["tcp"]) : undefined;
       throw new ConfigError(
         `${at("type")}listener type ${JSON.stringify(type ?? "")}: the local controller listens on "tcp" only${near ? `; did you mean "${near}"?` : ""}`,
       );
@@ -43,7 +43,7 @@ export function listenerBlocks(root: Block, file: string, warnings: string[]): P
       throw new ConfigError(`${at("purpose")}listener "tcp": expected a single listener purpose (api or ops), found ${JSON.stringify(raw ?? null)}`);
     const purpose = purposes[0].toLowerCase();
     if (!(LISTENER_PURPOSES as readonly string[]).includes(purpose)) {
-      const near = nearest(purpose, LISTENER_PURPOSES);
+      const near = nearestName(purpose, LISTENER_PURPOSES);
       throw new ConfigError(`${at("purpose")}unknown listener purpose ${JSON.stringify(purpose)}${near ? `: the nearest known one is "${near}"` : ""}`);
     }
     if (purpose !== "api" && purpose !== "ops") {

@@ -3,7 +3,7 @@
  * nearest known one, and the token flags' env:// and file:// forms.
  */
 import * as path from "node:path";
-import { nearest } from "../common/nearest";
+import { nearestName } from "../common/nearest";
 import { ConfigError } from "./errors";
 
 /** The dev command's help text. */
@@ -99,7 +99,7 @@ export function checkFlagNames(argv: string[]): void {
       continue;
     }
     if (dashes === "-" && name.length === 1) continue; // -h
-    const near = nearest(name, known);
+    const near = nearestName(name, known);
     throw new ConfigError(`unknown option ${dashes}${name}${near ? `: did you mean --${near}?` : ""} (${help})`);
   }
 }

@@ -3,7 +3,7 @@
  * emulation profiles, pagination) can name it without importing the store.
  */
 import type { TargetFieldsOnWire } from "../wire/target";
-import type { ListField, ListWire, TargetFields } from "../wire/target-fields";
+import type { InputField, ListField, TargetFields } from "../wire/target-fields";
 
 /**
  * A Target as the store keeps it: the wire Target without the parts a view adds (scope summary,
@@ -11,18 +11,21 @@ import type { ListField, ListWire, TargetFields } from "../wire/target-fields";
  * new record, which is what lets the view cache rendered JSON.
  */
 export type TargetRecord = Omit<TargetFieldsOnWire, SummaryKey | "scope" | "authorized_actions"> & {
-  name: string;
-  type: string;
   created_time: string;
   updated_time: string;
-} & {
-  // every id list of the table, under the spec's name (`host_set_ids`): empty when none is attached
-  [K in ListWire]: string[];
-} & {
-  // fields with a default in the table are always set
-  session_max_seconds: number;
-  session_connection_limit: number;
-};
+} & AlwaysSet;
 
 /** The lists' summaries under the spec's names (`host_sets`): a view adds them, the record holds only the ids. */
 type SummaryKey = { [K in ListField]: TargetFields[K]["association"] extends { summaries: infer S extends string } ? S : never }[ListField];
+
+/** A field's top-level wire name; never for a nested one (`attributes.default_port`). */
+type TopWire<K extends InputField> = TargetFields[K]["wire"] extends `${string}.${string}` ? never : TargetFields[K]["wire"];
+/**
+ * The table's top-level fields a record always holds: the required ones (`name`) and those with a
+ * default (`type`, the session limits, every id list under the spec's name: empty when none is attached).
+ */
+type AlwaysSet = {
+  [K in InputField as TargetFields[K] extends { required: true } | { default: unknown } ? TopWire<K> : never]-?: NonNullable<
+    TargetFieldsOnWire[TopWire<K> & keyof TargetFieldsOnWire]
+  >;
+};

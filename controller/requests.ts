@@ -6,7 +6,7 @@
  * not know instead, and says which later release added a field it lacks. What a release knows is
  * the release table's.
  */
-import { fieldSince, knows, RELEASES, type Release } from "../wire/releases";
+import { fieldSince, firstReleaseWhere, knows, RELEASES, type Release } from "../wire/releases";
 import { READ_ONLY_FIELDS, type RequestField } from "../wire/target";
 import { INPUT_FIELDS, spec } from "../wire/target-fields";
 import { ControllerFault, invalidFields } from "./errors";
@@ -21,7 +21,7 @@ export interface ReadBody {
 /** The output-only fields Boundary names when a request sends them (handlers/verifiers.go); the others are discarded. */
 const NAMED_READ_ONLY = ["id", "created_time", "updated_time"] as const;
 /** The release that added `with_aliases` (the first with aliases). */
-const ALIASES_SINCE = RELEASES.find((r) => r.release !== "spec" && r.aliases)?.release;
+const ALIASES_SINCE = firstReleaseWhere((r) => !!r.aliases)?.release;
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** The top-level keys of the release's known scalar fields, and the attribute keys it knows. */

@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { defaultFixtures, generateToken, startController, type RunningController } from "../controller";
 import { EMULATIONS, type Emulation } from "../controller/emulation";
+import { DEFAULT_RELEASE, isSpec, release } from "../wire/releases";
 import { BoundaryClient } from "../provider/client";
 import { UsageError, parseFlags } from "../provider/estate/flags";
 import { OfflineEngine, type Step } from "./offline/engine";
@@ -173,14 +174,14 @@ made through the API and by Terraform, discovered with \`pulumi-boundary import\
 examples/basic: pulumi up, drift detection, pulumi up --refresh, pulumi destroy. With a Pulumi CLI on
 PATH, examples/basic runs through it; without one, through the offline engine.
 
-  --emulate <mode>   answer as ${EMULATIONS.join(", ")} (default: spec)
+  --emulate <mode>   answer as ${EMULATIONS.join(", ")} (default: ${DEFAULT_RELEASE.release})
   -h, --help         this help
 `;
 
 /** The demo's flags: `--emulate <mode>` (the spec's behaviour when absent), `--help`. Throws UsageError for anything else. */
 function flagsFrom(argv: readonly string[]): { emulation: Emulation; help: boolean } {
   const flags = parseFlags(argv, { emulate: { type: "string" }, help: { type: "boolean", short: "h" } });
-  const value = flags.emulate ?? "spec";
+  const value = flags.emulate ?? DEFAULT_RELEASE.release;
   if (!(EMULATIONS as readonly string[]).includes(value)) throw new Error(`--emulate: ${JSON.stringify(value)} is not one of ${EMULATIONS.join(", ")}`);
   return { emulation: value as Emulation, help: !!flags.help };
 }
@@ -206,7 +207,7 @@ async function main(): Promise<void> {
     gracefulShutdownWaitMs: 0,
     fixtures: defaultFixtures(),
   });
-  const speaking = emulation === "spec" ? "the spec's API" : `emulating Boundary v${emulation}`;
+  const speaking = isSpec(release(emulation)) ? "the spec's API" : `emulating Boundary v${emulation}`;
   console.log(`Local Boundary controller (${speaking}): API ${c.apiUrl}, ops ${c.opsUrl} (seed data: docs/controller.md)\n`);
   try {
     linkPackage();

@@ -1,6 +1,6 @@
 /**
  * A controller holding many Targets, as a process of its own, with a loop monitor inside it
- * (controller/loop-monitor.ts): for the tests and the benchmark of what a big list does to the
+ * (harness/loop-monitor.ts): for the tests and the benchmark of what a big list does to the
  * rest of the controller. `node --expose-gc loaded-controller.js <emulation> <targets> <token>`
  * seeds the Targets over two projects, collects the seeding's garbage, prints one JSON line with
  * the URLs, then answers each line on stdin ("reset" starts measuring afresh, anything else
@@ -8,7 +8,7 @@
  */
 import { createInterface } from "node:readline";
 import { defaultFixtures, startController, type Emulation } from "../controller";
-import { monitorLoop } from "../controller/loop-monitor";
+import { monitorLoop } from "./loop-monitor";
 
 async function main(): Promise<void> {
   const [emulation, targets, token] = process.argv.slice(2) as [Emulation, string, string];

@@ -6,7 +6,8 @@
  */
 import { ENV, type BoundaryClientOptions } from "./client";
 import { ClientSettingsError } from "./errors";
-import { closestInput } from "./resource/inputs";
+import { looseName, nearestName } from "../common/nearest";
+import { API_GENERATIONS } from "../wire/releases";
 
 /** The package name: the namespace of the stack config keys. */
 export const PACKAGE = "boundary";
@@ -25,7 +26,7 @@ export const PROVIDER_CONFIG = {
   apiGeneration: {
     env: ENV.apiGeneration,
     secret: false,
-    doc: 'The controller\'s API generation, "v0.4" or "current"; learned from its answers when unset.',
+    doc: `The controller's API generation, ${API_GENERATIONS.map((g) => JSON.stringify(g)).join(" or ")}; learned from its answers when unset.`,
   },
 } as const satisfies Record<string, ConfigSpec>;
 /** A key of the provider's configuration (`boundary:<key>`), as PROVIDER_CONFIG lists them. */
@@ -61,9 +62,10 @@ const ENGINE_KEYS = new Set(["version", "pluginDownloadURL", "pluginChecksums", 
  */
 export function configKeyProblem(key: string): string | undefined {
   if ((CONFIG_KEYS as readonly string[]).includes(key) || ENGINE_KEYS.has(key) || key.startsWith("__")) return undefined;
-  const plain = key.toLowerCase().replace(/[_\-\s]/g, "");
+  const plain = looseName(key);
   const near =
-    closestInput(key, CONFIG_KEYS) ?? CONFIG_KEYS.find((k) => plain.length >= 3 && (plain.includes(k.toLowerCase()) || k.toLowerCase().includes(plain)));
+    nearestName(key, CONFIG_KEYS, looseName) ??
+    CONFIG_KEYS.find((k) => plain.length >= 3 && (plain.includes(k.toLowerCase()) || k.toLowerCase().includes(plain)));
   const known = CONFIG_KEYS.map((k) => `${PACKAGE}:${k}`).join(", ");
   return `${PACKAGE}:${key} is not a config key of the ${PACKAGE} provider${near ? `: did you mean ${PACKAGE}:${near}?` : ""} (its keys: ${known})`;
 }

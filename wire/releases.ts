@@ -4,7 +4,18 @@
  * Everything that differs between releases is read here, so no other module needs to test which
  * release it is talking to or emulating.
  */
-import { LIST_FIELDS, TARGET_FIELDS, associationOf, spec, type AssociationOp, type InputField, type ListField, type ListKind } from "./target-fields";
+import {
+  LIST_FIELDS,
+  TARGET_FIELDS,
+  associationOf,
+  spec,
+  type AssociationOp,
+  type InputField,
+  type ListField,
+  type ListKind,
+  type ListNoun,
+} from "./target-fields";
+import { VIEW_ONLY_KEYS } from "./target";
 import type { ListFacts, ReleaseFacts, ReleaseRow } from "./release-facts";
 import { ROWS, SPEC, V04 } from "./release-rows";
 
@@ -43,11 +54,20 @@ export const RELEASES: readonly Release[] = [SPEC, ...FOLDED].map((f) => Object.
 /** The keys `--emulate` takes, in table order. */
 export const RELEASE_KEYS = RELEASES.map((r) => r.release) as readonly ReleaseKey[];
 
+/** The API generations, by their action names: v0.4's (host sets, credential libraries) and the current ones (host sources, credential sources). */
+export const API_GENERATIONS = ["v0.4", "current"] as const;
+/** An API generation: `v0.4` or `current`. */
+export type ApiGeneration = (typeof API_GENERATIONS)[number];
+/** True for the name of an API generation. */
+export function isApiGeneration(name: string): name is ApiGeneration {
+  return (API_GENERATIONS as readonly string[]).includes(name);
+}
+
 /** A resolved row: every fact of the release, and the API generation its action names belong to. */
 export type Release = ReleaseFacts & {
   release: ReleaseKey;
   /** `current` when the release routes the host-sources actions (0.5 and later), else `v0.4`. */
-  generation: "v0.4" | "current";
+  generation: ApiGeneration;
 };
 
 /** The release of a key (throws on a key the table does not have: keys come from RELEASE_KEYS). */
@@ -60,8 +80,24 @@ export function release(key: ReleaseKey): Release {
 /** The newest release of the table. */
 export const NEWEST: Release = RELEASES[RELEASES.length - 1]!;
 
-function generationOf(f: ReleaseFacts): "v0.4" | "current" {
-  return f.lists.hostSetIds!.routes.some((r) => r.noun === "host-sources") ? "current" : "v0.4";
+/** The release a controller answers as unless told otherwise: the spec (the table's first row). */
+export const DEFAULT_RELEASE: Release = RELEASES[0]!;
+
+/** True for the spec's row: the user's spec, which no Boundary release is. */
+export function isSpec(r: Pick<ReleaseFacts, "release">): boolean {
+  return r.release === SPEC.release;
+}
+
+/** Boundary's own releases, oldest first: every row but the spec's. */
+export const BOUNDARY_RELEASES: readonly Release[] = RELEASES.filter((r) => !isSpec(r));
+
+function generationOf(f: ReleaseFacts): ApiGeneration {
+  return generationRouting(f.lists.hostSetIds!.routes.some((r) => r.noun === "host-sources"));
+}
+
+/** The API generation of a controller that routes the host-sources actions (`current`) or does not (`v0.4`). */
+export function generationRouting(hostSources: boolean): ApiGeneration {
+  return hostSources ? "current" : "v0.4";
 }
 
 // ---- lookups ----
@@ -87,31 +123,40 @@ export function replacement(r: ReleaseFacts, field: InputField): InputField | un
   return r.replaces.find((x) => x.field === field)?.by;
 }
 
-/** The first real release (not `spec`) where `holds` is true, as its patch (`0.12.2`) and its minor (`0.12`). */
-function firstWhere(holds: (r: Release) => boolean): Release | undefined {
-  return RELEASES.find((r) => r.release !== "spec" && holds(r));
+/** The oldest Boundary release (not the spec) where `holds` is true. */
+export function firstReleaseWhere(holds: (r: Release) => boolean): Release | undefined {
+  return BOUNDARY_RELEASES.find(holds);
+}
+
+/** The oldest Boundary release whose fact differs from the oldest's (v0.4's): undefined when none does. */
+function changedSince(holds: (r: Release) => boolean): string | undefined {
+  const first = firstReleaseWhere(holds);
+  return first && first !== BOUNDARY_RELEASES[0] ? first.release : undefined;
 }
 
 /** The minor release that added the field (`0.12`); undefined for fields v0.4 had. */
 export function fieldSince(field: InputField): string | undefined {
-  const first = firstWhere((r) => knows(r, field));
-  return first && first.release !== "0.4" ? first.release : undefined;
+  return changedSince((r) => knows(r, field));
 }
 
 /** The minor release that added an enum value (`0.10` for `ssh`); undefined for values v0.4 had. */
 export function valueSince(field: InputField, value: string): string | undefined {
-  const first = firstWhere((r) => takesValue(r, field, value));
-  return first && first.release !== "0.4" ? first.release : undefined;
+  return changedSince((r) => takesValue(r, field, value));
+}
+
+/** The oldest Boundary release that does not route this action noun (`0.11` for `host-sets`); undefined while every release routes it. */
+export function nounDroppedIn(noun: ListNoun): string | undefined {
+  return changedSince((r) => !routesNoun(r, noun));
 }
 
 /** The minor release from which the field is required at create (`0.9` for `defaultPort`). */
 export function requiredSince(field: InputField): string | undefined {
-  return firstWhere((r) => requires(r, field))?.release;
+  return firstReleaseWhere((r) => requires(r, field))?.release;
 }
 
 /** The minor release that replaced the field, and by what (`workerFilter` → `egressWorkerFilter` in 0.12). */
 export function replacedSince(field: InputField): { since: string; by: InputField } | undefined {
-  const first = firstWhere((r) => replacement(r, field) !== undefined);
+  const first = firstReleaseWhere((r) => replacement(r, field) !== undefined);
   return first && { since: first.release, by: replacement(first, field)! };
 }
 
@@ -196,32 +241,17 @@ export function defaultMaxQuotas(r: ReleaseFacts): number | undefined {
 
 // ---- what answers tell of the release that gave them ----
 
-/** The Target fields every release answers, whatever it knows. */
-const BASE_KEYS = [
-  "id",
-  "scope_id",
-  "scope",
-  "name",
-  "description",
-  "created_time",
-  "updated_time",
-  "version",
-  "type",
-  "authorized_actions",
-  "attributes",
-  "session_max_seconds",
-  "session_connection_limit",
-];
-
-/** The top-level keys a release's Target views may carry. */
-function answerKeys(r: ReleaseFacts): Set<string> {
-  const scalars = (Object.keys(TARGET_FIELDS) as InputField[])
-    .filter((f) => knows(r, f) && !TARGET_FIELDS[f].wire.includes("."))
-    .map((f) => TARGET_FIELDS[f].wire);
+/**
+ * The top-level keys a release's Target views may carry: the view's own (id, scope, times,
+ * version, actions), each field it knows (a nested one under its parent, `attributes`), each
+ * list's names with their summaries, and `aliases` where it has them.
+ */
+export function viewKeys(r: ReleaseFacts): ReadonlySet<string> {
+  const fields = (Object.keys(TARGET_FIELDS) as InputField[]).filter((f) => knows(r, f)).map((f) => TARGET_FIELDS[f].wire.split(".")[0]!);
   const lists = Object.values(r.lists).flatMap((l) => l.answers.flatMap((name) => [name, summariesOf(name)]));
-  return new Set([...BASE_KEYS, ...scalars, ...lists, ...(r.aliases ? ["aliases"] : [])]);
+  return new Set([...VIEW_ONLY_KEYS, ...fields, ...lists, ...(r.aliases ? ["aliases"] : [])]);
 }
-const ANSWER_KEYS = new Map(RELEASES.map((r) => [r, answerKeys(r)]));
+const ANSWER_KEYS = new Map(RELEASES.map((r) => [r, viewKeys(r)]));
 /** Keys and actions some release answers: only these tell anything (a later release's new key tells nothing here). */
 const ANY_KEY = new Set(RELEASES.flatMap((r) => [...ANSWER_KEYS.get(r)!]));
 const ANY_ACTION = new Set(RELEASES.flatMap((r) => r.actions));

@@ -117,6 +117,9 @@ const OUTPUT_ONLY = {
 /** The keys a request may not carry: the output-only fields. */
 export const READ_ONLY_FIELDS = Object.keys(OUTPUT_ONLY) as readonly (keyof typeof OUTPUT_ONLY)[];
 
+/** The keys every Target view carries that are no input's, list's or alias's: the id, scope, times, version and actions. */
+export const VIEW_ONLY_KEYS: readonly string[] = [...READ_ONLY_FIELDS.filter((k) => !(k in V04_SUMMARIES) && k !== "aliases"), "version"];
+
 // ---- the table's fields on the wire: the zod shapes are built from the table, and so are their static types ----
 
 type Wire<K extends InputField> = TargetFields[K]["wire"];

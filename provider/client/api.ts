@@ -12,7 +12,7 @@
 import type { z } from "zod";
 import { SessionAuthorization, Target, TargetList, type CreateTargetRequest, type UpdateTargetRequest } from "../../wire/target";
 import { listIn, type ListField, type ListRoute, type Release } from "../../wire/releases";
-import { INPUT_FIELDS, spec, type AssociationOp } from "../../wire/target-fields";
+import { spec, type AssociationOp } from "../../wire/target-fields";
 import { BoundaryClientError } from "../errors";
 
 /** The HTTP methods the Target API uses. */
@@ -103,9 +103,6 @@ export function authorizeSession(who: TargetIdentity, hostId?: string): WireCall
   if (hostId) body.host_id = hostId;
   return { method: "POST", path: `${target(segment)}:authorize-session`, body, answer: SessionAuthorization };
 }
-
-/** The field table's id lists, in its order. */
-export const LIST_FIELDS: readonly ListField[] = INPUT_FIELDS.filter((f): f is ListField => spec(f).association !== undefined);
 
 /**
  * The action to change a list through, among `releases`: the current one if every release routes

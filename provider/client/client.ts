@@ -8,11 +8,11 @@
  */
 import type { z } from "zod";
 import { Target, type CreateTargetRequest, type SessionAuthorization, type UpdateTargetRequest } from "../../wire/target";
-import { RELEASES, routesNoun, type ListField, type Release } from "../../wire/releases";
-import { spec, type AssociationOp } from "../../wire/target-fields";
+import { nounDroppedIn, routesNoun, type ListField, type Release } from "../../wire/releases";
+import { LIST_FIELDS, spec, type AssociationOp } from "../../wire/target-fields";
 import { ActionNotRoutedError, BoundaryApiError, BoundaryClientError, ListNotAppliedError, SchemaValidationError, UnexpectedAnswerError } from "../errors";
 import * as api from "./api";
-import { LIST_FIELDS, type ListIds, type ListQuery, type TargetIdentity, type WireCall } from "./api";
+import { type ListIds, type ListQuery, type TargetIdentity, type WireCall } from "./api";
 import { addressSpellings, refusedSpelling, takesBrackets, withAddress } from "./address-spelling";
 import { ControllerKnowledge, configuredReleases } from "./learning";
 import { describeMismatches, listMismatches } from "./list-check";
@@ -254,7 +254,7 @@ export class BoundaryClient {
     } catch (err) {
       if (!(err instanceof BoundaryApiError) || err instanceof UnexpectedAnswerError || err.status !== 405) throw err;
       this.knowledge.narrow((r) => !routesNoun(r, a.action!));
-      const dropped = RELEASES.find((r) => r.release !== "spec" && r.release !== "0.4" && !routesNoun(r, a.action!))?.release;
+      const dropped = nounDroppedIn(a.action!);
       const method = `${op}${pascal(a.current.action)}`;
       throw new ActionNotRoutedError(err.method, err.path, err.headers, `:${op}-${a.action}`, `:${op}-${a.current.action}`, dropped, method);
     }

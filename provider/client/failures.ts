@@ -46,11 +46,10 @@ export class Failures {
   /** Failures named against `settings` (the address in messages, the token scrubbed). */
   constructor(readonly settings: ClientSettings) {}
 
-  /** The error a failed request becomes: cancelled, past the deadline, timed out, or never sent at all. */
   /**
    * The error a request that got no answer becomes: one already typed (an abort's reason: Cancel,
-   * the deadline, the timeout) as it is; a connection never made is "nothing was sent"; anything
-   * else may have been applied.
+   * the deadline, the timeout) as it is; cancelled, past the deadline or timed out; a connection
+   * never made is "nothing was sent"; anything else may have been applied.
    */
   transportError(op: Operation, req: RequestName, err: unknown, aborted?: "cancel" | "deadline" | "timeout"): BoundaryClientError {
     if (err instanceof BoundaryClientError) return err;

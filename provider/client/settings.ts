@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseDuration } from "../../common/duration";
+import { API_GENERATIONS, isApiGeneration, type ApiGeneration } from "../../wire/releases";
 import { ClientSettingsError } from "../errors";
 
 /** How a client is configured; each option left out falls back to its BOUNDARY_* variable, then a default. */
@@ -30,7 +31,7 @@ export interface BoundaryClientOptions {
 }
 
 /** v0.4's names (`host_set_ids`, `:set-host-sets`; Boundary < 0.11) or current ones (`host_source_ids`, `:set-host-sources`). */
-export type ApiGeneration = "v0.4" | "current";
+export type { ApiGeneration } from "../../wire/releases";
 
 /** The resolved settings a client runs with. */
 export interface ClientSettings {
@@ -128,8 +129,9 @@ export function resolveSettings(options: BoundaryClientOptions = {}, env: NodeJS
       throw new ClientSettingsError(`${ENV.rateLimit}: ${JSON.stringify(rateEnv)} must be a number of requests per second > 0`);
   }
   const generation = options.apiGeneration ?? (env[ENV.apiGeneration] || undefined);
-  if (generation !== undefined && generation !== "v0.4" && generation !== "current") {
-    throw new ClientSettingsError(`${options.apiGeneration ? "apiGeneration" : ENV.apiGeneration}: ${JSON.stringify(generation)} must be "v0.4" or "current"`);
+  if (generation !== undefined && !isApiGeneration(generation)) {
+    const generations = API_GENERATIONS.map((g) => JSON.stringify(g)).join(" or ");
+    throw new ClientSettingsError(`${options.apiGeneration ? "apiGeneration" : ENV.apiGeneration}: ${JSON.stringify(generation)} must be ${generations}`);
   }
   return {
     origin: api.origin,

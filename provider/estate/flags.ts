@@ -4,6 +4,7 @@
  * known one (`--emulat` → `--emulate`), a flag missing its value says so. Never silently ignored.
  */
 import { parseArgs, type ParseArgsOptionDescriptor } from "node:util";
+import { nearestName } from "../../common/nearest";
 
 /** A command line that cannot be run: the message names the flag and what to write instead. */
 export class UsageError extends Error {}
@@ -24,7 +25,7 @@ export function parseFlags<T extends FlagSpecs>(args: readonly string[], options
     if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
       const given = /'([^']+)'/.exec(message)?.[1] ?? message;
       const flag = given.replace(/=.*$/, "");
-      const near = nearest(flag.replace(/^-+/, ""), Object.keys(options));
+      const near = nearestName(flag.replace(/^-+/, ""), Object.keys(options));
       throw new UsageError(`unknown flag ${flag}${near ? `: did you mean --${near}?` : ""} (--help lists the flags)`);
     }
     if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
@@ -37,25 +38,4 @@ export function parseFlags<T extends FlagSpecs>(args: readonly string[], options
     }
     throw err;
   }
-}
-
-/** The known name nearest to `name` by edit distance, when it is close (within about a third of its length). */
-export function nearest(name: string, known: readonly string[]): string | undefined {
-  let best: { name: string; d: number } | undefined;
-  for (const k of known) {
-    const d = editDistance(name.toLowerCase(), k.toLowerCase());
-    if (!best || d < best.d) best = { name: k, d };
-  }
-  return best && best.d <= Math.max(2, Math.floor(name.length / 3)) ? best.name : undefined;
-}
-
-/** Levenshtein distance. */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
 }

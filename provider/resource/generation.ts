@@ -9,6 +9,7 @@
  */
 import { descriptionProblem, hasAnyIdPrefix, oneOf } from "../../common/rules";
 import {
+  BOUNDARY_RELEASES,
   RELEASES,
   anyReleasePrefixes,
   describeReleases,
@@ -27,9 +28,6 @@ import {
 import { INPUT_FIELDS, spec, type InputField } from "../../wire/target-fields";
 import { isSet, type CheckFailure, type TargetInputs } from "./inputs";
 import type { TargetState } from "./state";
-
-/** The real releases (the spec's controller is one of them only by its own API). */
-const REAL = RELEASES.filter((r) => r.release !== "spec");
 
 /** The ids of a list the release takes none of (a kind it does not have). */
 function idsRefused(r: Release, f: InputField, ids: unknown): string[] {
@@ -52,7 +50,7 @@ function refusal(r: Release, f: InputField, inputs: Partial<TargetInputs>, state
 
 /** The inputs set something whose fate depends on the release: only then is the controller's release worth learning. */
 export function needsGeneration(inputs: Partial<TargetInputs>): boolean {
-  return INPUT_FIELDS.some((f) => isSet(inputs[f]) && new Set(REAL.map((r) => refusal(r, f, inputs, undefined))).size > 1);
+  return INPUT_FIELDS.some((f) => isSet(inputs[f]) && new Set(BOUNDARY_RELEASES.map((r) => refusal(r, f, inputs, undefined))).size > 1);
 }
 
 /**

@@ -6,6 +6,7 @@
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { z } from "zod";
 import { hasAnyIdPrefix, oneOf } from "../../common/rules";
+import { looseName, nearestName } from "../../common/nearest";
 import { anyReleasePrefixes } from "../../wire/releases";
 import {
   INPUT_FIELDS,
@@ -85,25 +86,7 @@ export function isSet(v: unknown): boolean {
  * key's length.
  */
 export function closestInput(key: string, among: readonly string[] = INPUT_FIELDS): string | undefined {
-  const plain = (k: string) => k.toLowerCase().replace(/[_\-\s]/g, "");
-  const k = plain(key);
-  let best: { field: string; d: number } | undefined;
-  for (const f of among) {
-    const d = editDistance(k, plain(f));
-    if (!best || d < best.d) best = { field: f, d };
-  }
-  return best && best.d <= Math.max(2, Math.floor(k.length / 3)) ? best.field : undefined;
-}
-
-/** Levenshtein distance. */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
+  return nearestName(key, among, looseName);
 }
 
 /** Pulumi's property path syntax: `hostSetIds[1]`. */

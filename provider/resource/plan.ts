@@ -13,11 +13,11 @@
  * another stack or a person changed meanwhile is reverted.
  */
 import type { CreateTargetRequest, Target, UpdateTargetRequest } from "../../wire/target";
-import { INPUT_FIELDS, setPath, spec, type Association, type InputField } from "../../wire/target-fields";
+import { INPUT_FIELDS, LIST_FIELDS, setPath, spec, type Association, type InputField } from "../../wire/target-fields";
 import { UNKNOWN, isUnknown, type TargetInputs } from "./inputs";
-import { controllerDefault, type ListField, type Release } from "../../wire/releases";
+import { controllerDefault, isList, type ListField, type Release } from "../../wire/releases";
 import * as api from "../client/api";
-import { LIST_FIELDS, type ListIds, type WireCall } from "../client/api";
+import type { ListIds, WireCall } from "../client/api";
 import { OUTPUT_FIELDS, TARGET_OUTPUTS, managedFields, type TargetState } from "./state";
 
 /** One field whose desired value differs from the state. */
@@ -202,11 +202,6 @@ export function callsFor(base: TargetState, planned: readonly Change[]): Call[] 
     }
   }
   return mask.length > 0 ? [{ op: "update", mask, fields }, ...lists] : lists;
-}
-
-/** Whether a field is one of the Target's id lists. */
-function isList(field: InputField): field is ListField {
-  return (LIST_FIELDS as readonly InputField[]).includes(field);
 }
 
 /** The lists a set call carries, its own first (that one decides the action). */

@@ -277,26 +277,31 @@ describe("what v0.21.3 answers for its own client (section 2 of the release tabl
     expect(empty.body.items).toHaveLength(1);
   });
 
-  test("the actions' 500s in v0.21.3's words: add host sources says only that it failed; remove wraps the repository's error", async () => {
-    const t = await create({ name: "words" });
-    await act(t.id, "set-host-sources", { version: 1, host_source_ids: ["hsst_1234567890"] });
-    const again = await act(t.id, "add-host-sources", { version: 2, host_source_ids: ["hsst_1234567890"] });
-    expect([again.status, again.body]).toEqual([500, { kind: "Internal", message: "Failed to add target host sources" }]);
-    const at = "target.(Repository).DeleteTargetHostSources";
-    const missing = await act(t.id, "remove-host-sources", { version: 2, host_source_ids: ["hsst_1234567891"] });
-    expect([missing.status, missing.body]).toEqual([
-      500,
-      {
-        kind: "Internal",
-        message: `Unable to remove host sources from target: ${at}: db.DoTx: ${at}: target host sources deleted 0 did not match request for 1: search issue: error #1101.`,
-      },
-    ]);
-    const creds = await act(t.id, "remove-credential-sources", { version: 2, brokered_credential_source_ids: ["clvlt_1234567890"] });
-    expect(creds.body.message).toMatch(
+  const at = (repo: string) => `target.(Repository).${repo}: db.DoTx: target.(Repository).${repo}`;
+  test.each([
+    ["add-host-sources", { host_source_ids: ["hsst_1234567890"] }, "Failed to add target host sources"],
+    [
+      "remove-host-sources",
+      { host_source_ids: ["hsst_1234567891"] },
+      `Unable to remove host sources from target: ${at("DeleteTargetHostSources")}: target host sources deleted 0 did not match request for 1: search issue: error #1101.`,
+    ],
+    [
+      "remove-credential-sources",
+      { brokered_credential_source_ids: ["clvlt_1234567890"] },
       /^Unable to remove credential sources from target: target\.\(Repository\)\.DeleteTargetCredentialSources: db\.DoTx: .*credential libraries deleted 0 did not match request for 1: search issue: error #1101\.$/,
-    );
-    expect((await c.call("GET", `/v1/targets/${t.id}`)).body.version).toBe(2);
-  });
+    ],
+  ])(
+    "the actions' 500s in v0.21.3's words (add host sources says only that it failed; remove wraps the repository's error): :%s",
+    async (action, ids, message) => {
+      const t = await create();
+      await act(t.id, "set-host-sources", { version: 1, host_source_ids: ["hsst_1234567890"] });
+      const res = await act(t.id, action, { version: 2, ...ids });
+      expect([res.status, res.body.kind]).toEqual([500, "Internal"]);
+      if (typeof message === "string") expect(res.body).toEqual({ kind: "Internal", message });
+      else expect(res.body.message).toMatch(message);
+      expect((await c.call("GET", `/v1/targets/${t.id}`)).body.version).toBe(2);
+    },
+  );
 
   test("the update mask is the body's fields, nested ones included: clearing default_client_port with another field is one PATCH; default_port is checked only when in the mask", async () => {
     const t = await create({ name: "mask", attributes: { default_port: 22, default_client_port: 2222 } });
@@ -309,20 +314,13 @@ describe("what v0.21.3 answers for its own client (section 2 of the release tabl
     expect(port.body.details.request_fields).toEqual([{ name: "attributes.default_port", description: "This field is required." }]);
   });
 
-  test("a version 0 is missing, on PATCH and on the actions, in the validators' words", async () => {
-    const t = await create({ name: "version-zero" });
-    const patch = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 0, description: "d" });
-    expect(patch.body).toEqual({
-      kind: "InvalidArgument",
-      message: "Error in provided request.",
-      details: { request_fields: [{ name: "version", description: "Existing resource version is required for an update." }] },
-    });
-    const action = await act(t.id, "add-host-sources", { version: 0, host_source_ids: ["hsst_1234567890"] });
-    expect(action.body).toEqual({
-      kind: "InvalidArgument",
-      message: "Errors in provided fields.",
-      details: { request_fields: [{ name: "version", description: "Required field." }] },
-    });
+  test.each([
+    ["PATCH", "", { version: 0, description: "d" }, "Error in provided request.", "Existing resource version is required for an update."],
+    ["POST", ":add-host-sources", { version: 0, host_source_ids: ["hsst_1234567890"] }, "Errors in provided fields.", "Required field."],
+  ])("a version 0 is missing, in the validators' words: %s …%s", async (method, action, body, message, description) => {
+    const t = await create();
+    const res = await c.call(method, `/v1/targets/${t.id}${action}`, body);
+    expect(res.body).toEqual({ kind: "InvalidArgument", message, details: { request_fields: [{ name: "version", description }] } });
   });
 
   test("ids: letters, digits and _ only (400, in each verifier's words); a segment without _ is an alias value (404 when unknown)", async () => {

@@ -5,12 +5,12 @@
  * and a rejected request leaves the store as it was.
  *
  * The 100 ms is measured as the controller thread's CPU between two turns of its loop
- * (controller/loop-monitor.ts), not as /health's wall-clock time: on a machine loaded by other
+ * (harness/loop-monitor.ts), not as /health's wall-clock time: on a machine loaded by other
  * processes (jest's other workers) the clock runs on while this process waits for a core, which
  * says nothing about the controller.
  */
 import fc from "fast-check";
-import { monitorLoop, type LoopMonitor } from "../../controller/loop-monitor";
+import { monitorLoop, type LoopMonitor } from "../../harness/loop-monitor";
 import { ADMIN_TOKEN, PROJECT, READ_ONLY_TOKEN, startTestController, type TestController } from "../helpers/controller";
 import { rawRequest } from "../helpers/raw-http";
 

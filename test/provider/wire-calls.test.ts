@@ -4,7 +4,8 @@
  * credential list under both names), and one not known yet (every release). What the client sends
  * for a list is `api.listAction`, the same function, so these are the requests on the wire.
  */
-import { LIST_FIELDS, listAction } from "../../provider/client/api";
+import { listAction } from "../../provider/client/api";
+import { LIST_FIELDS } from "../../wire/target-fields";
 import { planUpdate, wireCall, type Call } from "../../provider/resource/plan";
 import { stateFromTarget } from "../../provider/resource/state";
 import { RELEASES, release } from "../../wire/releases";
