@@ -174,7 +174,7 @@ function maxPageSizeOf(controller: Block): { maxPageSize?: number } {
 /** `--emulate`, else the config file's `controller { emulate = "…" }`, else the spec. */
 function emulationOf(flag: string | undefined, fromFile: unknown): Emulation {
   const [key, value] = flag !== undefined ? ["--emulate", flag] : ["controller.emulate", fromFile];
-  if (value === undefined) return "spec";
+  if (value === undefined) return EMULATIONS[0]!; // the table's first row: the spec
   if (typeof value === "string" && (EMULATIONS as readonly string[]).includes(value)) return value as Emulation;
   throw new ConfigError(`${key}: ${JSON.stringify(value)} is not one of ${EMULATIONS.join(", ")}`);
 }

@@ -4,7 +4,7 @@
  * functions instead of testing a release. `spec` is the user's spec with Boundary v0.4's facts
  * where it is silent (and our clearer answers); `0.4` … `0.21` are those releases as they answer.
  */
-import { RELEASE_KEYS, actionFailure, knows, replacement, requires, type Release, type ReleaseKey } from "../wire/releases";
+import { RELEASE_KEYS, actionFailure, isSpec, knows, listWords, replacement, requires, type Release, type ReleaseKey } from "../wire/releases";
 import type { RequestField, UpdateTargetRequest } from "../wire/target";
 import type { AssociationOp, ListKind } from "../wire/target-fields";
 import { ControllerFault, invalidField } from "./errors";
@@ -19,9 +19,9 @@ export type { ListKind } from "../wire/target-fields";
 
 /** One line for the banner: which API this controller speaks. */
 export function describeEmulation(r: Release): string {
-  if (r.release === "spec") return "the spec's Target API (Boundary v0.4 names; a stale version is 409)";
+  if (isSpec(r)) return "the spec's Target API (Boundary v0.4 names; a stale version is 409)";
   const within = r.withinMinor ? `; ${r.withinMinor}` : "";
-  return `Boundary v${r.patch} (${r.generation === "current" ? "host sources and credential sources" : "host sets and credential libraries"}${within})`;
+  return `Boundary v${r.patch} (${listWords(r)}${within})`;
 }
 
 /** The answer to a mutation whose version is not the Target's. */

@@ -95,6 +95,11 @@ function generationOf(f: ReleaseFacts): ApiGeneration {
   return generationRouting(f.lists.hostSetIds!.routes.some((r) => r.noun === "host-sources"));
 }
 
+/** What the release's lists are called, in words for people (the banner): its generation's nouns. */
+export function listWords(r: Pick<Release, "generation">): string {
+  return r.generation === "current" ? "host sources and credential sources" : "host sets and credential libraries";
+}
+
 /** The API generation of a controller that routes the host-sources actions (`current`) or does not (`v0.4`). */
 export function generationRouting(hostSources: boolean): ApiGeneration {
   return hostSources ? "current" : "v0.4";
