@@ -134,7 +134,7 @@ export function routesFor(r: Release): Route[] {
           token: q.token,
           pageSize: q.pageSize,
           maxPageSize: store.maxPageSize,
-          errors: store.release.errors,
+          dialect: store.dialect,
           scopedTokens: store.release.listTokenScoped,
         };
         const p = await inSlices(pageSteps(records, page, Date.now(), (since) => store.deletedSince(since, projects)));
