@@ -1,7 +1,7 @@
 /**
  * The API's routes, declared as data: method, path template, the action a caller needs, the body
  * schema, and a handler of a few lines that translates the decoded request into a store call.
- * Every rule lives in the store (`../store.ts`) and in authorize-session (`../sessions.ts`).
+ * Every rule lives in the store (`../store/`) and in authorize-session (`../sessions/`).
  */
 import type { z } from "zod";
 import { listIn, type ListField, type ListRoute, type Release } from "../../wire/releases";

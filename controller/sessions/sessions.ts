@@ -5,18 +5,18 @@
  * remembered with their expiry and connection limit. What differs per release is the release
  * table's (`authorizeSession` of the emulated release).
  */
-import { Prefix, type AuthorizeSessionRequest, type Credential, type RequestField, type SessionAuthorization } from "../wire/target";
+import { Prefix, type AuthorizeSessionRequest, type Credential, type RequestField, type SessionAuthorization } from "../../wire/target";
 import { sessionCertificate } from "./certificate";
-import { ControllerFault, invalidField, invalidFields, notFound } from "./errors";
-import type { SessionFacts } from "../wire/releases";
-import { DEV_USER_ID } from "./fixtures";
-import { matches, parseFilter } from "../common/filter";
+import { ControllerFault, invalidField, invalidFields, notFound } from "../errors";
+import type { SessionFacts } from "../../wire/releases";
+import { DEV_USER_ID } from "../fixtures";
+import { matches, parseFilter } from "../../common/filter";
 import { ExpiryHeap } from "./expiry-heap";
-import type { TargetRecord } from "./record";
+import type { TargetRecord } from "../record";
 import { authorizationToken } from "./session-token";
-import { isTargetId } from "./ids";
-import { newId, type Store } from "./store";
-import { scopeSummary } from "./view";
+import { isTargetId } from "../ids";
+import { newId, type Store } from "../store";
+import { scopeSummary } from "../view";
 
 /** The fields of each static credential type that its typed `credential` carries (the proto messages of staticToSessionCredential); JSON: all. */
 const STATIC_FIELDS: Readonly<Record<string, readonly string[] | "all">> = {
