@@ -9,6 +9,7 @@ import { oneOf, hasAnyIdPrefix } from "../common/rules";
 import { actionFailure, listIn, type ListField, type ListRoute, type Release } from "../wire/releases";
 import type { RequestField } from "../wire/target";
 import type { AssociationOp, ListKind } from "../wire/target-fields";
+import { dialectOf } from "./dialect";
 import { actionMistake } from "./emulation";
 import { ControllerFault } from "./errors";
 import { MAX_IDS_PER_REQUEST } from "./rules";
@@ -33,10 +34,10 @@ export function checkActionBody(
   sent: readonly SentIds[],
   noun: ListRoute["noun"],
 ): { errors: RequestField[]; wanted: Map<ListField, string[]> } {
-  const ours = r.errors === "ours";
+  const d = dialectOf(r);
   const errors: RequestField[] = [];
   // version 0 is missing: the request message's zero value (v0.4.0 and v0.21.3 alike)
-  if (!version) errors.push({ name: "version", description: ours ? "This field is required: it must be the target's current version." : "Required field." });
+  if (!version) errors.push({ name: "version", description: d.versionMissingOnAction });
   const wanted = new Map<ListField, string[]>();
   for (const s of sent) {
     const ids = s.ids ?? [];
@@ -47,15 +48,8 @@ export function checkActionBody(
     }
     const bad = ids.filter((id) => !hasAnyIdPrefix(id, prefixes));
     // Boundary names the first bad id of a field (its errors are a map by field); ours names each
-    const named = ours ? bad : bad.slice(0, 1);
-    for (const id of named) {
-      errors.push({
-        name: s.name,
-        description: ours
-          ? `Incorrectly formatted identifier ${JSON.stringify(id)}: it must start with ${oneOf(prefixes)}.`
-          : `Incorrectly formatted ${singular(noun)} identifier ${JSON.stringify(id)}.`,
-      });
-    }
+    const named = d.namesEveryBadId ? bad : bad.slice(0, 1);
+    for (const id of named) errors.push({ name: s.name, description: d.badListId(id, oneOf(prefixes), singular(noun)) });
     wanted.set(s.field, [...new Set([...(wanted.get(s.field) ?? []), ...ids])]);
   }
   if (op !== "set" && [...wanted.values()].every((w) => w.length === 0)) errors.push(...emptyAction(r, sent, noun));
@@ -64,14 +58,10 @@ export function checkActionBody(
 
 /** An add or remove with no id: each name the route reads, or the credential-sources route's own words and fields. */
 function emptyAction(r: Release, sent: readonly SentIds[], noun: ListRoute["noun"]): RequestField[] {
-  if (r.errors === "ours") return sent.map((s) => ({ name: s.name, description: "This must contain at least one identifier." }));
+  const noIds = dialectOf(r).noIds;
+  if (noIds) return sent.map((s) => ({ name: s.name, description: noIds }));
   if (noun === "credential-sources") return r.emptyCredentialSources.fields.map((name) => ({ name, description: r.emptyCredentialSources.message }));
   return sent.map((s) => ({ name: s.name, description: "Must be non-empty." }));
-}
-
-/** The message of an action body's 400: the validators' "Errors in provided fields.", or ours. */
-export function actionFieldsMessage(r: Release): string {
-  return r.errors === "ours" ? "Error in provided request." : "Errors in provided fields.";
 }
 
 /**
@@ -80,7 +70,7 @@ export function actionFieldsMessage(r: Release): string {
  * release's answer to the mistake (ours a 400).
  */
 export function unknownMember(r: Release, name: string, op: AssociationOp, kind: ListKind, id: string, why: string): ControllerFault {
-  if (r.errors === "boundary" && kind === "credential" && r.generation === "v0.4" && why === "was not found") {
+  if (dialectOf(r).repositoryAnswers && kind === "credential" && r.generation === "v0.4" && why === "was not found") {
     const cause =
       'unable to create target credential libraries: db.CreateItems: db.Create: create failed: insert or update on table "target_credential_library" ' +
       'violates foreign key constraint "credential_library_fkey": integrity violation: error #1003';
@@ -96,7 +86,7 @@ export function unknownMember(r: Release, name: string, op: AssociationOp, kind:
  */
 export function injectedRefusal(r: Release, fields: readonly ListField[], wanted: ReadonlyMap<ListField, string[]>, op: AssociationOp): void {
   const words = r.injectedOnTcp;
-  if (!words || r.errors !== "boundary" || !fields.includes("injectedApplicationCredentialSourceIds")) return;
+  if (!words || !dialectOf(r).repositoryAnswers || !fields.includes("injectedApplicationCredentialSourceIds")) return;
   if ((wanted.get("injectedApplicationCredentialSourceIds")?.length ?? 0) === 0) return;
   const handler = r.actionErrors.handler.credential[op];
   const wrap = "wrap" in handler ? handler.wrap : handler.fixed;

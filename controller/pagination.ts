@@ -6,6 +6,7 @@
  * was asked for, newest change first, and the ids deleted since (`removed_ids`). A token belongs to
  * one query; a malformed, foreign or expired one is a 400 of kind "invalid list token".
  */
+import { OURS, type Dialect } from "./dialect";
 import { ControllerFault } from "./errors";
 import type { TargetRecord } from "./record";
 import { atOnce, filterSteps, sortSteps, type Steps } from "./slices";
@@ -43,8 +44,8 @@ export interface PageQuery {
   maxPageSize?: number;
   /** A token used in another scope is refused as a change of grants (0.19.3+: the grants hash is the request scope's). */
   scopedTokens?: boolean;
-  /** Whose words a token that does not decode gets: Boundary's (its handler's 500) or ours (a 400). */
-  errors?: "boundary" | "ours";
+  /** Whose words a token that does not decode gets: Boundary's (its handler's 500) or ours (a 400, the default). */
+  dialect?: Dialect;
 }
 
 /** The page a list request asks for. `deletedSince` gives the ids removed since a time, for refreshes. */
@@ -55,7 +56,7 @@ export function page(records: readonly TargetRecord[], q: PageQuery, now: number
 /** `page`, as steps that may pause (see slices.ts): a list of 100,000 takes ~100 ms to sort. */
 export function* pageSteps(records: readonly TargetRecord[], q: PageQuery, now: number, deletedSince: (since: number) => string[]): Steps<Page> {
   const size = pageSize(q.pageSize, q.maxPageSize ?? MAX_PAGE_SIZE);
-  const token = q.token ? decode(q.token, q.query, now, q.scopedTokens === true, q.errors ?? "ours") : undefined;
+  const token = q.token ? decode(q.token, q.query, now, q.scopedTokens === true, q.dialect ?? OURS) : undefined;
   const pass = token?.pass ?? "list";
   const key = (t: TargetRecord) => (pass === "list" ? t.created_time : t.updated_time);
   const changed = pass === "refresh" ? yield* filterSteps(records, (t) => Date.parse(t.updated_time) > token!.since) : records;
@@ -118,10 +119,7 @@ function encode(t: Token): string {
   return Buffer.from(JSON.stringify(t)).toString("base64url");
 }
 
-/** Boundary's answer to a token its base58 and proto decoding refuse (handlers.ParseListToken, 0.15–0.21). */
-const UNDECODABLE = "handlers.ParseListToken: unknown, unknown: error #0: proto: cannot parse invalid wire-format data";
-
-function decode(text: string, query: string, now: number, scoped: boolean, errors: "boundary" | "ours"): Token {
+function decode(text: string, query: string, now: number, scoped: boolean, dialect: Dialect): Token {
   let t: Token | undefined;
   try {
     t = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
@@ -129,7 +127,7 @@ function decode(text: string, query: string, now: number, scoped: boolean, error
     t = undefined;
   }
   if (typeof t !== "object" || t === null || (t.pass !== "list" && t.pass !== "refresh") || typeof t.since !== "number" || typeof t.issued !== "number")
-    throw errors === "boundary" ? new ControllerFault("Internal", UNDECODABLE) : invalid("list token is not valid");
+    throw dialect.undecodableListToken();
   const scopeOf = (q: unknown) => (typeof q === "string" && q.startsWith("[") ? (JSON.parse(q) as unknown[])[0] : undefined);
   if (t.q !== query && scoped && scopeOf(t.q) !== scopeOf(query)) throw invalid("grants have changed since list token was issued");
   if (t.q !== query) throw invalid("list token was issued for a different request");

@@ -9,6 +9,7 @@ import type { Release } from "../wire/releases";
 import type { RequestField } from "../wire/target";
 import { TARGET_FIELDS, spec, type InputField } from "../wire/target-fields";
 import { ControllerFault, invalidFields } from "./errors";
+import { dialectOf } from "./dialect";
 
 /** A field rule: what is wrong with a present value in a release, on a create or a PATCH, or undefined. */
 type Rule = (value: never, release: Release, use: FieldUse) => string | undefined;
@@ -40,19 +41,19 @@ export const FIELD_RULES = {
   sessionConnectionLimit: (v: number) => (shared.isConnectionLimit(v) ? undefined : "This must be -1 (unlimited) or greater than zero."),
   // Boundary: bexpr.CreateEvaluator's verdict, which compiles no pattern (one RE2 refuses fails each evaluation)
   workerFilter: (v: string, r: Release) => {
-    if (r.errors === "boundary") return shared.filterProblem(v, "evaluation") ? "Unable to successfully parse filter expression." : undefined;
-    const why = shared.filterProblem(v);
-    return why && `Unable to parse the worker filter: ${why}.`;
+    const d = dialectOf(r);
+    return d.workerFilterProblem(shared.filterProblem(v, d.filterPatterns));
   },
   // Boundary: 0 in the release's words, above 65535 refused from 0.13 (a uint32 before); what does not decode never gets here (requests.ts)
   defaultPort: (v: number, r: Release, use: FieldUse) => {
-    if (r.errors === "ours") return shared.isPort(v) ? undefined : "This must be a port number from 1 to 65535.";
+    const outOfRange = dialectOf(r).portOutOfRange;
+    if (outOfRange) return shared.isPort(v) ? undefined : outOfRange;
     if (v === 0) return use === "create" ? r.ports.zeroOnCreate : r.ports.zeroOnUpdate;
     return v > 65535 ? r.ports.aboveMax : undefined;
   },
   // the current release's own messages (v0.21.3's validateCreateRequest / validateUpdateRequest)
   egressWorkerFilter: (v: string, r: Release) =>
-    shared.filterProblem(v, r.errors === "boundary" ? "evaluation" : "refused") ? "Unable to successfully parse egress filter expression." : undefined,
+    shared.filterProblem(v, dialectOf(r).filterPatterns) ? "Unable to successfully parse egress filter expression." : undefined,
   // an open-source controller refuses any ingress filter (HCP and Enterprise take one)
   ingressWorkerFilter: () => "Ingress Worker Filter field is not supported in OSS",
   // split host and port up to 0.19.2, parsed and normalised from 0.19.3 (controller/address.ts)
@@ -122,8 +123,8 @@ export function checkRecursive(v: string | null | undefined): RequestField | und
   return v === null || v === undefined || ["true", "false", ""].includes(v) ? undefined : { name: "recursive", description: "This must be true or false." };
 }
 
-/** Boundary's answer to a second resource with a unique field's value, with no field named (handlers/errors.go genericUniquenessMsg). */
-export const UNIQUENESS = "Invalid request.  Request attempted to make second resource with the same field value that must be unique.";
+/** Boundary's answer to a second resource with a unique field's value (its home is the wording table). */
+export { UNIQUENESS } from "./dialect";
 
 /** handlers.ValidId: `prefix_` and then only letters and digits. */
 export function validId(id: string | undefined, prefix: string): boolean {
@@ -151,7 +152,7 @@ export interface ListQuery {
  * go-bexpr parses (which compiles no pattern).
  */
 export function checkListQuery(r: Release, q: ListQuery): boolean {
-  if (r.errors === "ours") {
+  if (!dialectOf(r).listQueryAsGateway) {
     const bad = checkRecursive(q.recursive);
     if (bad) throw invalidFields([bad]);
     const why = q.filter ? shared.filterProblem(q.filter) : undefined;

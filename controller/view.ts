@@ -74,7 +74,7 @@ export function listItemView(store: Store, t: TargetRecord, actions: readonly st
 
 /** The scope summary Boundary embeds in a Target and a session authorization. */
 export function scopeSummary(store: Store, scopeId: string): ScopeSummary {
-  const s = store.scopes.get(scopeId);
+  const s = store.seed.scope(scopeId);
   const out: ScopeSummary = { id: scopeId, type: s?.type ?? "project" };
   if (s?.name) out.name = s.name;
   if (s?.description) out.description = s.description;
@@ -100,7 +100,7 @@ export function targetView(store: Store, t: TargetRecord, actions: readonly stri
     if (ids.length === 0) continue;
     // Boundary's Target carries only id and its catalog or store here; the full summary is in authorize-session
     const summaries = ids.map((id) => {
-      const item = store.referents[kind].get(id);
+      const item = store.seed.referent(kind, id);
       return Object.fromEntries([["id", id], ...carries.map((k) => [k, item?.[k]])]);
     });
     for (const name of listIn(r, field)?.answers ?? []) {

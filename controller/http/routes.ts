@@ -1,7 +1,7 @@
 /**
  * The API's routes, declared as data: method, path template, the action a caller needs, the body
  * schema, and a handler of a few lines that translates the decoded request into a store call.
- * Every rule lives in the store (`../store.ts`) and in authorize-session (`../sessions.ts`).
+ * Every rule lives in the store (`../store/`) and in authorize-session (`../sessions/`).
  */
 import type { z } from "zod";
 import { listIn, type ListField, type ListRoute, type Release } from "../../wire/releases";
@@ -134,7 +134,7 @@ export function routesFor(r: Release): Route[] {
           token: q.token,
           pageSize: q.pageSize,
           maxPageSize: store.maxPageSize,
-          errors: store.release.errors,
+          dialect: store.dialect,
           scopedTokens: store.release.listTokenScoped,
         };
         const p = await inSlices(pageSteps(records, page, Date.now(), (since) => store.deletedSince(since, projects)));

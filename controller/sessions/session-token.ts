@@ -11,8 +11,8 @@
  * fields. protobufjs encodes it (its light build: no .proto parser is loaded).
  */
 import { Root, type Type } from "protobufjs/light";
-import { base58Encode } from "./base58";
-import type { LaterTokenField } from "../wire/releases";
+import { base58Encode } from "../base58";
+import type { LaterTokenField } from "../../wire/releases";
 
 /** protobufjs's JSON form of the messages: name → field → { type, id } (and `rule` for a list). */
 const MESSAGES = {

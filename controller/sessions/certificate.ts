@@ -40,7 +40,7 @@ import {
   id_kp_clientAuth,
   id_kp_serverAuth,
 } from "@peculiar/asn1-x509";
-import type { SubjectKeyIdMethod } from "../wire/releases";
+import type { SubjectKeyIdMethod } from "../../wire/releases";
 
 /** Ed25519's algorithm identifier (RFC 8410): the key's and the signature's, without parameters. */
 const ID_ED25519 = "1.3.101.112";

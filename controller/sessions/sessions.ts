@@ -5,18 +5,18 @@
  * remembered with their expiry and connection limit. What differs per release is the release
  * table's (`authorizeSession` of the emulated release).
  */
-import { Prefix, type AuthorizeSessionRequest, type Credential, type RequestField, type SessionAuthorization } from "../wire/target";
+import { Prefix, type AuthorizeSessionRequest, type Credential, type RequestField, type SessionAuthorization } from "../../wire/target";
 import { sessionCertificate } from "./certificate";
-import { ControllerFault, invalidField, invalidFields, notFound } from "./errors";
-import type { SessionFacts } from "../wire/releases";
-import { DEV_USER_ID } from "./fixtures";
-import { matches, parseFilter } from "../common/filter";
+import { ControllerFault, invalidField, invalidFields, notFound } from "../errors";
+import type { SessionFacts } from "../../wire/releases";
+import { DEV_USER_ID } from "../fixtures";
+import { matches, parseFilter } from "../../common/filter";
 import { ExpiryHeap } from "./expiry-heap";
-import type { TargetRecord } from "./record";
+import type { TargetRecord } from "../record";
 import { authorizationToken } from "./session-token";
-import { isTargetId } from "./ids";
-import { newId, type Store } from "./store";
-import { scopeSummary } from "./view";
+import { isTargetId } from "../ids";
+import { newId, type Store } from "../store";
+import { scopeSummary } from "../view";
 
 /** The fields of each static credential type that its typed `credential` carries (the proto messages of staticToSessionCredential); JSON: all. */
 const STATIC_FIELDS: Readonly<Record<string, readonly string[] | "all">> = {
@@ -153,9 +153,9 @@ export class Sessions {
   }
 
   private resolveTarget(pathId: string, req: AuthorizeSessionRequest): TargetRecord {
-    if (this.store.release.errors === "boundary") {
+    if (this.store.dialect.authorizeAsValidator) {
       const fields = authorizeFields(pathId, req);
-      if (fields.length > 0) throw invalidFields(fields, "Errors in provided fields.");
+      if (fields.length > 0) throw invalidFields(fields, this.store.dialect.fieldErrorsMessage);
       return req.name ? this.store.findTargetByName(pathId, { id: req.scope_id, name: req.scope_name }) : this.store.getTarget(pathId);
     }
     if (pathId.startsWith(Prefix.target)) {
@@ -183,10 +183,10 @@ export class Sessions {
     // current releases: the egress filter, or a legacy filter a Target kept
     const expression = target.egress_worker_filter ?? target.worker_filter;
     const filter = expression ? parseFilter(expression, "evaluation") : undefined;
-    const available = this.store.workers.filter((w) => !filter || matches(filter, { name: w.name, tags: w.tags }));
+    const available = this.store.seed.workers.filter((w) => !filter || matches(filter, { name: w.name, tags: w.tags }));
     if (available.length === 0) {
       const { kind, none, filtered } = release.noWorkers;
-      throw new ControllerFault(kind, this.store.workers.length > 0 ? filtered : none);
+      throw new ControllerFault(kind, this.store.seed.workers.length > 0 ? filtered : none);
     }
     return available.map(() => DEV_WORKER_ADDRESS);
   }
@@ -197,15 +197,11 @@ export class Sessions {
       if (hostId !== undefined) throw invalidField("host_id", "The target has an address and no host sources: leave host_id out.");
       return { host: { address: target.address } };
     }
-    const candidates = target.host_set_ids.flatMap((hostSetId) => (this.store.hostSets.get(hostSetId)?.hosts ?? []).map((host) => ({ hostSetId, host })));
+    const candidates = target.host_set_ids.flatMap((hostSetId) => (this.store.seed.hostSet(hostSetId)?.hosts ?? []).map((host) => ({ hostSetId, host })));
     if (hostId !== undefined) {
       // static hosts, and plugin hosts where the release takes them
       if (!release.hostIds.some((p) => hostId.startsWith(p))) {
-        const why =
-          this.store.release.errors === "ours"
-            ? `Incorrectly formatted identifier: it must start with ${release.hostIds.join(" or ")}.`
-            : "Incorrectly formatted identifier.";
-        throw invalidField("host_id", why);
+        throw invalidField("host_id", this.store.dialect.badHostId(release.hostIds));
       }
       const chosen = candidates.find((c) => c.host.id === hostId);
       if (!chosen) throw invalidField("host_id", "The requested host id is not available.");
@@ -217,7 +213,7 @@ export class Sessions {
 
   private credentials(target: TargetRecord, release: SessionFacts): Credential[] {
     return target.application_credential_library_ids.flatMap((id) => {
-      const lib = this.store.credentialLibraries.get(id);
+      const lib = this.store.seed.credentialSource(id);
       if (!lib) return [];
       const raw = Buffer.from(JSON.stringify(lib.secret)).toString("base64");
       const source = { id: lib.id, name: lib.name, description: lib.description, credential_store_id: lib.credential_store_id, type: lib.type };

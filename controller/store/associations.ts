@@ -1,0 +1,81 @@
+/**
+ * add/remove/set on a Target's id lists: the body's rules, the ids checked against the seed, and
+ * the lists the change makes, in the order Boundary keeps them. Pure: the store records the result.
+ */
+import type { ListField, ListRoute } from "../../wire/releases";
+import { associationOf, spec, type AssociationOp, type ListWire } from "../../wire/target-fields";
+import { checkActionBody, injectedRefusal, unknownMember, type SentIds } from "../action-rules";
+import { actionMistake, addressConflict, staleVersion } from "../emulation";
+import { invalidFields } from "../errors";
+import type { TargetRecord } from "../record";
+import type { Referents } from "./referents";
+import { sameSet, type TargetRules } from "./validation";
+
+/** One action on a Target: its op, the version it carries, the lists it sent (each under the name it came by) and the route's noun. */
+export interface AssociationChange {
+  op: AssociationOp;
+  version: number | undefined;
+  sent: readonly SentIds[];
+  noun: ListRoute["noun"];
+}
+
+/**
+ * The record an action makes of `current` (without its new version and time), or `current` itself
+ * when a `set` names the lists it has (a no-op: no version check and no new version, as in Boundary).
+ * Throws the release's answer to a bad body, a stale version or an id it refuses.
+ */
+export function associationChange(
+  rules: TargetRules,
+  seed: Referents,
+  current: TargetRecord,
+  change: AssociationChange,
+): Record<string, unknown> | TargetRecord {
+  const { op, version, sent, noun } = change;
+  const release = rules.release;
+  const { errors, wanted } = checkActionBody(release, op, version, sent, noun);
+  if (errors.length > 0) throw invalidFields(errors, rules.dialect.fieldErrorsMessage);
+  const fields = [...wanted.keys()];
+  // one route changes lists of one kind (`:set-credential-sources` both credential lists)
+  const kind = associationOf(fields[0]!).kind;
+  // Boundary's set of credentials selects the ids it finds (internal/target/query.go setChangesQuery): one that names nothing is dropped
+  if (rules.dialect.repositoryAnswers && kind === "credential" && op === "set")
+    for (const f of fields)
+      wanted.set(
+        f,
+        wanted.get(f)!.filter((id) => seed.referent("credential", id) !== undefined),
+      );
+  const attachedTo = (f: ListField) => current[spec(f).wire as ListWire] ?? [];
+  if (op === "set" && fields.every((f) => sameSet(attachedTo(f), wanted.get(f)!))) return current;
+  injectedRefusal(release, fields, wanted, op);
+  if (version !== current.version) throw staleVersion(release, current.id, current.version, version!, op, kind);
+  if (kind === "host" && op !== "remove" && current.address) throw addressConflict(op);
+  const next: Record<string, unknown> = { ...current };
+  for (const f of fields) {
+    const name = sent.find((s) => s.field === f && (s.ids?.length ?? 0) > 0)?.name ?? spec(f).wire;
+    const [attached, ids] = [attachedTo(f), wanted.get(f)!];
+    if (op === "remove") {
+      const deleted = ids.filter((h) => attached.includes(h)).length;
+      const missing = ids.find((h) => !attached.includes(h));
+      if (missing)
+        throw actionMistake(release, name, op, kind, {
+          kind: "not-attached",
+          id: missing,
+          why: "is not attached to the target",
+          deleted,
+          asked: ids.length,
+        });
+      next[spec(f).wire] = attached.filter((h) => !ids.includes(h));
+      continue;
+    }
+    rules.checkMembers(f, kind === "host" && release.hostSetsAnyProject ? undefined : current.scope_id, ids, (id, why) =>
+      unknownMember(release, name, op, kind, id, why),
+    );
+    // lists keep the order ids were attached in (the join table's rows, read back unordered)
+    if (op === "add") {
+      const dup = ids.find((h) => attached.includes(h));
+      if (dup) throw actionMistake(release, name, op, kind, { kind: "attached", id: dup, why: "is already attached to the target" });
+      next[spec(f).wire] = [...attached, ...ids];
+    } else next[spec(f).wire] = [...attached.filter((h) => ids.includes(h)), ...ids.filter((h) => !attached.includes(h))];
+  }
+  return next;
+}

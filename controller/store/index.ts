@@ -1,0 +1,9 @@
+/**
+ * The controller's state and every rule about Targets, in rooms: the records and their versions
+ * (`targets.ts`), the indexes over them (`indexes.ts`), the rules of a body (`validation.ts`), the
+ * add/set/remove actions (`associations.ts`) and the seed they point at (`referents.ts`).
+ */
+export { Store, type AssociationField, type StoreOptions } from "./targets";
+export type { ReferentRecord, Referents, ScopeRecord } from "./referents";
+export type { ListQuery } from "../rules";
+export { newId, type IdUse } from "../ids";
