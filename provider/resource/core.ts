@@ -25,7 +25,7 @@ import {
   changes,
   diffOf,
   projectCreate,
-  projectUpdate,
+  projectChanges,
   replayChanges,
   sameValue,
   undecidedAmong,
@@ -152,8 +152,9 @@ export class TargetCore {
     const inputs = parseInputs(news);
     const releases = this.knownReleases(state);
     refuseUnsupportedAmong(inputs, releases, state);
-    refuseReplacement(inputs.name ?? state.name, changes(state, inputs, { ...ctx, releases }));
-    return projectUpdate(state, inputs, { ...ctx, releases });
+    const changed = changes(state, inputs, { ...ctx, releases });
+    refuseReplacement(inputs.name ?? state.name, changed);
+    return projectChanges(state, inputs, changed);
   }
 
   /**

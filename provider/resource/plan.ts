@@ -272,9 +272,14 @@ export function projectCreate(news: Partial<TargetInputs>): Record<string, unkno
  * changes unknown.
  */
 export function projectUpdate(state: TargetState, news: Partial<TargetInputs>, ctx: PlanContext = {}): Record<string, unknown> {
+  return projectChanges(state, news, changes(state, news, ctx));
+}
+
+/** `projectUpdate` from changes already computed (`changes`). */
+export function projectChanges(state: TargetState, news: Partial<TargetInputs>, planned: readonly Change[]): Record<string, unknown> {
   const out: Record<string, unknown> = { ...state };
   const changed = new Set<string>();
-  for (const c of changes(state, news, ctx)) {
+  for (const c of planned) {
     out[c.field] = c.to;
     changed.add(c.field);
   }
