@@ -8,7 +8,7 @@
  */
 import { ipv6Literal } from "../../common/address";
 import { knows, type Release } from "../../wire/releases";
-import { BoundaryApiError, UnexpectedAnswerError } from "../errors";
+import { BoundaryApiError, UnexpectedAnswerError } from "./errors";
 
 /** Whether the controller takes IPv6 addresses in brackets: learned from a refusal, else what every release it may be does, else unknown. */
 export function takesBrackets(learned: boolean | undefined, releases: readonly Release[]): boolean | undefined {

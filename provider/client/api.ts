@@ -1,9 +1,9 @@
 /**
  * The Target API and the ops health endpoint, one function per endpoint, each a pure description of
  * the exact wire call (method, path, body) and of the schema its answer is parsed with. Nothing here
- * sends anything: the client sends these through its transport, and the reconcile plan renders its
- * calls with them (`provider/resource/plan.ts`'s `wireCalls`), so what goes on the wire is tested
- * without HTTP.
+ * sends anything: the reconcile plan renders its calls with them (`provider/resource/plan.ts`'s
+ * `wireCall`) and the client sends what it is given through its transport, so what goes on the wire
+ * is tested without HTTP.
  *
  * The list actions are the one place where the call depends on the controller: `listAction` picks
  * the action (`:set-host-sets` or `:set-host-sources`, …) and the names the body carries each list
@@ -13,7 +13,7 @@ import type { z } from "zod";
 import { SessionAuthorization, Target, TargetList, type CreateTargetRequest, type UpdateTargetRequest } from "../../wire/target";
 import { listIn, type ListField, type ListRoute, type Release } from "../../wire/releases";
 import { spec, type AssociationOp } from "../../wire/target-fields";
-import { BoundaryClientError } from "../errors";
+import { BoundaryClientError } from "./errors";
 
 /** The HTTP methods the Target API uses. */
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
@@ -30,6 +30,21 @@ export interface WireCall<T> {
   body: Record<string, unknown> | undefined;
   /** The schema the answer is parsed with; undefined when the answer carries nothing to read (DELETE's 204). */
   answer: z.ZodType<T> | undefined;
+  /**
+   * For a list action (`listAction`), what it changes: the client renders it again through the
+   * other action after a 405, and checks the answer holds the lists as asked.
+   */
+  list?: ListActionCall;
+}
+
+/** What a list action changes, as `listAction` was asked it, and the action it was rendered through. */
+export interface ListActionCall {
+  id: string;
+  op: AssociationOp;
+  version: number;
+  lists: readonly ListIds[];
+  /** The action the call goes through (`actionFor` among the releases it was rendered for). */
+  noun: ListRoute["noun"];
 }
 
 /** What a list of Targets is asked for: a project's, or with `recursive` every project's below a scope. */
@@ -138,5 +153,5 @@ export function listAction(releases: readonly Release[], id: string, op: Associa
     }
     for (const name of names) body[name] = [...l.ids];
   }
-  return targetAction(id, op, noun, body);
+  return { ...targetAction(id, op, noun, body), list: { id, op, version, lists, noun } };
 }

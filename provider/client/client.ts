@@ -9,22 +9,20 @@
 import type { z } from "zod";
 import { Target, type CreateTargetRequest, type SessionAuthorization, type UpdateTargetRequest } from "../../wire/target";
 import { nounDroppedIn, routesNoun, type ListField, type Release } from "../../wire/releases";
-import { LIST_FIELDS, spec, type AssociationOp } from "../../wire/target-fields";
-import { ActionNotRoutedError, BoundaryApiError, BoundaryClientError, ListNotAppliedError, SchemaValidationError, UnexpectedAnswerError } from "../errors";
+import { spec, type AssociationOp } from "../../wire/target-fields";
+import { ActionNotRoutedError, BoundaryApiError, ListNotAppliedError, SchemaValidationError, UnexpectedAnswerError } from "./errors";
 import * as api from "./api";
-import { type ListIds, type ListQuery, type TargetIdentity, type WireCall } from "./api";
+import { type ListActionCall, type ListIds, type ListQuery, type TargetIdentity, type WireCall } from "./api";
 import { addressSpellings, refusedSpelling, takesBrackets, withAddress } from "./address-spelling";
-import { ControllerKnowledge, configuredReleases } from "./learning";
+import { ControllerKnowledge, configuredReleases, probeGeneration, probeHostSetActionsGone } from "./learning";
 import { describeMismatches, listMismatches } from "./list-check";
+import { ListActionsWithNames, pascal } from "./lists";
 import { Operation } from "./operation";
 import { resolveSettings, type ApiGeneration, type BoundaryClientOptions, type ClientSettings } from "./settings";
 import { Transport, type Answer } from "./transport";
 
 export type { HttpMethod, TargetIdentity } from "./api";
-
-/** Ids no controller makes (Boundary's ids are random base62): what the probes name. */
-const PROBE_TARGET_ID = "ttcp_0000000000";
-const PROBE_HOST_SET_ID = "hsst_0000000000";
+export type { ListChange, CredentialSources } from "./lists";
 
 /**
  * A client of one controller. Every method makes one API call (plus bounded retries of what is
@@ -32,7 +30,7 @@ const PROBE_HOST_SET_ID = "hsst_0000000000";
  * answer with the wire schema, and throws an error of the provider's catalogue (`provider/errors.ts`)
  * on failure. Call `close()` to release keep-alive connections.
  */
-export class BoundaryClient {
+export class BoundaryClient extends ListActionsWithNames {
   /** The resolved settings (options, then BOUNDARY_* variables, then defaults). */
   readonly settings: ClientSettings;
   private readonly transport: Transport;
@@ -42,6 +40,7 @@ export class BoundaryClient {
 
   /** Resolves settings now (throws ClientSettingsError); connects at the first call. */
   constructor(options: BoundaryClientOptions = {}, env: NodeJS.ProcessEnv = process.env) {
+    super();
     this.settings = resolveSettings(options, env);
     this.transport = new Transport(this.settings);
     this.knowledge = new ControllerKnowledge(configuredReleases(this.settings.apiGeneration));
@@ -65,11 +64,38 @@ export class BoundaryClient {
 
   /**
    * Sends one call (`api.ts`) under this view's operation: its answer parsed with the call's
-   * schema, and a Target in it learned from. Throws the catalogue's errors. An IPv6 `address` goes
-   * in the spelling the controller takes (`address-spelling.ts`): after the 400 that refuses the
-   * spelling, the call is sent once more in the other.
+   * schema, and a Target in it learned from. Throws the catalogue's errors. A list action
+   * (`api.listAction`) that answers 405 (an action the controller does not route: nothing changed)
+   * rules out the releases that route it and is rendered and sent once more through the other; its
+   * answer must hold the lists as asked (else a ListNotAppliedError carrying it: never taken as done).
    */
   async send<T>(call: WireCall<T>): Promise<T> {
+    return call.list ? ((await this.sendList(call as WireCall<unknown> as WireCall<Target>, call.list)) as T) : this.sendSpelled(call);
+  }
+
+  /** `send` of a list action: the 405 fallback and the check of the answer (see `send`). */
+  private async sendList(call: WireCall<Target>, list: ListActionCall): Promise<Target> {
+    let sent = call;
+    let answer: Target;
+    try {
+      answer = await this.sendSpelled(sent);
+    } catch (err) {
+      if (!(err instanceof BoundaryApiError && err.status === 405) || err instanceof UnexpectedAnswerError) throw err;
+      if (!this.knowledge.notRouted(list.noun)) throw err;
+      sent = api.listAction(this.releases, list.id, list.op, list.version, list.lists);
+      answer = await this.sendSpelled(sent);
+    }
+    // a 200 is not proof: the answer must hold the lists as asked (v0.4.0 drops an unknown library silently)
+    const mismatches = listMismatches(list.op, list.lists, answer);
+    if (mismatches.length > 0) throw new ListNotAppliedError(`${sent.method} ${sent.path.split("?")[0]}`, describeMismatches(mismatches), answer);
+    return answer;
+  }
+
+  /**
+   * `send` of one call as given, but for an IPv6 `address`: it goes in the spelling the controller
+   * takes (`address-spelling.ts`); after the 400 that refuses the spelling, the call is sent once more in the other.
+   */
+  private async sendSpelled<T>(call: WireCall<T>): Promise<T> {
     const spellings = addressSpellings(call.body, takesBrackets(this.knowledge.ipv6Brackets, this.releases));
     if (!spellings) return this.sendOnce(call);
     try {
@@ -147,99 +173,12 @@ export class BoundaryClient {
 
   /**
    * An add/set/remove on the Target's `lists` (the first decides the action), through an action
-   * the controller routes (`api.listAction`, for the releases it may be). A 405 (an action the
-   * controller does not route: nothing changed) rules out the releases that route it, and the call
-   * is made once more through the other. A set equal to the current lists changes nothing (no new version).
-   * An answer whose lists are not as asked (ids the controller dropped, or kept on a remove) is a
-   * ListNotAppliedError carrying the answer: never taken as done.
+   * the controller routes (`api.listAction`, for the releases it may be), sent as `send` sends a
+   * list action (a 405 tries the other action; an answer not as asked is a ListNotAppliedError). A
+   * set equal to the current lists changes nothing (no new version).
    */
-  async associate(id: string, op: AssociationOp, version: number, lists: readonly ListIds[]): Promise<Target> {
-    const noun = api.actionFor(this.releases, lists[0]!.field);
-    let answer: Target;
-    try {
-      answer = await this.send(api.listAction(this.releases, id, op, version, lists));
-    } catch (err) {
-      if (!(err instanceof BoundaryApiError && err.status === 405) || err instanceof UnexpectedAnswerError) throw err;
-      if (!this.knowledge.notRouted(noun)) throw err;
-      answer = await this.send(api.listAction(this.releases, id, op, version, lists));
-    }
-    // a 200 is not proof: the answer must hold the lists as asked (v0.4.0 drops an unknown library silently)
-    const mismatches = listMismatches(op, lists, answer);
-    if (mismatches.length > 0) {
-      const call = api.listAction(this.releases, id, op, version, lists);
-      throw new ListNotAppliedError(`${call.method} ${call.path.split("?")[0]}`, describeMismatches(mismatches), answer);
-    }
-    return answer;
-  }
-
-  /**
-   * An add, set or remove on the Target's lists, named by the field table's keys, through the
-   * action this controller routes on every release from 0.4 to the newest (`associate`): one call
-   * changing every list given. A `set` through a current action replaces the lists it carries (a
-   * `:set-credential-sources` both credential lists: one left out becomes empty); v0.4's actions
-   * carry one list, and refuse another that holds ids (it needs a current controller).
-   */
-  changeLists(id: string, version: number, op: AssociationOp, lists: ListChange): Promise<Target> {
-    const given = LIST_FIELDS.filter((f) => lists[f] !== undefined).map((field) => ({ field, ids: lists[field]! }));
-    if (given.length === 0) throw new BoundaryClientError(`${op} on target ${id}: no list given (one of ${LIST_FIELDS.join(", ")})`);
-    return this.associate(id, op, version, given);
-  }
-
-  /** Attaches host sets (`hsst_…`) through `:add-host-sources`, or `:add-host-sets` on v0.4: every release. */
-  addHostSources(id: string, version: number, hostSetIds: readonly string[]): Promise<Target> {
-    return this.changeLists(id, version, "add", { hostSetIds });
-  }
-  /** Detaches host sets through `:remove-host-sources`, or `:remove-host-sets` on v0.4: every release. */
-  removeHostSources(id: string, version: number, hostSetIds: readonly string[]): Promise<Target> {
-    return this.changeLists(id, version, "remove", { hostSetIds });
-  }
-  /** The Target's host sets become exactly `hostSetIds`, through `:set-host-sources`, or `:set-host-sets` on v0.4: every release. */
-  setHostSources(id: string, version: number, hostSetIds: readonly string[]): Promise<Target> {
-    return this.changeLists(id, version, "set", { hostSetIds });
-  }
-  /**
-   * Attaches credential sources through `:add-credential-sources`, or `:add-credential-libraries` on
-   * v0.4 (brokered ones only: v0.4 has no injected list): every release.
-   */
-  addCredentialSources(id: string, version: number, sources: CredentialSources): Promise<Target> {
-    return this.changeLists(id, version, "add", credentialLists(sources));
-  }
-  /** Detaches credential sources through `:remove-credential-sources`, or `:remove-credential-libraries` on v0.4: every release. */
-  removeCredentialSources(id: string, version: number, sources: CredentialSources): Promise<Target> {
-    return this.changeLists(id, version, "remove", credentialLists(sources));
-  }
-  /**
-   * The Target's credential sources become exactly `sources`, through `:set-credential-sources`
-   * (which replaces both lists: one left out becomes empty), or `:set-credential-libraries` on
-   * v0.4 (brokered only): every release.
-   */
-  setCredentialSources(id: string, version: number, sources: CredentialSources): Promise<Target> {
-    return this.changeLists(id, version, "set", credentialLists(sources));
-  }
-
-  /** `:add-host-sets`: v0.4's action (Boundary before 0.11); `addHostSources` works on every release. */
-  addHostSets(id: string, version: number, hostSetIds: readonly string[]): Promise<Target> {
-    return this.v04Action(id, "add", "hostSetIds", version, hostSetIds);
-  }
-  /** `:remove-host-sets`: v0.4's action (Boundary before 0.11); `removeHostSources` works on every release. */
-  removeHostSets(id: string, version: number, hostSetIds: readonly string[]): Promise<Target> {
-    return this.v04Action(id, "remove", "hostSetIds", version, hostSetIds);
-  }
-  /** `:set-host-sets`: the Target's host sets become exactly `hostSetIds`. v0.4's action; `setHostSources` works on every release. */
-  setHostSets(id: string, version: number, hostSetIds: readonly string[]): Promise<Target> {
-    return this.v04Action(id, "set", "hostSetIds", version, hostSetIds);
-  }
-  /** `:add-credential-libraries`: v0.4's action; `addCredentialSources` works on every release. */
-  addCredentialLibraries(id: string, version: number, ids: readonly string[]): Promise<Target> {
-    return this.v04Action(id, "add", "applicationCredentialLibraryIds", version, ids);
-  }
-  /** `:remove-credential-libraries`: v0.4's action; `removeCredentialSources` works on every release. */
-  removeCredentialLibraries(id: string, version: number, ids: readonly string[]): Promise<Target> {
-    return this.v04Action(id, "remove", "applicationCredentialLibraryIds", version, ids);
-  }
-  /** `:set-credential-libraries`: the Target's libraries become exactly `ids`. v0.4's action; `setCredentialSources` works on every release. */
-  setCredentialLibraries(id: string, version: number, ids: readonly string[]): Promise<Target> {
-    return this.v04Action(id, "set", "applicationCredentialLibraryIds", version, ids);
+  override associate(id: string, op: AssociationOp, version: number, lists: readonly ListIds[]): Promise<Target> {
+    return this.send(api.listAction(this.releases, id, op, version, lists));
   }
 
   /**
@@ -247,7 +186,7 @@ export class BoundaryClient {
    * replaced it) becomes an ActionNotRoutedError naming the release that dropped it and the method
    * that works on every release; nothing was changed.
    */
-  private async v04Action(id: string, op: AssociationOp, field: ListField, version: number, ids: readonly string[]): Promise<Target> {
+  protected override async v04Action(id: string, op: AssociationOp, field: ListField, version: number, ids: readonly string[]): Promise<Target> {
     const a = spec(field).association!;
     try {
       return await this.send(api.targetAction(id, op, a.action!, { version, [spec(field).wire]: [...ids] }));
@@ -286,71 +225,25 @@ export class BoundaryClient {
 
   /**
    * The controller's API generation: configured, learned from answers so far, or else asked once
-   * with a call that changes nothing: an add of host sources to a Target id that cannot exist.
-   * v0.4 controllers have no such action (405, before looking at anything); 0.5 and later look for
-   * the Target and answer 404 (or 400/403).
+   * with a call that changes nothing (see `learning.ts`'s `probeGeneration`).
    */
-  async apiGeneration(): Promise<ApiGeneration> {
-    if (this.generation) return this.generation;
-    let routed = true;
-    try {
-      await this.send(api.targetAction(PROBE_TARGET_ID, "add", "host-sources", { version: 1, host_source_ids: [PROBE_HOST_SET_ID] }));
-    } catch (err) {
-      // a stranger's answer (a proxy's page, a path the controller does not serve) tells nothing
-      if (!(err instanceof BoundaryApiError) || err instanceof UnexpectedAnswerError) throw err;
-      routed = err.status !== 405;
-    }
-    this.knowledge.narrow((r) => routesNoun(r, "host-sources") === routed);
-    return this.generation ?? (routed ? "current" : "v0.4");
+  apiGeneration(): Promise<ApiGeneration> {
+    return probeGeneration(this.knowledge, (call) => this.send(call));
   }
 
   /**
    * Whether v0.4's host-set actions are gone from this controller (Boundary 0.11 removed them),
-   * asked once with a call that changes nothing: an add of host sets to a Target id that cannot
-   * exist. Only a 405 (the route is gone, answered before anything is looked at) says yes; an answer
-   * from the action itself (404, 400, 403) says no; anything else leaves it unknown (undefined).
-   * The answer narrows the releases the controller may be to those that do (not) route the action.
+   * asked once with a call that changes nothing (see `learning.ts`'s `probeHostSetActionsGone`);
+   * undefined when the answer leaves it unknown.
    */
-  async hostSetActionsGone(): Promise<boolean | undefined> {
-    if (this.knowledge.hostSetActionsGone !== undefined) return this.knowledge.hostSetActionsGone;
-    let gone: boolean | undefined;
-    try {
-      await this.send(api.targetAction(PROBE_TARGET_ID, "add", "host-sets", { version: 1, host_set_ids: [PROBE_HOST_SET_ID] }));
-    } catch (err) {
-      if (!(err instanceof BoundaryApiError)) return undefined;
-      // a 405 says the route is gone; the action itself answering (Boundary's error body) says it exists
-      gone = err.status === 405 ? true : err instanceof UnexpectedAnswerError || err.kind === "Unknown" ? undefined : false;
-    }
-    if (gone === undefined) return undefined;
-    this.knowledge.narrow((r) => routesNoun(r, "host-sets") !== gone);
-    return (this.knowledge.hostSetActionsGone = gone);
+  hostSetActionsGone(): Promise<boolean | undefined> {
+    return probeHostSetActionsGone(this.knowledge, (call) => this.send(call));
   }
 
   /** Closes the keep-alive connections (of every view of this client). */
   async close(): Promise<void> {
     await this.transport.close();
   }
-}
-
-/** The lists a Target action changes, by the field table's key: a list absent is left alone (see `changeLists`). */
-export type ListChange = Partial<Record<ListField, readonly string[]>>;
-
-/** A Target's credential sources: brokered (v0.4's credential libraries) and injected (current releases only). */
-export interface CredentialSources {
-  /** Brokered credential sources (`clvlt_…`, …): the user receives them. */
-  brokered?: readonly string[];
-  /** Injected credential sources: the worker injects them; current releases only. */
-  injected?: readonly string[];
-}
-
-/** `CredentialSources` as the table's lists. */
-function credentialLists(sources: CredentialSources): ListChange {
-  return { applicationCredentialLibraryIds: sources.brokered, injectedApplicationCredentialSourceIds: sources.injected };
-}
-
-/** `host-sources` → `HostSources`. */
-function pascal(noun: string): string {
-  return noun.replace(/(^|-)(\w)/g, (_, __, c: string) => c.toUpperCase());
 }
 
 /** An answer's body parsed with `schema`: a SchemaValidationError (not a transport error) when it breaks the contract. */

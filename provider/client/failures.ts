@@ -18,7 +18,7 @@ import {
   UnauthenticatedError,
   UnexpectedAnswerError,
   apiError,
-} from "../errors";
+} from "./errors";
 import type { Operation, RequestName } from "./operation";
 import { ENV, type ClientSettings } from "./settings";
 

@@ -17,5 +17,5 @@ export {
   UnauthenticatedError,
   UnexpectedAnswerError,
   ListNotAppliedError,
-} from "../errors";
+} from "./errors";
 export { Operation, DEFAULT_OPERATION_TIMEOUT_MS, type OperationOptions } from "./operation";

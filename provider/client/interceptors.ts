@@ -14,7 +14,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type * as undici from "undici";
-import { CancelledError, DeadlineError } from "../errors";
+import { CancelledError, DeadlineError } from "./errors";
 import { first, type Failures } from "./failures";
 import { Operation, formatMs, type RequestName } from "./operation";
 import { quotaOf, type Pacer } from "./pacer";

@@ -3,10 +3,14 @@
  * it: which releases it may be. It starts from the configured ones (`BOUNDARY_API_GENERATION`, or
  * every release) and narrows with every answer (`releasesAnswering`: a view's keys), a 405 (an
  * action the controller does not route) and the probes. Shared by every view of a client (one per
- * operation), so what one operation learns the next one knows. No I/O here: the client feeds it.
+ * operation), so what one operation learns the next one knows. The knowledge does no I/O: the
+ * client feeds it, and the two probes here ask through the client's `send`.
  */
-import { RELEASES, releasesAnswering, routesNoun, type ListRoute, type Release } from "../../wire/releases";
+import { RELEASES, generationRouting, releasesAnswering, routesNoun, type ListRoute, type Release } from "../../wire/releases";
 import type { Target } from "../../wire/target";
+import * as api from "./api";
+import type { WireCall } from "./api";
+import { BoundaryApiError, UnexpectedAnswerError } from "./errors";
 import type { ApiGeneration } from "./settings";
 
 /** The releases a configured generation means: v0.4's API (the spec's and 0.4), or the current actions' (0.5 and later); all when unset. */
@@ -61,4 +65,53 @@ export class ControllerKnowledge {
     this.releases = narrowed.length > 0 ? narrowed : again.length > 0 ? again : this.releases;
     return t;
   }
+}
+
+/** Ids no controller makes (Boundary's ids are random base62): what the probes name. */
+const PROBE_TARGET_ID = "ttcp_0000000000";
+const PROBE_HOST_SET_ID = "hsst_0000000000";
+
+/** How a probe sends its call: the client's `send`. */
+type Send = (call: WireCall<Target>) => Promise<Target>;
+
+/**
+ * The controller's API generation: configured, learned from answers so far, or else asked once
+ * with a call that changes nothing: an add of host sources to a Target id that cannot exist.
+ * v0.4 controllers have no such action (405, before looking at anything); 0.5 and later look for
+ * the Target and answer 404 (or 400/403).
+ */
+export async function probeGeneration(knowledge: ControllerKnowledge, send: Send): Promise<ApiGeneration> {
+  if (knowledge.generation) return knowledge.generation;
+  let routed = true;
+  try {
+    await send(api.targetAction(PROBE_TARGET_ID, "add", "host-sources", { version: 1, host_source_ids: [PROBE_HOST_SET_ID] }));
+  } catch (err) {
+    // a stranger's answer (a proxy's page, a path the controller does not serve) tells nothing
+    if (!(err instanceof BoundaryApiError) || err instanceof UnexpectedAnswerError) throw err;
+    routed = err.status !== 405;
+  }
+  knowledge.narrow((r) => routesNoun(r, "host-sources") === routed);
+  return knowledge.generation ?? generationRouting(routed);
+}
+
+/**
+ * Whether v0.4's host-set actions are gone from this controller (Boundary 0.11 removed them),
+ * asked once with a call that changes nothing: an add of host sets to a Target id that cannot
+ * exist. Only a 405 (the route is gone, answered before anything is looked at) says yes; an answer
+ * from the action itself (404, 400, 403) says no; anything else leaves it unknown (undefined).
+ * The answer narrows the releases the controller may be to those that do (not) route the action.
+ */
+export async function probeHostSetActionsGone(knowledge: ControllerKnowledge, send: Send): Promise<boolean | undefined> {
+  if (knowledge.hostSetActionsGone !== undefined) return knowledge.hostSetActionsGone;
+  let gone: boolean | undefined;
+  try {
+    await send(api.targetAction(PROBE_TARGET_ID, "add", "host-sets", { version: 1, host_set_ids: [PROBE_HOST_SET_ID] }));
+  } catch (err) {
+    if (!(err instanceof BoundaryApiError)) return undefined;
+    // a 405 says the route is gone; the action itself answering (Boundary's error body) says it exists
+    gone = err.status === 405 ? true : err instanceof UnexpectedAnswerError || err.kind === "Unknown" ? undefined : false;
+  }
+  if (gone === undefined) return undefined;
+  knowledge.narrow((r) => routesNoun(r, "host-sets") !== gone);
+  return (knowledge.hostSetActionsGone = gone);
 }

@@ -8,7 +8,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { MAX_TIMER_MS, sleep } from "../../common/sleep";
-import { CancelledError, DeadlineError } from "../errors";
+import { CancelledError, DeadlineError } from "./errors";
 
 /** An operation's budget when the engine gives none (no `customTimeouts`): Terraform's default. */
 export const DEFAULT_OPERATION_TIMEOUT_MS = 20 * 60_000;

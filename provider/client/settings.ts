@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { parseDuration } from "../../common/duration";
 import { API_GENERATIONS, isApiGeneration, type ApiGeneration } from "../../wire/releases";
-import { ClientSettingsError } from "../errors";
+import { ClientSettingsError } from "./errors";
 
 /** How a client is configured; each option left out falls back to its BOUNDARY_* variable, then a default. */
 export interface BoundaryClientOptions {

@@ -5,8 +5,10 @@
  */
 import type { Target } from "../../wire/target";
 import type { BoundaryClient } from "../client";
-import { ListNotAppliedError, PlanError } from "../errors";
-import { describeCall, listsOf, wireCall, type Call } from "./plan";
+import { ListNotAppliedError } from "../client/errors";
+import { PlanError } from "./errors";
+import { describeCall, type Call } from "./call";
+import { wireCall } from "./plan";
 
 /** Runs `calls` in order from `version`; returns the final Target, or undefined when there were none. */
 export async function applyPlan(client: BoundaryClient, id: string, version: number, calls: readonly Call[]): Promise<Target | undefined> {
@@ -14,8 +16,8 @@ export async function applyPlan(client: BoundaryClient, id: string, version: num
   for (const call of calls) {
     const v = last?.version ?? version;
     try {
-      // the update as plan.ts names it on the wire; a list through the client, which may learn from a 405 and send it through the other action
-      last = call.op === "update" ? await client.send(wireCall(call, id, v, client.releases)) : await client.associate(id, "set", v, listsOf(call));
+      // the call as plan.ts renders it on the wire; a list action the client may send again through the other action after a 405
+      last = await client.send(wireCall(call, id, v, client.releases));
     } catch (err) {
       // an action answered with lists not as asked: its answer is what the controller holds
       if (err instanceof ListNotAppliedError) last = err.target;

@@ -17,18 +17,18 @@ import { RELEASES, type Release } from "../../wire/releases";
 import { applyPlan } from "./apply";
 import { autoname, generatedNameFailure, type NamingContext } from "./autoname";
 import { createTarget } from "./create";
-import { InvalidResourceDataError, PlanError, ResourceInitError, TargetDeletedError, UnsupportedInputError } from "../errors";
+import { InvalidResourceDataError, PlanError, ResourceInitError, TargetDeletedError, UnsupportedInputError } from "./errors";
 import { droppedFields, generationFailures, needsGeneration, releasesOf } from "./generation";
 import { checkInputs, type CheckFailure, type TargetInputs } from "./inputs";
 import {
   callsFor,
   changes,
-  diffTarget,
+  diffOf,
   projectCreate,
-  projectUpdate,
+  projectChanges,
   replayChanges,
   sameValue,
-  undecidedResets,
+  undecidedAmong,
   type Change,
   type PlanContext,
   type TargetDiff,
@@ -135,7 +135,8 @@ export class TargetCore {
     const state = withPrior(parseState(olds), ctx);
     const inputs = parseInputs(news);
     refuseUnsupportedAmong(inputs, this.knownReleases(state), state);
-    return diffTarget(state, inputs, await this.planContext(() => this.clientFor(ctx).client, state, inputs, ctx));
+    const { plan, changed } = await this.planned(() => this.clientFor(ctx).client, state, inputs, ctx);
+    return diffOf(state, inputs, changed, plan);
   }
 
   /** A preview of create: the projected state, with no API call (refused when no release the controller may be can take the inputs). */
@@ -151,24 +152,31 @@ export class TargetCore {
     const inputs = parseInputs(news);
     const releases = this.knownReleases(state);
     refuseUnsupportedAmong(inputs, releases, state);
-    refuseReplacement(inputs.name ?? state.name, changes(state, inputs, { ...ctx, releases }));
-    return projectUpdate(state, inputs, { ...ctx, releases });
+    const changed = changes(state, inputs, { ...ctx, releases });
+    refuseReplacement(inputs.name ?? state.name, changed);
+    return projectChanges(state, inputs, changed);
   }
 
   /**
    * What decides the plan beyond state and inputs: the releases the controller may be (for a
    * removed field's default; when they disagree on it and the value is one of theirs, narrowed
-   * once with a probe that changes nothing), `ignoreChanges`, autonaming.
+   * once with a probe that changes nothing), `ignoreChanges`, autonaming; and the changes it
+   * plans, computed once (again only when the probe narrowed the releases they depend on).
    */
-  private async planContext(client: () => BoundaryClient, state: TargetState, inputs: Partial<TargetInputs>, ctx: OperationContext): Promise<PlanContext> {
+  private async planned(
+    client: () => BoundaryClient,
+    state: TargetState,
+    inputs: Partial<TargetInputs>,
+    ctx: OperationContext,
+  ): Promise<{ plan: PlanContext; changed: Change[] }> {
     const plan: PlanContext = { releases: this.knownReleases(state), ignoreChanges: ctx.ignoreChanges, autonamed: ctx.autonamed };
+    const changed = changes(state, inputs, plan);
     // the client only when it must ask (a diff otherwise makes no call, and needs no valid settings)
-    if (undecidedResets(state, inputs, plan).length > 0) {
-      const asked = client();
-      await asked.hostSetActionsGone();
-      plan.releases = narrowed(asked.releases, state);
-    }
-    return plan;
+    if (undecidedAmong(changed, plan.releases).length === 0) return { plan, changed };
+    const asked = client();
+    await asked.hostSetActionsGone();
+    plan.releases = narrowed(asked.releases, state);
+    return { plan, changed: changes(state, inputs, plan) };
   }
 
   /**
@@ -224,7 +232,7 @@ export class TargetCore {
     const managed = managedFields(inputs);
     const { client } = this.clientFor(ctx);
     await this.refuseUnsupported(client, inputs, state);
-    const planned = changes(state, inputs, await this.planContext(() => client, state, inputs, ctx));
+    const { changed: planned } = await this.planned(() => client, state, inputs, ctx);
     refuseReplacement(id, planned);
     let last: Target | undefined;
     try {

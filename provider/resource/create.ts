@@ -9,7 +9,7 @@ import type { Target } from "../../wire/target";
 import { spec, type InputField } from "../../wire/target-fields";
 import { BoundaryApiError, CancelledError, DeadlineError, TransportError, type BoundaryClient, type Operation } from "../client";
 import { applyPlan } from "./apply";
-import { CreateNotAppliedError, CreateOutcomeUnknownError, NameTakenError, PlanError, ResourceInitError, TargetNotAdoptedError } from "../errors";
+import { CreateNotAppliedError, CreateOutcomeUnknownError, NameTakenError, PlanError, ResourceInitError, TargetNotAdoptedError } from "./errors";
 import { droppedFields } from "./generation";
 import type { TargetInputs } from "./inputs";
 import { createRequest, planUpdate } from "./plan";

@@ -22,7 +22,7 @@ import { parseDuration } from "../../common/duration";
 import type { BoundaryClientOptions } from "../client";
 import { PACKAGE, providerOptions, refuseUnknownConfigKeys } from "../config";
 import { TargetCore, type OperationContext } from "./core";
-import { ResourceInitError } from "../errors";
+import { ResourceInitError } from "./errors";
 import { managedFields } from "./state";
 
 const PROVIDER_KEY = "__provider";

@@ -12,7 +12,8 @@ export {
   TargetDeletedError,
   UnsupportedInputError,
   PlanError,
-} from "../errors";
+} from "./errors";
 export { TargetInputs, checkInputs, UNKNOWN, type CheckFailure } from "./inputs";
 export { TargetState, TARGET_OUTPUTS, OUTPUT_FIELDS, stateFromTarget } from "./state";
-export { diffTarget, planUpdate, createRequest, type TargetDiff, type Change, type Call } from "./plan";
+export { diffTarget, planUpdate, createRequest, type TargetDiff, type Change } from "./plan";
+export type { Call } from "./call";

@@ -12,13 +12,16 @@
  * same changes, and only they, are replayed on the fresh Target (`replayChanges`), so nothing
  * another stack or a person changed meanwhile is reverted.
  */
-import type { CreateTargetRequest, Target, UpdateTargetRequest } from "../../wire/target";
+import type { CreateTargetRequest, Target } from "../../wire/target";
 import { INPUT_FIELDS, LIST_FIELDS, setPath, spec, type Association, type InputField } from "../../wire/target-fields";
 import { UNKNOWN, isUnknown, type TargetInputs } from "./inputs";
 import { controllerDefault, isList, type ListField, type Release } from "../../wire/releases";
 import * as api from "../client/api";
 import type { ListIds, WireCall } from "../client/api";
 import { OUTPUT_FIELDS, TARGET_OUTPUTS, managedFields, type TargetState } from "./state";
+import type { Call } from "./call";
+
+export type { Call } from "./call";
 
 /** One field whose desired value differs from the state. */
 export interface Change {
@@ -93,10 +96,15 @@ export function changes(state: TargetState, news: Partial<TargetInputs>, ctx: Pl
  * of the defaults it may be: only then is it worth asking which release the controller is.
  */
 export function undecidedResets(state: TargetState, news: Partial<TargetInputs>, ctx: PlanContext = {}): InputField[] {
-  return changes(state, news, ctx)
+  return undecidedAmong(changes(state, news, ctx), ctx.releases);
+}
+
+/** `undecidedResets` among changes already computed (`changes`) for `releases`. */
+export function undecidedAmong(changed: readonly Change[], releases?: readonly Release[]): InputField[] {
+  return changed
     .filter((c) => c.kind === "delete" && c.to === UNKNOWN)
     .filter((c) => {
-      const d = controllerDefault(c.field, ctx.releases);
+      const d = controllerDefault(c.field, releases);
       return !d.known && d.candidates.some((v) => sameValue(c.from, v));
     })
     .map((c) => c.field);
@@ -140,7 +148,11 @@ export interface TargetDiff {
  * plan must show only what will really change.
  */
 export function diffTarget(state: TargetState, news: Partial<TargetInputs>, ctx: PlanContext = {}): TargetDiff {
-  const changed = changes(state, news, ctx);
+  return diffOf(state, news, changes(state, news, ctx), ctx);
+}
+
+/** `diffTarget` from changes already computed (`changes`, with the same `ctx`). */
+export function diffOf(state: TargetState, news: Partial<TargetInputs>, changed: Change[], ctx: PlanContext = {}): TargetDiff {
   const replaces = changed.filter((c) => c.replace).map((c) => c.field);
   return { changes: changed.length > 0, replaces, changed, deleteBeforeReplace: changed.length > 0 && !ctx.autonamed && keepsName(state, news) };
 }
@@ -150,21 +162,6 @@ function keepsName(state: TargetState, news: Partial<TargetInputs>): boolean {
   const same = (a: unknown, b: unknown) => a === undefined || isUnknown(a) || a === b;
   return news.name !== undefined && same(news.name, state.name) && same(news.scopeId, state.scopeId);
 }
-
-/** One API call of a plan. */
-export type Call =
-  | { op: "update"; mask: string[]; fields: Omit<UpdateTargetRequest, "version"> }
-  | {
-      op: "set";
-      field: ListField;
-      association: Association;
-      ids: string[];
-      /**
-       * The other lists the same current action replaces, with the ids each must hold after it
-       * (`:set-credential-sources` sets the brokered and the injected list: leaving one out would clear it).
-       */
-      siblings?: { field: ListField; ids: string[] }[];
-    };
 
 /**
  * The calls that take the Target from `state` to `news`: one PATCH with an exact mask when a scalar
@@ -252,13 +249,6 @@ export function createRequest(news: TargetInputs, withLists = true): CreateTarge
   return body as CreateTargetRequest;
 }
 
-/** Says what a call does, for messages. */
-export function describeCall(call: Call): string {
-  return call.op === "update"
-    ? `updating ${call.mask.join(", ")}`
-    : `setting ${(call.association.action ?? call.association.current.action).replace("-", " ")}`;
-}
-
 /**
  * What a create will produce, for a preview (no API call): the inputs the program set, and unknown
  * for everything the controller decides (its defaults, the outputs).
@@ -277,9 +267,14 @@ export function projectCreate(news: Partial<TargetInputs>): Record<string, unkno
  * changes unknown.
  */
 export function projectUpdate(state: TargetState, news: Partial<TargetInputs>, ctx: PlanContext = {}): Record<string, unknown> {
+  return projectChanges(state, news, changes(state, news, ctx));
+}
+
+/** `projectUpdate` from changes already computed (`changes`). */
+export function projectChanges(state: TargetState, news: Partial<TargetInputs>, planned: readonly Change[]): Record<string, unknown> {
   const out: Record<string, unknown> = { ...state };
   const changed = new Set<string>();
-  for (const c of changes(state, news, ctx)) {
+  for (const c of planned) {
     out[c.field] = c.to;
     changed.add(c.field);
   }
