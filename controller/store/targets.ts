@@ -5,7 +5,7 @@
  * `validation.ts`'s, the indexes `indexes.ts`'s, the seed `referents.ts`'s.
  */
 import { matches, parseFilter } from "../../common/filter";
-import { release, type ListField, type ListRoute, type Release } from "../../wire/releases";
+import { DEFAULT_RELEASE, release, type ListField, type ListRoute, type Release } from "../../wire/releases";
 import { Prefix, type CreateTargetRequest, type RequestField, type Target, type UpdateTargetRequest } from "../../wire/target";
 import { INPUT_FIELDS, MASK_PATHS, getPath, setPath, spec, type AssociationOp } from "../../wire/target-fields";
 import type { SentIds } from "../action-rules";
@@ -60,7 +60,7 @@ export class Store {
   /** A store holding the fixtures' seed and no Target. */
   constructor(fixtures: Fixtures, options: StoreOptions = {}) {
     this.seed = new Seed(fixtures);
-    this.release = release(options.emulation ?? "spec");
+    this.release = options.emulation === undefined ? DEFAULT_RELEASE : release(options.emulation);
     this.dialect = dialectOf(this.release);
     this.aliases = new Aliases(fixtures.aliases ?? []);
     this.maxPageSize = options.maxPageSize ?? MAX_PAGE_SIZE;
