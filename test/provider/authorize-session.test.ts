@@ -1,14 +1,17 @@
 /**
  * `authorizeSession` against a current controller (`--emulate 0.21`): the fields Boundary 0.15 added
  * to the answer (`endpointPort`, `connectionLimit`, `expiration`) reach the program's outputs, and
- * the plugin's package schema declares every output; the token stays secret.
+ * the plugin's package schema declares every output; the token stays secret. A Target whose name
+ * holds `/` is authorized by name and scope: the client sends the name in the body and
+ * percent-encodes it in the path; Boundary's gateway decodes `%2F` before routing and
+ * authorize-session's `{id=**}` (0.13+) takes the rest of the path, so the name reaches the handler whole.
  */
 import * as path from "node:path";
 import * as boundary from "pulumi-boundary";
 import { OfflineEngine } from "../../examples/offline/engine";
 import { SESSION_SECRET_FIELDS, SessionView, sessionView } from "../../provider/functions";
 import { packageSchema } from "../../provider/plugin/schema";
-import { ADMIN_TOKEN, startTestController, type TestController } from "../helpers/controller";
+import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
 
 let c: TestController;
 let engine: OfflineEngine;
@@ -68,4 +71,21 @@ test("the plugin's schema declares every output of authorizeSession, the secret 
     .map(([k]) => k);
   expect(secret.sort()).toEqual([...SESSION_SECRET_FIELDS].sort());
   expect(fn.outputs.properties).toMatchObject({ endpointPort: { type: "integer" }, connectionLimit: { type: "integer" }, expiration: { type: "string" } });
+});
+
+test("a Target named foo/bar is authorized by name and scope id", async () => {
+  const t = await c.create({ name: "foo/bar", address: "10.9.8.7", attributes: { default_port: 2222 } });
+  process.env.BOUNDARY_ADDR = c.apiUrl;
+  process.env.BOUNDARY_TOKEN = ADMIN_TOKEN;
+  try {
+    const { outputs } = await engine.up(() => {
+      const s = boundary.authorizeSession({ name: "foo/bar", scopeId: PROJECT });
+      return { targetId: s.targetId, endpoint: s.endpoint };
+    });
+    expect(plain(outputs)).toEqual({ targetId: t.id, endpoint: "tcp://10.9.8.7:2222" });
+  } finally {
+    delete process.env.BOUNDARY_ADDR;
+    delete process.env.BOUNDARY_TOKEN;
+    await engine.destroy();
+  }
 });
