@@ -38,3 +38,24 @@ export class PulumiBoundaryError extends Error {
     return Array.isArray(codes) && codes.includes(this.code);
   }
 }
+
+/**
+ * A duration (a config key, BOUNDARY_CLIENT_TIMEOUT, a customTimeout) that is not Go's syntax or is
+ * negative; the message names the key and the value. Shared: both sides parse durations.
+ */
+export class InvalidDurationError extends PulumiBoundaryError {
+  static override readonly code: string = "BOUNDARY_INVALID_DURATION";
+}
+
+/** A release key the release table does not have; the message names it. Shared: both sides read the table. */
+export class UnknownReleaseError extends PulumiBoundaryError {
+  static override readonly code: string = "BOUNDARY_UNKNOWN_RELEASE";
+}
+
+/**
+ * Something that cannot happen did: a bug of this package, not a mistake of the user or an answer
+ * of the controller. Shared by both sides, so each catalogue lists the one class.
+ */
+export class InternalError extends PulumiBoundaryError {
+  static override readonly code: string = "BOUNDARY_INTERNAL";
+}

@@ -37,6 +37,14 @@ export class FilterSyntaxError extends PulumiBoundaryError {
   }
 }
 
+/**
+ * An item the filter cannot be evaluated on (a missing selector, a value of another type): the item
+ * does not match, as go-bexpr excludes it. Caught by `matches`; never reaches a caller.
+ */
+export class FilterEvaluationError extends PulumiBoundaryError {
+  static override readonly code = "BOUNDARY_FILTER_EVALUATION";
+}
+
 type Selector = string[];
 type Op = "==" | "!=" | "matches" | "not matches" | "contains" | "not contains" | "in" | "not in" | "is empty" | "is not empty";
 /**
@@ -294,14 +302,14 @@ function equal(field: unknown, literal: string): boolean {
   if (typeof field === "number") return literal.trim() !== "" && Number(literal) === field;
   if (typeof field === "boolean") return String(field) === literal;
   if (typeof field === "string") return field === literal;
-  throw new Error("not comparable");
+  throw new FilterEvaluationError("not comparable");
 }
 
 function contains(field: unknown, literal: string): boolean {
   if (typeof field === "string") return field.includes(literal);
   if (Array.isArray(field)) return field.some((el) => el !== null && typeof el !== "object" && equal(el, literal));
   if (field !== null && typeof field === "object") return Object.hasOwn(field, literal);
-  throw new Error("not a collection");
+  throw new FilterEvaluationError("not a collection");
 }
 
 function evalMatch(e: Extract<FilterExpr, { kind: "match" }>, data: unknown): boolean {
@@ -315,7 +323,7 @@ function evalMatch(e: Extract<FilterExpr, { kind: "match" }>, data: unknown): bo
       (typeof field === "object" && field !== null && Object.keys(field).length === 0);
     return e.op === "is empty" ? empty : !empty;
   }
-  if (field === MISSING) throw new Error("missing selector");
+  if (field === MISSING) throw new FilterEvaluationError("missing selector");
   switch (e.op) {
     case "==":
       return equal(field, e.value);
@@ -323,8 +331,8 @@ function evalMatch(e: Extract<FilterExpr, { kind: "match" }>, data: unknown): bo
       return !equal(field, e.value);
     case "matches":
     case "not matches": {
-      if (typeof field !== "string") throw new Error("matches needs a string");
-      if (!e.regex) throw new Error("the pattern does not compile");
+      if (typeof field !== "string") throw new FilterEvaluationError("matches needs a string");
+      if (!e.regex) throw new FilterEvaluationError("the pattern does not compile");
       return e.regex!.matcher(field).find() === (e.op === "matches");
     }
     case "contains":

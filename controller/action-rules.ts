@@ -70,7 +70,7 @@ function emptyAction(r: Release, sent: readonly SentIds[], noun: ListRoute["noun
  * release's answer to the mistake (ours a 400).
  */
 export function unknownMember(r: Release, name: string, op: AssociationOp, kind: ListKind, id: string, why: string): ControllerFault {
-  if (dialectOf(r).repositoryAnswers && kind === "credential" && r.generation === "v0.4" && why === "was not found") {
+  if (dialectOf(r).repositoryAnswers && kind === "credential" && r.credentialLibraryForeignKey && why === "was not found") {
     const cause =
       'unable to create target credential libraries: db.CreateItems: db.Create: create failed: insert or update on table "target_credential_library" ' +
       'violates foreign key constraint "credential_library_fkey": integrity violation: error #1003';

@@ -1,4 +1,6 @@
 /** Base58 (Bitcoin alphabet), as Boundary encodes authorization tokens (mr-tron/base58). */
+import { ControllerFault } from "./errors";
+
 /** The Bitcoin base58 alphabet (no 0, O, I, l). */
 export const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 const ALPHABET = BASE58;
@@ -33,12 +35,12 @@ export function base58Encode(bytes: Uint8Array): string {
   return "1".repeat(zeros) + text;
 }
 
-/** The bytes of base58 `text`; throws on a character outside the alphabet. */
+/** The bytes of base58 `text`; throws a ControllerFault (InvalidArgument) on a character outside the alphabet. */
 export function base58Decode(text: string): Buffer {
   let n = 0n;
   for (const c of text) {
     const digit = ALPHABET.indexOf(c);
-    if (digit < 0) throw new Error("not base58");
+    if (digit < 0) throw new ControllerFault("InvalidArgument", "not base58");
     n = n * 58n + BigInt(digit);
   }
   let zeros = 0;

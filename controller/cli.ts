@@ -16,6 +16,7 @@ import { describeEmulation } from "./emulation";
 import { createLogger, printable, type Logger } from "./log";
 import { startController, type RunningController } from "./server";
 import { hasAnyIdPrefix } from "../common/rules";
+import { InternalError } from "../common/errors";
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -111,7 +112,7 @@ function printVersion(): number {
         return 0;
       }
     }
-    if (path.dirname(dir) === dir) throw new Error("package.json of pulumi-boundary not found");
+    if (path.dirname(dir) === dir) throw new InternalError("package.json of pulumi-boundary not found");
   }
 }
 

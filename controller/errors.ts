@@ -7,7 +7,8 @@
  * a client saw in an answer), and the two sides must not be taken for each other in a stack trace
  * or an import. A fault is what the controller answers; an API error is what the client received.
  */
-import { PulumiBoundaryError } from "../common/errors";
+import { InternalError, InvalidDurationError, PulumiBoundaryError, UnknownReleaseError } from "../common/errors";
+import { FilterEvaluationError, FilterSyntaxError } from "../common/filter";
 import type { ErrorBody, RequestField } from "../wire/target";
 
 /** gRPC code names as Boundary uses them (`Unimplemented` is its 405), plus two of ours for HTTP-only failures (405, 413). */
@@ -124,5 +125,17 @@ export class ConfigSyntaxError extends PulumiBoundaryError {
   static override readonly code = "BOUNDARY_CONFIG_SYNTAX";
 }
 
-/** Every error class the controller throws, by name: what the error table test enumerates. */
-export const CONTROLLER_ERRORS = { ControllerFault, ConfigError, ConfigSyntaxError } as const;
+/**
+ * Every error class the controller throws, by name: what the error table test enumerates. The last
+ * five are shared with the provider's catalogue (defined in `common/`, thrown by code both sides run).
+ */
+export const CONTROLLER_ERRORS = {
+  ControllerFault,
+  ConfigError,
+  ConfigSyntaxError,
+  InvalidDurationError,
+  UnknownReleaseError,
+  FilterSyntaxError,
+  FilterEvaluationError,
+  InternalError,
+} as const;

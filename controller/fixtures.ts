@@ -6,6 +6,7 @@ import { z } from "zod";
 import { hostAddressProblem } from "../common/rules";
 import { REFERENTS } from "../wire/target-fields";
 import { aliasValueProblem } from "./aliases";
+import { ConfigError } from "./errors";
 
 /** An id with one of these prefixes (`hsst`, `hsplg`) and 10 base62 characters. */
 const id = (...prefixes: string[]) =>
@@ -217,12 +218,12 @@ export function parseFixtures(input: unknown): Fixtures {
   const parsed = Fixtures.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new Error(`fixtures: ${issue.path.join(".") || "(root)"}: ${issue.message}`);
+    throw new ConfigError(`fixtures: ${issue.path.join(".") || "(root)"}: ${issue.message}`);
   }
   const f = parsed.data;
   const seen = new Set<string>();
   const unique = (what: string, value: string) => {
-    if (seen.has(value)) throw new Error(`fixtures: ${what} ${value}: duplicate id`);
+    if (seen.has(value)) throw new ConfigError(`fixtures: ${what} ${value}: duplicate id`);
     seen.add(value);
   };
   const scopes = new Map(f.scopes.map((s) => [s.id, s]));
@@ -231,13 +232,13 @@ export function parseFixtures(input: unknown): Fixtures {
     const wantParent = s.type === "org" ? "global" : "an org scope";
     const parent = scopes.get(s.parent_scope_id);
     const ok = s.type === "org" ? s.parent_scope_id === "global" : parent?.type === "org";
-    if (!ok) throw new Error(`fixtures: scopes.${i}.parent_scope_id: ${s.parent_scope_id} must be ${wantParent}`);
+    if (!ok) throw new ConfigError(`fixtures: scopes.${i}.parent_scope_id: ${s.parent_scope_id} must be ${wantParent}`);
     if (!s.id.startsWith(s.type === "org" ? "o_" : "p_")) {
-      throw new Error(`fixtures: scopes.${i}.id: a ${s.type} id starts with ${s.type === "org" ? "o_" : "p_"}`);
+      throw new ConfigError(`fixtures: scopes.${i}.id: a ${s.type} id starts with ${s.type === "org" ? "o_" : "p_"}`);
     }
   });
   const inProject = (path: string, scopeId: string) => {
-    if (scopes.get(scopeId)?.type !== "project") throw new Error(`fixtures: ${path}: ${scopeId} is not a project scope of the fixtures`);
+    if (scopes.get(scopeId)?.type !== "project") throw new ConfigError(`fixtures: ${path}: ${scopeId} is not a project scope of the fixtures`);
   };
   f.host_sets.forEach((h, i) => {
     unique(`host_sets.${i}.id`, h.id);

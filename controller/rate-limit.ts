@@ -8,6 +8,7 @@
  * store's default size are the release table's. Knows no HTTP.
  */
 import { defaultMaxQuotas, type RateLimiterDefaults, type ReleaseFacts } from "../wire/releases";
+import { InternalError } from "../common/errors";
 
 /** Which quota a policy sets. */
 export type Per = "total" | "ip-address" | "auth-token";
@@ -74,7 +75,7 @@ export class RateLimiter {
     maxQuotas?: number,
     private readonly now: () => number = Date.now,
   ) {
-    if (!release.rateLimiter) throw new Error(`Boundary ${release.release} has no rate limiter`);
+    if (!release.rateLimiter) throw new InternalError(`Boundary ${release.release} has no rate limiter`);
     this.defaults = defaultPolicies(release.rateLimiter);
     this.maxQuotas = maxQuotas ?? defaultMaxQuotas(release)!;
   }

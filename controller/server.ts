@@ -8,6 +8,7 @@ import { Server as TlsServer, createServer as createTlsServer } from "node:https
 import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import type { Emulation } from "./emulation";
+import { ConfigError } from "./errors";
 import { RateLimiter, type RatePolicy } from "./rate-limit";
 import type { Fixtures } from "./fixtures";
 import { Authenticator } from "./http/auth";
@@ -175,7 +176,7 @@ function serve(listener: ListenerOptions, handler: (req: IncomingMessage, res: S
 function listen(server: Listener, at: HostPort, which: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once("error", (err: NodeJS.ErrnoException) =>
-      reject(new Error(`cannot listen on the ${which} address ${at.host}:${at.port}: ${err.code ?? err.message}`)),
+      reject(new ConfigError(`cannot listen on the ${which} address ${at.host}:${at.port}: ${err.code ?? err.message}`, { cause: err })),
     );
     server.listen(at.port, at.host, () => {
       server.removeAllListeners("error");

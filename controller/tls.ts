@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createSecureContext, type SecureContextOptions } from "node:tls";
+import { ConfigError } from "./errors";
 
 /** A listener's certificate and key: the files, and their PEM text as last read. */
 export interface ListenerTls {
@@ -60,17 +61,17 @@ export function tlsProblem(tls: ListenerTls): string | undefined {
   }
 }
 
-/** `tls` with its files read again; throws an Error naming the file that cannot be read or used. */
+/** `tls` with its files read again; throws a ConfigError naming the file that cannot be read or used. */
 export function rereadTls(tls: ListenerTls): ListenerTls {
   const read = (file: string) => {
     try {
       return readFileSync(file, "utf8");
     } catch (err) {
-      throw new Error(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new ConfigError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
   };
   const next = { ...tls, cert: read(tls.certFile), key: read(tls.keyFile) };
   const problem = tlsProblem(next);
-  if (problem) throw new Error(`${tls.certFile} and ${tls.keyFile}: ${problem}`);
+  if (problem) throw new ConfigError(`${tls.certFile} and ${tls.keyFile}: ${problem}`);
   return next;
 }

@@ -4,11 +4,17 @@
  * `instanceof` holds across two loaded copies of the package), and `PROVIDER_ERRORS` listing them
  * with the HTTP statuses each stands for. The classes live by side: the client's in
  * `client/errors.ts` (settings, answers, transport), the resource's in `resource/errors.ts`
- * (partial failures, create outcomes, inputs a release cannot take); this module assembles them.
+ * (partial failures, create outcomes, inputs a release cannot take), the plugin's in `plugin/errors.ts`
+ * (List refusals, function arguments), the import command's in `estate/errors.ts`; this module assembles them,
+ * with the shared classes of `common/` (durations, filters, the release table, internal errors) that the
+ * controller's catalogue lists too.
  * The controller's errors, the rules it answers with, are its own catalogue (`controller/`);
  * nothing here is thrown by the controller.
  */
-import type { PulumiBoundaryError } from "../common/errors";
+import { InternalError, InvalidDurationError, UnknownReleaseError, type PulumiBoundaryError } from "../common/errors";
+import { FilterEvaluationError, FilterSyntaxError } from "../common/filter";
+import { ImportInputError, UsageError } from "./estate/errors";
+import { FunctionArgumentError, ListRefusal, UnknownFunctionError } from "./plugin/errors";
 import {
   ActionNotRoutedError,
   BoundaryApiError,
@@ -39,6 +45,10 @@ import {
 
 export * from "./client/errors";
 export * from "./resource/errors";
+export * from "./plugin/errors";
+export * from "./estate/errors";
+export { InternalError, InvalidDurationError, UnknownReleaseError } from "../common/errors";
+export { FilterEvaluationError, FilterSyntaxError } from "../common/filter";
 
 /** One entry of the catalogue: a class and the HTTP statuses that become it. */
 export interface ProviderErrorEntry {
@@ -77,4 +87,15 @@ export const PROVIDER_ERRORS: readonly ProviderErrorEntry[] = [
   { error: UnsupportedInputError, statuses: [] },
   { error: PlanError, statuses: [] },
   { error: ListNotAppliedError, statuses: [] },
+  { error: ListRefusal, statuses: [] },
+  { error: FunctionArgumentError, statuses: [] },
+  { error: UnknownFunctionError, statuses: [] },
+  { error: UsageError, statuses: [] },
+  { error: ImportInputError, statuses: [] },
+  // shared with the controller's catalogue (common/)
+  { error: InvalidDurationError, statuses: [] },
+  { error: UnknownReleaseError, statuses: [] },
+  { error: FilterSyntaxError, statuses: [] },
+  { error: FilterEvaluationError, statuses: [] },
+  { error: InternalError, statuses: [] },
 ];

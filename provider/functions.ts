@@ -11,6 +11,7 @@ import { LIST_FIELDS, associationOf, getPath, type ListField, type TargetFields 
 import { BoundaryClient, NotFoundError, type BoundaryClientOptions, type TargetIdentity } from "./client";
 import { ANSWER_NAMES } from "./client/list-check";
 import { PACKAGE, providerOptions } from "./config";
+import { FunctionArgumentError } from "./plugin/errors";
 import { stateFromTarget, type TargetState } from "./resource/state";
 
 /** authorizeSession's arguments, resolved: the Target's identity and, optionally, the host. */
@@ -31,21 +32,22 @@ export const AuthorizeSessionArgsSchema = z.object({
 
 /**
  * The one decoder of authorizeSession's arguments: the Target by `targetId`, else by `name` with
- * `scopeId` or `scopeName`. Throws an Error naming the argument and the rule, before any API call.
+ * `scopeId` or `scopeName`. Throws a FunctionArgumentError naming the argument and the rule, before any API call.
  */
 export function decodeAuthorizeSessionArgs(raw: unknown): AuthorizeSessionArgs {
   const parsed = AuthorizeSessionArgsSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new Error(`authorizeSession: ${issue.path.join(".") || "the arguments"} ${issue.message}`);
+    throw new FunctionArgumentError(`authorizeSession: ${issue.path.join(".") || "the arguments"} ${issue.message}`);
   }
   const { targetId, name, scopeId, scopeName, hostId } = parsed.data;
   const host = hostId === undefined ? {} : { hostId };
   if (targetId) return { targetId, ...host };
-  if (!name) throw new Error("authorizeSession: name is required when targetId is not given (the Target by id, or by name with scopeId or scopeName)");
+  if (!name)
+    throw new FunctionArgumentError("authorizeSession: name is required when targetId is not given (the Target by id, or by name with scopeId or scopeName)");
   if (scopeId) return { name, scopeId, ...host };
   if (scopeName) return { name, scopeName, ...host };
-  throw new Error("authorizeSession: scopeId or scopeName is required with name (names are unique within a project only)");
+  throw new FunctionArgumentError("authorizeSession: scopeId or scopeName is required with name (names are unique within a project only)");
 }
 
 /** getTargets' arguments, as both routes receive them; the package schema's function inputs are generated from it. */

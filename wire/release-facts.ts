@@ -193,6 +193,11 @@ export interface ReleaseFacts {
    */
   hostSetsAnyProject: boolean;
   /**
+   * An add of a credential library the controller does not know fails in the database: the foreign key
+   * of target_credential_library, answered as a repository 500 (0.4 only; later releases answer the release's own unknown-member error).
+   */
+  credentialLibraryForeignKey: boolean;
+  /**
    * A list token used with another scope is the 400 "grants have changed since list token was issued"
    * (0.19.3+: grants are fetched for the request's scope, so their hash differs; listtoken.Validate).
    */

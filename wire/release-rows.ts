@@ -129,6 +129,7 @@ export const V04: ReleaseFacts = {
   ports: { zeroOnCreate: "This optional field cannot be set to 0.", zeroOnUpdate: "This optional field cannot be set to 0.", vetsUpdate: false },
   patchEchoesUnmasked: true,
   hostSetsAnyProject: true,
+  credentialLibraryForeignKey: true,
   listTokenScoped: false,
   // the generated *.pb.gw.go with grpc-gateway v2.3.0's JSONPb (runtime/marshal_jsonpb.go decodeJSONPb) and protobuf-go v1.26.0
   bodyDecoding: "gateway",
@@ -199,6 +200,7 @@ export const ROWS = [
     changes:
       "host sources and credential sources beside v0.4's host sets and credential libraries; views carry both names; authorize-session's " +
       "no-host 404 names host sources",
+    credentialLibraryForeignKey: false,
     // TS IdActions; toProto fills both names; target_service.proto routes both generations
     actions: [
       "no-op",

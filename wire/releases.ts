@@ -18,6 +18,7 @@ import {
 import { VIEW_ONLY_KEYS } from "./target";
 import type { ListFacts, ReleaseFacts, ReleaseRow } from "./release-facts";
 import { ROWS, SPEC, V04 } from "./release-rows";
+import { InternalError, UnknownReleaseError } from "../common/errors";
 
 export type * from "./release-facts";
 
@@ -73,7 +74,7 @@ export type Release = ReleaseFacts & {
 /** The release of a key (throws on a key the table does not have: keys come from RELEASE_KEYS). */
 export function release(key: ReleaseKey): Release {
   const found = RELEASES.find((r) => r.release === key);
-  if (!found) throw new Error(`no release ${key} in the table`);
+  if (!found) throw new UnknownReleaseError(`no release ${key} in the table`);
   return found;
 }
 
@@ -188,7 +189,7 @@ export function summariesOf(idsField: string): string {
     if (a.current.wire === idsField) return a.current.summaries;
     if (a.current.earlier?.wire === idsField) return a.current.earlier.summaries;
   }
-  throw new Error(`no summaries for ${idsField}`);
+  throw new InternalError(`no summaries for ${idsField}`);
 }
 
 /** The 500 a release answers for an action whose repository call failed: its handler's words over the repository's error. */

@@ -42,5 +42,4 @@ export interface Discovery {
   unexpressed: Unexpressed[];
 }
 
-/** Bad input to the command: the message names the input and what to do. Exits non-zero. */
-export class ImportInputError extends Error {}
+export { ImportInputError } from "./errors";

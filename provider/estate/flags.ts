@@ -5,9 +5,9 @@
  */
 import { parseArgs, type ParseArgsOptionDescriptor } from "node:util";
 import { nearestName } from "../../common/nearest";
+import { UsageError } from "./errors";
 
-/** A command line that cannot be run: the message names the flag and what to write instead. */
-export class UsageError extends Error {}
+export { UsageError } from "./errors";
 
 /** The flags a command knows, as node:util's parseArgs takes them. */
 export type FlagSpecs = Record<string, ParseArgsOptionDescriptor>;

@@ -22,6 +22,7 @@ import type { Target } from "../../wire/target";
 import * as api from "../client/api";
 import type { BoundaryClient } from "../client";
 import { BoundaryApiError } from "../errors";
+import { ListRefusal } from "./errors";
 import { ListQuerySchema, type GetTargetsArgs } from "../functions";
 import { UNKNOWN } from "../resource/inputs";
 
@@ -42,17 +43,7 @@ export interface ListRequest {
 /** One message of the stream: a Target found, the token of the next call ("" when there is none), or "the query is not known yet". */
 export type ListItem = { result: { id: string; name: string } } | { continuation: string } | { computed: true };
 
-/** A List request the provider refuses before (or instead of) any call, with the gRPC status it answers. */
-export class ListRefusal extends Error {
-  /** `status` (gRPC's name: InvalidArgument, FailedPrecondition) and the message naming the field and the rule. */
-  constructor(
-    readonly status: "InvalidArgument" | "FailedPrecondition",
-    message: string,
-  ) {
-    super(message);
-    this.name = "ListRefusal";
-  }
-}
+export { ListRefusal } from "./errors";
 
 /** What a continuation token holds (base64url JSON). */
 const Cursor = z.strictObject({

@@ -24,6 +24,7 @@ import { packageSchema } from "./schema";
 import { EngineLog } from "./engine-log";
 import { isSecret, rewrap, secretKeys, unwrapSecrets, wrapSecret } from "./secrets";
 import { ListRefusal, listTargets } from "./list";
+import { FunctionArgumentError, UnknownFunctionError } from "./errors";
 import type { Sdk } from "./sdk";
 
 type Obj = Record<string, unknown>;
@@ -301,12 +302,12 @@ export class BoundaryProviderService {
       }
       case "boundary:index:getTargets": {
         const parsed = GetTargetsArgsSchema.safeParse(args);
-        if (!parsed.success) throw new Error(`getTargets: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
+        if (!parsed.success) throw new FunctionArgumentError(`getTargets: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
         ret = { targets: await findTargets(client, parsed.data) };
         break;
       }
       default:
-        throw new Error(`unknown function ${req.getTok()}: this provider has boundary:index:authorizeSession and boundary:index:getTargets`);
+        throw new UnknownFunctionError(`unknown function ${req.getTok()}: this provider has boundary:index:authorizeSession and boundary:index:getTargets`);
     }
     const r = new this.s.proto.InvokeResponse();
     r.setReturn(this.toStruct(ret));

@@ -224,6 +224,57 @@ const cases: [name: string, code: string, make: (m: Copy) => Error, message: str
     "unterminated string at position 3",
     ["PulumiBoundaryError"],
   ],
+  [
+    "FilterEvaluationError",
+    "BOUNDARY_FILTER_EVALUATION",
+    (m) => new m.filter.FilterEvaluationError("missing selector"),
+    "missing selector",
+    ["PulumiBoundaryError"],
+  ],
+  [
+    "InvalidDurationError",
+    "BOUNDARY_INVALID_DURATION",
+    (m) => new m.common.InvalidDurationError('timeout: invalid duration "-1": must not be negative'),
+    'timeout: invalid duration "-1": must not be negative',
+    ["PulumiBoundaryError"],
+  ],
+  [
+    "UnknownReleaseError",
+    "BOUNDARY_UNKNOWN_RELEASE",
+    (m) => new m.common.UnknownReleaseError("no release 0.3 in the table"),
+    "no release 0.3 in the table",
+    ["PulumiBoundaryError"],
+  ],
+  ["InternalError", "BOUNDARY_INTERNAL", (m) => new m.common.InternalError("no summaries for x"), "no summaries for x", ["PulumiBoundaryError"]],
+  [
+    "ListRefusal",
+    "BOUNDARY_LIST_REFUSED",
+    (m) => new m.provider.ListRefusal("InvalidArgument", "limit: -1 must be 0 (no limit) or more"),
+    "limit: -1 must be 0 (no limit) or more",
+    ["PulumiBoundaryError"],
+  ],
+  [
+    "FunctionArgumentError",
+    "BOUNDARY_FUNCTION_ARGUMENTS",
+    (m) => new m.provider.FunctionArgumentError("authorizeSession: scopeId or scopeName is required with name"),
+    "authorizeSession: scopeId or scopeName is required with name",
+    ["PulumiBoundaryError"],
+  ],
+  [
+    "UnknownFunctionError",
+    "BOUNDARY_UNKNOWN_FUNCTION",
+    (m) => new m.provider.UnknownFunctionError("unknown function boundary:index:x"),
+    "unknown function boundary:index:x",
+    ["PulumiBoundaryError"],
+  ],
+  ["UsageError", "BOUNDARY_USAGE", (m) => new m.provider.UsageError("unknown flag --x"), "unknown flag --x", ["PulumiBoundaryError"]],
+  [
+    "ImportInputError",
+    "BOUNDARY_IMPORT_INPUT",
+    (m) => new m.provider.ImportInputError("--scope x: not a scope id"),
+    "--scope x: not a scope id",
+    ["PulumiBoundaryError"],
+  ],
   ["ConfigError", "BOUNDARY_CONFIG", (m) => new m.controller.ConfigError("--api-addr: bad"), "--api-addr: bad", ["PulumiBoundaryError"]],
   ["ConfigSyntaxError", "BOUNDARY_CONFIG_SYNTAX", (m) => new m.controller.ConfigSyntaxError("line 2: bad"), "line 2: bad", ["PulumiBoundaryError"]],
   [
@@ -297,11 +348,44 @@ test("the controller's catalogue: each of its classes is a case above, and each 
     expect(c).toBeDefined();
     expect(c![2](a)).toBeInstanceOf(cls as new () => unknown);
   }
-  // no controller module defines an error class outside the catalogue
-  const sources = fs.readdirSync(path.join(ROOT, "controller"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
-  const defined = sources.flatMap((f) =>
-    [...fs.readFileSync(path.join(ROOT, "controller", f), "utf8").matchAll(/class (\w+) extends (\w*Error|ControllerFault)\b/g)].map((m) => m[1]),
+  expect(definedIn(["controller"]).sort()).toEqual(
+    Object.keys(catalogue)
+      .filter((n) => !SHARED.includes(n))
+      .sort(),
   );
-  expect(defined.sort()).toEqual(Object.keys(catalogue).sort());
   for (const kind of a.controller.ERROR_KINDS) expect(a.controller.statusOf(kind)).toEqual(expect.any(Number));
+});
+
+/** The classes both catalogues list: defined in common/, thrown by code both sides run. */
+const SHARED = ["InvalidDurationError", "UnknownReleaseError", "FilterSyntaxError", "FilterEvaluationError", "InternalError"];
+
+/** The source files under `dirs` (tests are elsewhere). */
+const sourcesIn = (dirs: readonly string[]): string[] =>
+  dirs.flatMap((d) =>
+    fs
+      .readdirSync(path.join(ROOT, d), { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
+      .map((f) => path.join(d, f)),
+  );
+
+/** The error classes defined in the source under `dirs`: every `class X extends Y` whose Y is an error class. */
+const definedIn = (dirs: readonly string[]): string[] =>
+  sourcesIn(dirs).flatMap((f) =>
+    [...fs.readFileSync(path.join(ROOT, f), "utf8").matchAll(/class (\w+) extends (\w*Error|ControllerFault|ListRefusal)\b/g)].map((m) => m[1]!),
+  );
+
+test("no module of provider/, common/ or wire/ defines an error class outside the two catalogues", () => {
+  const listed = new Set([...a.provider.PROVIDER_ERRORS.map((e) => e.error.name), ...Object.keys(a.controller.CONTROLLER_ERRORS), "PulumiBoundaryError"]);
+  const defined = definedIn(["provider", "common", "wire"]);
+  expect(defined.length).toBeGreaterThan(0);
+  expect(defined.filter((n) => !listed.has(n))).toEqual([]);
+  for (const name of SHARED) {
+    expect(a.provider.PROVIDER_ERRORS.map((e) => e.error.name)).toContain(name);
+    expect(Object.keys(a.controller.CONTROLLER_ERRORS)).toContain(name);
+  }
+});
+
+test("no source module throws a plain Error but the Node version guard", () => {
+  const plain = sourcesIn(["provider", "controller", "common", "wire"]).filter((f) => /\bnew Error\(/.test(fs.readFileSync(path.join(ROOT, f), "utf8")));
+  expect(plain).toEqual([path.join("provider", "node-version.ts")]);
 });
