@@ -218,13 +218,15 @@ export interface ReleaseFacts {
 }
 
 /** A row after the first: the facts that changed (`adds`, `requires`, `replaces` accumulate; the rest replace). */
-export type ReleaseRow = Partial<Omit<ReleaseFacts, "fields" | "values" | "lists" | "actionErrors" | "authorizeSession">> & {
+export type ReleaseRow = Partial<Omit<ReleaseFacts, "fields" | "values" | "lists" | "actionErrors" | "authorizeSession" | "ports">> & {
   release: string;
   patch: string;
   changes: string;
   lists?: ReleaseFacts["lists"];
   adds?: { fields?: readonly InputField[]; values?: readonly { field: InputField; value: string }[] };
   actionErrors?: Partial<Omit<ReleaseFacts["actionErrors"], "handler">> & { handler?: Partial<ReleaseFacts["actionErrors"]["handler"]> };
+  /** The port facts that changed (the rest are the previous release's). */
+  ports?: Partial<PortFacts>;
   /** authorize-session's facts that changed (the rest are the previous release's). */
   authorizeSession?: Partial<SessionFacts>;
 };

@@ -11,7 +11,7 @@
  * the row holds the newer behaviour and `withinMinor` says which earlier patches differ and how
  * (`--emulate 0.9` is 0.9.1; `--emulate 0.14` is 0.14.3 and later).
  */
-import type { ListFacts, ReleaseFacts, ReleaseRow } from "./release-facts";
+import type { ListFacts, ListNoun, ReleaseFacts, ReleaseRow } from "./release-facts";
 
 /** authorize-session's answer up to 0.14 (TP `SessionAuthorization`). */
 const SESSION_FIELDS_04 = [
@@ -31,31 +31,39 @@ const SESSION_FIELDS_04 = [
 /** authorize-session's 400 when no worker is left, in the handler's words (0.4–0.18; from 0.13 only when a filter left none). */
 const FILTERED = "No workers are available to handle this session, or all have been filtered.";
 
+/** A release's actions (TS IdActions): read and write, each list noun's add, set and remove, then authorize-session. */
+const actionsFor = (...nouns: ListNoun[]): readonly string[] => [
+  "no-op",
+  "read",
+  "update",
+  "delete",
+  ...nouns.flatMap((n) => [`add-${n}`, `set-${n}`, `remove-${n}`]),
+  "authorize-session",
+];
+
+/** A handler's words over an action's failed repository call: it wraps the error, naming the list (`host sets`). */
+const wraps = (nouns: string) => ({
+  add: { wrap: `Unable to add ${nouns} to target` },
+  set: { wrap: `Unable to set ${nouns} in target` },
+  remove: { wrap: `Unable to remove ${nouns} from target` },
+});
+
+/** A list one noun routes, read and answered under the same id fields. */
+const routedBy = (noun: ListNoun, names: readonly string[], prefixes: readonly string[]): ListFacts => ({
+  routes: [{ noun, reads: names }],
+  answers: names,
+  prefixes,
+});
+
 /** Boundary v0.4.0, every fact (its TS, TP, SP, handlers/verifiers.go and internal/target at that tag). */
 export const V04: ReleaseFacts = {
   release: "0.4",
   patch: "0.4.0",
   changes: "the spec's release: host sets and credential libraries",
-  actions: [
-    "no-op",
-    "read",
-    "update",
-    "delete",
-    "add-host-sets",
-    "set-host-sets",
-    "remove-host-sets",
-    "add-credential-libraries",
-    "set-credential-libraries",
-    "remove-credential-libraries",
-    "authorize-session",
-  ],
+  actions: actionsFor("host-sets", "credential-libraries"),
   lists: {
-    hostSetIds: { routes: [{ noun: "host-sets", reads: ["host_set_ids"] }], answers: ["host_set_ids"], prefixes: ["hsst_"] },
-    applicationCredentialLibraryIds: {
-      routes: [{ noun: "credential-libraries", reads: ["application_credential_library_ids"] }],
-      answers: ["application_credential_library_ids"],
-      prefixes: ["clvlt_"],
-    },
+    hostSetIds: routedBy("host-sets", ["host_set_ids"], ["hsst_"]),
+    applicationCredentialLibraryIds: routedBy("credential-libraries", ["application_credential_library_ids"], ["clvlt_"]),
   },
   fields: [
     "scopeId",
@@ -110,18 +118,7 @@ export const V04: ReleaseFacts = {
       host: { add: "AddTargetHostSets", set: "SetTargetHostSets", remove: "DeleteTargeHostSets" },
       credential: { add: "AddTargetCredentialLibraries", set: "SetTargetCredentialLibraries", remove: "DeleteTargetCredentialLibraries" },
     },
-    handler: {
-      host: {
-        add: { wrap: "Unable to add host sets to target" },
-        set: { wrap: "Unable to set host sets in target" },
-        remove: { wrap: "Unable to remove host sets from target" },
-      },
-      credential: {
-        add: { wrap: "Unable to add credential libraries to target" },
-        set: { wrap: "Unable to set credential libraries in target" },
-        remove: { wrap: "Unable to remove credential libraries from target" },
-      },
-    },
+    handler: { host: wraps("host sets"), credential: wraps("credential libraries") },
     staleSet: "set target host sets: ",
     removedMismatch: { host: "target host sets", credential: "credential libraries" },
   },
@@ -151,22 +148,11 @@ const HOSTS_05: ListFacts = {
   prefixes: ["hsst_"],
 };
 const HOSTS_010: ListFacts = { ...HOSTS_05, prefixes: ["hsst_", "hsplg_", "hs_"] };
-const HOSTS_011: ListFacts = { routes: [{ noun: "host-sources", reads: ["host_source_ids"] }], answers: ["host_source_ids"], prefixes: HOSTS_010.prefixes };
-const CREDS_010 = (prefixes: readonly string[]): ListFacts => ({
-  routes: [{ noun: "credential-sources", reads: ["application_credential_source_ids", "brokered_credential_source_ids"] }],
-  answers: ["application_credential_source_ids", "brokered_credential_source_ids"],
-  prefixes,
-});
-const CREDS_014 = (prefixes: readonly string[]): ListFacts => ({
-  routes: [{ noun: "credential-sources", reads: ["brokered_credential_source_ids"] }],
-  answers: ["brokered_credential_source_ids"],
-  prefixes,
-});
-const INJECTED = (prefixes: readonly string[]): ListFacts => ({
-  routes: [{ noun: "credential-sources", reads: ["injected_application_credential_source_ids"] }],
-  answers: ["injected_application_credential_source_ids"],
-  prefixes,
-});
+const HOSTS_011 = routedBy("host-sources", ["host_source_ids"], HOSTS_010.prefixes);
+const CREDS_010 = (prefixes: readonly string[]) =>
+  routedBy("credential-sources", ["application_credential_source_ids", "brokered_credential_source_ids"], prefixes);
+const CREDS_014 = (prefixes: readonly string[]) => routedBy("credential-sources", ["brokered_credential_source_ids"], prefixes);
+const INJECTED = (prefixes: readonly string[]) => routedBy("credential-sources", ["injected_application_credential_source_ids"], prefixes);
 /** The credential sources 0.10 took (`credup_`, its earlier prefix `cred_`, `credspk_`), before JSON credentials (0.11). */
 const STATIC_010 = ["credup_", "cred_", "credspk_"] as const;
 
@@ -177,20 +163,6 @@ const RATE_LIMITS = {
   other: { authToken: 3000, ipAddress: 30000, total: 30000 },
 } as const;
 
-/** The actions of 0.11 and later (TS IdActions). */
-const CURRENT_ACTIONS = [
-  "no-op",
-  "read",
-  "update",
-  "delete",
-  "add-host-sources",
-  "set-host-sources",
-  "remove-host-sources",
-  "add-credential-sources",
-  "set-credential-sources",
-  "remove-credential-sources",
-  "authorize-session",
-] as const;
 /** The rows after 0.4, each what changed in that release. */
 export const ROWS = [
   {
@@ -200,22 +172,7 @@ export const ROWS = [
       "host sources and credential sources beside v0.4's host sets and credential libraries; views carry both names; authorize-session's " +
       "no-host 404 names host sources",
     // TS IdActions; toProto fills both names; target_service.proto routes both generations
-    actions: [
-      "no-op",
-      "read",
-      "update",
-      "delete",
-      "add-host-sets",
-      "set-host-sets",
-      "remove-host-sets",
-      "add-credential-libraries",
-      "set-credential-libraries",
-      "remove-credential-libraries",
-      "add-credential-sources",
-      "set-credential-sources",
-      "remove-credential-sources",
-      "authorize-session",
-    ],
+    actions: actionsFor("host-sets", "credential-libraries", "credential-sources"),
     lists: {
       hostSetIds: HOSTS_05,
       applicationCredentialLibraryIds: {
@@ -233,18 +190,7 @@ export const ROWS = [
         host: { add: "AddTargetHostSources", set: "SetTargetHostSources", remove: "DeleteTargetHostSources" },
         credential: { add: "AddTargetCredentialSources", set: "SetTargetCredentialSources", remove: "DeleteTargetCredentialSources" },
       },
-      handler: {
-        host: {
-          add: { wrap: "Unable to add host sources to target" },
-          set: { wrap: "Unable to set host sources in target" },
-          remove: { wrap: "Unable to remove host sources from target" },
-        },
-        credential: {
-          add: { wrap: "Unable to add credential sources to target" },
-          set: { wrap: "Unable to set credential sources in target" },
-          remove: { wrap: "Unable to remove credential sources from target" },
-        },
-      },
+      handler: { host: wraps("host sources"), credential: wraps("credential sources") },
       staleSet: "set target host sources: ",
       removedMismatch: { host: "target host sources", credential: "credential libraries" },
     },
@@ -263,25 +209,7 @@ export const ROWS = [
       "plugin host sets (hs_); authorized_actions name the host-sources actions; an empty credential-sources add names the egress list too; " +
       "authorize-session's no-host 404 says no endpoint",
     withinMinor: "0.7.0–0.7.2 do not name the host-sources actions in authorized_actions (the routes exist)",
-    actions: [
-      "no-op",
-      "read",
-      "update",
-      "delete",
-      "add-host-sets",
-      "set-host-sets",
-      "remove-host-sets",
-      "add-host-sources",
-      "set-host-sources",
-      "remove-host-sources",
-      "add-credential-libraries",
-      "set-credential-libraries",
-      "remove-credential-libraries",
-      "add-credential-sources",
-      "set-credential-sources",
-      "remove-credential-sources",
-      "authorize-session",
-    ],
+    actions: actionsFor("host-sets", "host-sources", "credential-libraries", "credential-sources"),
     lists: { hostSetIds: { ...HOSTS_05, prefixes: ["hsst_", "hs_"] } },
     emptyCredentialSources: {
       message: "Application or Egress Credential Source IDs must be provided.",
@@ -298,7 +226,7 @@ export const ROWS = [
     // internal/session/session.go newCert(addresses); TS validateAuthorizeSessionRequest takes plugin.Subtype
     authorizeSession: { certificateNamesWorkers: true, hostIds: ["hst_", "h_"] },
     // TS validateUpdateRequest: SubtypeFromId(req.GetId()), then the subtype's Vet
-    ports: { zeroOnCreate: "This optional field cannot be set to 0.", zeroOnUpdate: "This optional field cannot be set to 0.", vetsUpdate: true },
+    ports: { vetsUpdate: true },
   },
   {
     release: "0.9",
@@ -307,28 +235,9 @@ export const ROWS = [
       "credential libraries' names and actions removed; static credentials (cred_); attributes.default_port required; " +
       "session_connection_limit defaults to -1; authorize-session's credentials name credential_source only",
     withinMinor: "0.9.0 still defaults session_connection_limit to 1 (internal/target/options.go)",
-    actions: [
-      "no-op",
-      "read",
-      "update",
-      "delete",
-      "add-host-sets",
-      "set-host-sets",
-      "remove-host-sets",
-      "add-host-sources",
-      "set-host-sources",
-      "remove-host-sources",
-      "add-credential-sources",
-      "set-credential-sources",
-      "remove-credential-sources",
-      "authorize-session",
-    ],
+    actions: actionsFor("host-sets", "host-sources", "credential-sources"),
     lists: {
-      applicationCredentialLibraryIds: {
-        routes: [{ noun: "credential-sources", reads: ["application_credential_source_ids"] }],
-        answers: ["application_credential_source_ids"],
-        prefixes: ["clvlt_", "cred_"],
-      },
+      applicationCredentialLibraryIds: routedBy("credential-sources", ["application_credential_source_ids"], ["clvlt_", "cred_"]),
     },
     // handlers/targets/tcp/tcp.go Vet
     requires: ["defaultPort"],
@@ -337,7 +246,7 @@ export const ROWS = [
     // handlers/targets/credentials.go: CredentialSource only (credential_library reserved in TP)
     authorizeSession: { credentialOrigin: ["credential_source"] },
     // handlers/targets/tcp/tcp.go Vet, VetForUpdate
-    ports: { zeroOnCreate: "This field cannot be set to zero.", zeroOnUpdate: "This cannot be set to zero.", vetsUpdate: true },
+    ports: { zeroOnCreate: "This field cannot be set to zero.", zeroOnUpdate: "This cannot be set to zero." },
   },
   {
     release: "0.10",
@@ -362,7 +271,8 @@ export const ROWS = [
     release: "0.11",
     patch: "0.11.2",
     changes: "v0.4's host-set names and actions removed; JSON credentials (credjson_) brokered",
-    actions: CURRENT_ACTIONS,
+    // TS IdActions
+    actions: actionsFor("host-sources", "credential-sources"),
     lists: {
       hostSetIds: HOSTS_011,
       applicationCredentialLibraryIds: CREDS_010(["clvlt_", ...STATIC_010, "credjson_"]),
@@ -383,13 +293,7 @@ export const ROWS = [
     // TS toProto: `out.Address = wrapperspb.String(in.GetAddress())` whatever the address
     addressAlways: true,
     actionErrors: {
-      handler: {
-        host: {
-          add: { fixed: "Failed to add target host sources" },
-          set: { fixed: "Failed to set target host sources" },
-          remove: { wrap: "Unable to remove host sources from target" },
-        },
-      },
+      handler: { host: { ...wraps("host sources"), add: { fixed: "Failed to add target host sources" }, set: { fixed: "Failed to set target host sources" } } },
     },
     // TS AuthorizeSession: the host (or address) first, then ListWorkers and AuthorizeSessionWorkerFilterFn
     authorizeSession: { workersFirst: false, noHosts: "No host sources or address found for given target." },
@@ -407,12 +311,7 @@ export const ROWS = [
       noWorkers: { kind: "FailedPrecondition", none: "No workers are available to handle this session.", filtered: FILTERED },
     },
     // handlers/targets/tcp/tcp.go Vet, VetForUpdate: math.MaxUint16
-    ports: {
-      zeroOnCreate: "This field cannot be set to zero.",
-      zeroOnUpdate: "This cannot be set to zero.",
-      vetsUpdate: true,
-      aboveMax: "Value is greater than maximum port number.",
-    },
+    ports: { aboveMax: "Value is greater than maximum port number." },
   },
   {
     release: "0.14",
