@@ -217,7 +217,10 @@ export interface ReleaseFacts {
   healthBody: "json" | "empty";
 }
 
-/** A row after the first: the facts that changed (`adds`, `requires`, `replaces` accumulate; the rest replace). */
+/**
+ * A row after the first: the facts that changed (`adds`, `requires`, `replaces` accumulate; `lists`,
+ * `ports`, `authorizeSession` and `actionErrors` merge over the previous row's; the rest replace).
+ */
 export type ReleaseRow = Partial<Omit<ReleaseFacts, "fields" | "values" | "lists" | "actionErrors" | "authorizeSession" | "ports">> & {
   release: string;
   patch: string;

@@ -14,32 +14,23 @@
 import type { ListFacts, ListNoun, ReleaseFacts, ReleaseRow } from "./release-facts";
 
 /** authorize-session's answer up to 0.14 (TP `SessionAuthorization`). */
+// prettier-ignore
 const SESSION_FIELDS_04 = [
-  "session_id",
-  "target_id",
-  "scope",
-  "created_time",
-  "user_id",
-  "host_set_id",
-  "host_id",
-  "type",
-  "authorization_token",
-  "endpoint",
-  "credentials",
+  "session_id", "target_id", "scope", "created_time", "user_id", "host_set_id", "host_id", "type", "authorization_token", "endpoint", "credentials",
 ] as const;
+
+/** authorize-session's answer from 0.15 (TP `SessionAuthorization`). */
+const SESSION_FIELDS_015 = [...SESSION_FIELDS_04, "connection_limit", "endpoint_port", "expiration"] as const;
 
 /** authorize-session's 400 when no worker is left, in the handler's words (0.4–0.18; from 0.13 only when a filter left none). */
 const FILTERED = "No workers are available to handle this session, or all have been filtered.";
 
 /** A release's actions (TS IdActions): read and write, each list noun's add, set and remove, then authorize-session. */
-const actionsFor = (...nouns: ListNoun[]): readonly string[] => [
-  "no-op",
-  "read",
-  "update",
-  "delete",
-  ...nouns.flatMap((n) => [`add-${n}`, `set-${n}`, `remove-${n}`]),
-  "authorize-session",
-];
+const actionsOn = (noun: ListNoun) => [`add-${noun}`, `set-${noun}`, `remove-${noun}`];
+const actionsFor = (...nouns: ListNoun[]) => ["no-op", "read", "update", "delete", ...nouns.flatMap(actionsOn), "authorize-session"];
+
+/** The repository's operations on a list (`AddTargetHostSources`), as its errors name them. */
+const repositoryOps = (list: string) => ({ add: `AddTarget${list}`, set: `SetTarget${list}`, remove: `DeleteTarget${list}` });
 
 /** A handler's words over an action's failed repository call: it wraps the error, naming the list (`host sets`). */
 const wraps = (nouns: string) => ({
@@ -48,10 +39,10 @@ const wraps = (nouns: string) => ({
   remove: { wrap: `Unable to remove ${nouns} from target` },
 });
 
-/** A list one noun routes, read and answered under the same id fields. */
-const routedBy = (noun: ListNoun, names: readonly string[], prefixes: readonly string[]): ListFacts => ({
-  routes: [{ noun, reads: names }],
-  answers: names,
+/** A list taking `prefixes` through its routes (`[noun, ...id fields read]`), its views answering every id field routed. */
+const listOf = (prefixes: readonly string[], ...routes: [ListNoun, ...string[]][]): ListFacts => ({
+  routes: routes.map(([noun, ...reads]) => ({ noun, reads })),
+  answers: routes.flatMap(([, ...reads]) => reads),
   prefixes,
 });
 
@@ -62,8 +53,8 @@ export const V04: ReleaseFacts = {
   changes: "the spec's release: host sets and credential libraries",
   actions: actionsFor("host-sets", "credential-libraries"),
   lists: {
-    hostSetIds: routedBy("host-sets", ["host_set_ids"], ["hsst_"]),
-    applicationCredentialLibraryIds: routedBy("credential-libraries", ["application_credential_library_ids"], ["clvlt_"]),
+    hostSetIds: listOf(["hsst_"], ["host-sets", "host_set_ids"]),
+    applicationCredentialLibraryIds: listOf(["clvlt_"], ["credential-libraries", "application_credential_library_ids"]),
   },
   fields: [
     "scopeId",
@@ -114,10 +105,7 @@ export const V04: ReleaseFacts = {
   emptyCredentialSources: { message: "Must be non-empty.", fields: ["application_credential_source_ids"] },
   // internal/target/repository_host_set.go, repository_credential_library.go (the typo is theirs)
   actionErrors: {
-    ops: {
-      host: { add: "AddTargetHostSets", set: "SetTargetHostSets", remove: "DeleteTargeHostSets" },
-      credential: { add: "AddTargetCredentialLibraries", set: "SetTargetCredentialLibraries", remove: "DeleteTargetCredentialLibraries" },
-    },
+    ops: { host: { add: "AddTargetHostSets", set: "SetTargetHostSets", remove: "DeleteTargeHostSets" }, credential: repositoryOps("CredentialLibraries") },
     handler: { host: wraps("host sets"), credential: wraps("credential libraries") },
     staleSet: "set target host sets: ",
     removedMismatch: { host: "target host sets", credential: "credential libraries" },
@@ -139,20 +127,13 @@ export const V04: ReleaseFacts = {
 };
 
 /** The three lists' facts in the releases 0.5 to 0.21, the ones several rows share. */
-const HOSTS_05: ListFacts = {
-  routes: [
-    { noun: "host-sets", reads: ["host_set_ids"] },
-    { noun: "host-sources", reads: ["host_source_ids"] },
-  ],
-  answers: ["host_set_ids", "host_source_ids"],
-  prefixes: ["hsst_"],
-};
+const HOSTS_05 = listOf(["hsst_"], ["host-sets", "host_set_ids"], ["host-sources", "host_source_ids"]);
 const HOSTS_010: ListFacts = { ...HOSTS_05, prefixes: ["hsst_", "hsplg_", "hs_"] };
-const HOSTS_011 = routedBy("host-sources", ["host_source_ids"], HOSTS_010.prefixes);
+const HOSTS_011 = listOf(HOSTS_010.prefixes, ["host-sources", "host_source_ids"]);
 const CREDS_010 = (prefixes: readonly string[]) =>
-  routedBy("credential-sources", ["application_credential_source_ids", "brokered_credential_source_ids"], prefixes);
-const CREDS_014 = (prefixes: readonly string[]) => routedBy("credential-sources", ["brokered_credential_source_ids"], prefixes);
-const INJECTED = (prefixes: readonly string[]) => routedBy("credential-sources", ["injected_application_credential_source_ids"], prefixes);
+  listOf(prefixes, ["credential-sources", "application_credential_source_ids", "brokered_credential_source_ids"]);
+const CREDS_014 = (prefixes: readonly string[]) => listOf(prefixes, ["credential-sources", "brokered_credential_source_ids"]);
+const INJECTED = (prefixes: readonly string[]) => listOf(prefixes, ["credential-sources", "injected_application_credential_source_ids"]);
 /** The credential sources 0.10 took (`credup_`, its earlier prefix `cred_`, `credspk_`), before JSON credentials (0.11). */
 const STATIC_010 = ["credup_", "cred_", "credspk_"] as const;
 
@@ -175,21 +156,15 @@ export const ROWS = [
     actions: actionsFor("host-sets", "credential-libraries", "credential-sources"),
     lists: {
       hostSetIds: HOSTS_05,
-      applicationCredentialLibraryIds: {
-        routes: [
-          { noun: "credential-libraries", reads: ["application_credential_library_ids"] },
-          { noun: "credential-sources", reads: ["application_credential_source_ids"] },
-        ],
-        answers: ["application_credential_library_ids", "application_credential_source_ids"],
-        prefixes: ["clvlt_"],
-      },
+      applicationCredentialLibraryIds: listOf(
+        ["clvlt_"],
+        ["credential-libraries", "application_credential_library_ids"],
+        ["credential-sources", "application_credential_source_ids"],
+      ),
     },
     authorizeSession: { noHosts: "No hosts found from available target host sources." },
     actionErrors: {
-      ops: {
-        host: { add: "AddTargetHostSources", set: "SetTargetHostSources", remove: "DeleteTargetHostSources" },
-        credential: { add: "AddTargetCredentialSources", set: "SetTargetCredentialSources", remove: "DeleteTargetCredentialSources" },
-      },
+      ops: { host: repositoryOps("HostSources"), credential: repositoryOps("CredentialSources") },
       handler: { host: wraps("host sources"), credential: wraps("credential sources") },
       staleSet: "set target host sources: ",
       removedMismatch: { host: "target host sources", credential: "credential libraries" },
@@ -236,9 +211,7 @@ export const ROWS = [
       "session_connection_limit defaults to -1; authorize-session's credentials name credential_source only",
     withinMinor: "0.9.0 still defaults session_connection_limit to 1 (internal/target/options.go)",
     actions: actionsFor("host-sets", "host-sources", "credential-sources"),
-    lists: {
-      applicationCredentialLibraryIds: routedBy("credential-sources", ["application_credential_source_ids"], ["clvlt_", "cred_"]),
-    },
+    lists: { applicationCredentialLibraryIds: listOf(["clvlt_", "cred_"], ["credential-sources", "application_credential_source_ids"]) },
     // handlers/targets/tcp/tcp.go Vet
     requires: ["defaultPort"],
     defaults: { sessionConnectionLimit: -1 },
@@ -273,10 +246,7 @@ export const ROWS = [
     changes: "v0.4's host-set names and actions removed; JSON credentials (credjson_) brokered",
     // TS IdActions
     actions: actionsFor("host-sources", "credential-sources"),
-    lists: {
-      hostSetIds: HOSTS_011,
-      applicationCredentialLibraryIds: CREDS_010(["clvlt_", ...STATIC_010, "credjson_"]),
-    },
+    lists: { hostSetIds: HOSTS_011, applicationCredentialLibraryIds: CREDS_010(["clvlt_", ...STATIC_010, "credjson_"]) },
     // migration 44/03: target_host_set_scope_valid compares the Target's and the host set's projects
     hostSetsAnyProject: false,
   },
@@ -318,9 +288,7 @@ export const ROWS = [
     patch: "0.14.5",
     changes: "the 0.5 credential name removed; the API rate limiter; other generations' actions answer 405 with an empty body",
     withinMinor: "0.14.0–0.14.2 have no rate limiter and answer other generations' actions 405 with the gateway's JSON",
-    lists: {
-      applicationCredentialLibraryIds: CREDS_014(["clvlt_", ...STATIC_010, "credjson_"]),
-    },
+    lists: { applicationCredentialLibraryIds: CREDS_014(["clvlt_", ...STATIC_010, "credjson_"]) },
     // ratelimit/config.go defaults; ratelimit/handler.go answers before the API
     rateLimiter: RATE_LIMITS,
     routing: "rate-limiter",
@@ -332,17 +300,14 @@ export const ROWS = [
     pagination: true,
     emptyList: { response_type: "complete", sort_by: "created_time", sort_dir: "desc" },
     // TP SessionAuthorization; SessionAuthorizationData endpoint_port = 102, expiration = 105
-    authorizeSession: {
-      fields: [...SESSION_FIELDS_04, "connection_limit", "endpoint_port", "expiration"],
-      tokenFields: ["default_client_port", "endpoint_port", "expiration"],
-    },
+    authorizeSession: { fields: SESSION_FIELDS_015, tokenFields: ["default_client_port", "endpoint_port", "expiration"] },
   },
   {
     release: "0.16",
     patch: "0.16.3",
     changes: "aliases (with_aliases on create, aliases in views, alias values as ids); authorize-session's session_recording_id",
     aliases: true,
-    authorizeSession: { fields: [...SESSION_FIELDS_04, "connection_limit", "endpoint_port", "expiration", "session_recording_id"] },
+    authorizeSession: { fields: [...SESSION_FIELDS_015, "session_recording_id"] },
   },
   // handlers/verifiers.go ValidDescription
   { release: "0.17", patch: "0.17.2", changes: "descriptions may hold new lines and tabs (unicode.IsSpace)", descriptions: "print-or-space" },
@@ -390,29 +355,12 @@ export const ROWS = [
     // each handler's action.RegisterResource(IdActions ∪ CollectionActions); ratelimit/config.go DefaultLimiterMaxQuotas
     rateLimiter: {
       ...RATE_LIMITS,
+      // a count per resource, alphabetical, reads best as a few lines
+      // prettier-ignore
       actionsPerResource: {
-        account: 8,
-        alias: 6,
-        "auth-method": 8,
-        "auth-token": 6,
-        billing: 1,
-        credential: 6,
-        "credential-library": 6,
-        "credential-store": 6,
-        group: 9,
-        "host-catalog": 6,
-        host: 6,
-        "host-set": 9,
-        "managed-group": 6,
-        policy: 6,
-        role: 15,
-        scope: 12,
-        session: 6,
-        "session-recording": 6,
-        "storage-bucket": 6,
-        target: 13,
-        user: 10,
-        worker: 12,
+        account: 8, alias: 6, "auth-method": 8, "auth-token": 6, billing: 1, credential: 6, "credential-library": 6, "credential-store": 6,
+        group: 9, "host-catalog": 6, host: 6, "host-set": 9, "managed-group": 6, policy: 6, role: 15, scope: 12, session: 6,
+        "session-recording": 6, "storage-bucket": 6, target: 13, user: 10, worker: 12,
       },
     },
     lists: {
