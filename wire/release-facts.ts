@@ -222,14 +222,19 @@ export interface ReleaseFacts {
   healthBody: "json" | "empty";
 }
 
-/** A row after the first: the facts that changed (`adds`, `requires`, `replaces` accumulate; the rest replace). */
-export type ReleaseRow = Partial<Omit<ReleaseFacts, "fields" | "values" | "lists" | "actionErrors" | "authorizeSession">> & {
+/**
+ * A row after the first: the facts that changed (`adds`, `requires`, `replaces` accumulate; `lists`,
+ * `ports`, `authorizeSession` and `actionErrors` merge over the previous row's; the rest replace).
+ */
+export type ReleaseRow = Partial<Omit<ReleaseFacts, "fields" | "values" | "lists" | "actionErrors" | "authorizeSession" | "ports">> & {
   release: string;
   patch: string;
   changes: string;
   lists?: ReleaseFacts["lists"];
   adds?: { fields?: readonly InputField[]; values?: readonly { field: InputField; value: string }[] };
   actionErrors?: Partial<Omit<ReleaseFacts["actionErrors"], "handler">> & { handler?: Partial<ReleaseFacts["actionErrors"]["handler"]> };
+  /** The port facts that changed (the rest are the previous release's). */
+  ports?: Partial<PortFacts>;
   /** authorize-session's facts that changed (the rest are the previous release's). */
   authorizeSession?: Partial<SessionFacts>;
 };

@@ -24,7 +24,7 @@ export type * from "./release-facts";
 
 /** A later row over the previous release: the facts it states replace, the ones it adds accumulate. */
 function fold(previous: ReleaseFacts, row: ReleaseRow): ReleaseFacts {
-  const { adds, requires, replaces, lists, actionErrors, authorizeSession, ...facts } = row;
+  const { adds, requires, replaces, lists, actionErrors, authorizeSession, ports, ...facts } = row;
   return {
     ...previous,
     withinMinor: undefined,
@@ -36,6 +36,7 @@ function fold(previous: ReleaseFacts, row: ReleaseRow): ReleaseFacts {
     requires: [...previous.requires, ...(requires ?? [])],
     replaces: [...previous.replaces, ...(replaces ?? [])],
     authorizeSession: { ...previous.authorizeSession, ...authorizeSession },
+    ports: { ...previous.ports, ...ports },
     actionErrors: {
       ...previous.actionErrors,
       ...actionErrors,
