@@ -4,11 +4,11 @@
  * N Targets created over its API. Also what the bare server must send for the same paths, and
  * each process's CPU time (Linux's /proc), the unit the machine's other load moves less.
  */
+import { TOKEN } from "./start";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 
-const TOKEN = "at_1234567890_s1bench";
 const PROJECT = "p_1234567890";
 
 /** The bin's controller, with the bytes it answers for the benchmark's paths (base64). */

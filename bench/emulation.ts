@@ -6,9 +6,9 @@
  */
 import { performance } from "node:perf_hooks";
 import * as undici from "undici";
-import { defaultFixtures, startController, type ControllerOptions } from "../controller";
+import { type ControllerOptions } from "../controller";
+import { TOKEN, benchController } from "./start";
 
-const TOKEN = "at_1234567890_s1bench";
 const PROJECT = "p_1234567890";
 const headers = { authorization: `Bearer ${TOKEN}` };
 
@@ -18,14 +18,7 @@ async function withController<T>(
   targets: number,
   fn: (url: string, pool: undici.Pool, firstId: string) => Promise<T>,
 ): Promise<T> {
-  const c = await startController({
-    api: { host: "127.0.0.1", port: 0 },
-    ops: { host: "127.0.0.1", port: 0 },
-    token: TOKEN,
-    gracefulShutdownWaitMs: 0,
-    fixtures: defaultFixtures(),
-    ...options,
-  });
+  const c = await benchController(options);
   const pool = new undici.Pool(c.apiUrl, { connections: 1 });
   try {
     let first = "";

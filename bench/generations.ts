@@ -9,24 +9,17 @@
  *   Terraform provider's users get from BOUNDARY_RATE_LIMIT=5), computed.
  */
 import { performance } from "node:perf_hooks";
-import { defaultFixtures, startController, type ControllerOptions, type Emulation, type RunningController } from "../controller";
+import { type ControllerOptions, type Emulation, type RunningController } from "../controller";
+import { TOKEN, benchController } from "./start";
 import { BoundaryClient } from "../provider/client";
 import { TargetCore } from "../provider/resource/core";
 import type { TargetState } from "../provider/resource/state";
 import { sleep } from "../common/sleep";
 
-const TOKEN = "at_1234567890_s1bench";
 const PROJECT = "p_1234567890";
 
 function start(options: Partial<ControllerOptions>): Promise<RunningController> {
-  return startController({
-    api: { host: "127.0.0.1", port: 0 },
-    ops: { host: "127.0.0.1", port: 0 },
-    token: TOKEN,
-    gracefulShutdownWaitMs: 0,
-    fixtures: defaultFixtures(),
-    ...options,
-  });
+  return benchController(options);
 }
 
 /** The controller's request counts by status code, from /metrics. */

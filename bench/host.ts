@@ -5,6 +5,7 @@
  * here that makes the same HTTP calls, installed and served by the same host and driven the same
  * way: the ratio is what this provider adds on top of Pulumi's own cost.
  */
+import { TOKEN } from "./start";
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
@@ -14,7 +15,6 @@ import { packAndInstall } from "../harness/pack";
 import { programRequire, serializedProvider, startHost, startPlugin } from "../harness/provider-host";
 import { progress } from "./progress";
 
-const TOKEN = "at_1234567890_s1bench";
 const PROJECT = "p_1234567890";
 const URN = "urn:pulumi:bench::bench::pulumi-nodejs:dynamic/boundary:Target::t";
 

@@ -7,9 +7,7 @@
 import { performance } from "node:perf_hooks";
 import { RE2JS } from "re2js";
 import * as undici from "undici";
-import { defaultFixtures, startController } from "../controller";
-
-const TOKEN = "at_1234567890_s1bench";
+import { TOKEN, benchController } from "./start";
 
 /** Mean ns per call of `fn` over `n` calls, after a warm-up. */
 function nsPerCall(n: number, fn: (i: number) => void): number {
@@ -47,13 +45,7 @@ async function msPerRequest(pool: undici.Pool, n: number, req: () => undici.Disp
 
 /** The list with a filter over HTTP, and authorize-session as sessions pile up. */
 export async function benchListAndSessions(): Promise<string[][]> {
-  const c = await startController({
-    api: { host: "127.0.0.1", port: 0 },
-    ops: { host: "127.0.0.1", port: 0 },
-    token: TOKEN,
-    gracefulShutdownWaitMs: 0,
-    fixtures: defaultFixtures(),
-  });
+  const c = await benchController();
   const pool = new undici.Pool(c.apiUrl, { connections: 1 });
   const headers = { authorization: `Bearer ${TOKEN}` };
   try {

@@ -6,24 +6,17 @@
  */
 import { performance } from "node:perf_hooks";
 import * as pulumi from "@pulumi/pulumi";
-import { defaultFixtures, startController, type RunningController } from "../controller";
+import { type RunningController } from "../controller";
+import { TOKEN, benchController } from "./start";
 import { BoundaryClient } from "../provider/client";
 import { TargetCore } from "../provider/resource/core";
 import { TargetProviderProxy } from "../provider/resource/resource";
 import type { TargetState } from "../provider/resource/state";
 
-const TOKEN = "at_1234567890_s1bench";
 const PROJECT = "p_1234567890";
 
 async function controller(ignoreCreateAssociations: boolean): Promise<RunningController> {
-  return startController({
-    api: { host: "127.0.0.1", port: 0 },
-    ops: { host: "127.0.0.1", port: 0 },
-    token: TOKEN,
-    gracefulShutdownWaitMs: 0,
-    fixtures: defaultFixtures(),
-    ignoreCreateAssociations,
-  });
+  return benchController({ ignoreCreateAssociations });
 }
 
 async function apiCalls(opsUrl: string): Promise<number> {

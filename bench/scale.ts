@@ -6,10 +6,9 @@
  */
 import { performance } from "node:perf_hooks";
 import * as undici from "undici";
-import { defaultFixtures, startController } from "../controller";
+import { TOKEN, benchController } from "./start";
 import { progress } from "./progress";
 
-const TOKEN = "at_1234567890_s1bench";
 const BIG = "p_1234567890";
 const SMALL = "p_0987654321";
 const SIZES = [1_000, 10_000, 100_000];
@@ -55,13 +54,7 @@ export async function benchScale(): Promise<string[][]> {
 async function measure(size: number): Promise<Map<string, number>> {
   const results = new Map<string, number>();
   {
-    const c = await startController({
-      api: { host: "127.0.0.1", port: 0 },
-      ops: { host: "127.0.0.1", port: 0 },
-      token: TOKEN,
-      gracefulShutdownWaitMs: 0,
-      fixtures: defaultFixtures(),
-    });
+    const c = await benchController();
     const pool = new undici.Pool(c.apiUrl, { connections: 1 });
     try {
       for (let i = 0; i < size - OPS; i++) c.store.createTarget({ scope_id: BIG, name: `t-${i}`, type: "tcp" });
@@ -97,13 +90,7 @@ export const SCALE_SIZES = SIZES;
  */
 export async function benchListMemory(): Promise<string[][]> {
   const gc = (globalThis as { gc?: () => void }).gc;
-  const c = await startController({
-    api: { host: "127.0.0.1", port: 0 },
-    ops: { host: "127.0.0.1", port: 0 },
-    token: TOKEN,
-    gracefulShutdownWaitMs: 0,
-    fixtures: defaultFixtures(),
-  });
+  const c = await benchController();
   const pool = new undici.Pool(c.apiUrl, { connections: 4 });
   try {
     for (let i = 0; i < 100_000; i++)

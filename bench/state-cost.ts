@@ -6,12 +6,11 @@
  */
 import { performance } from "node:perf_hooks";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { defaultFixtures, startController } from "../controller";
+import { TOKEN, benchController } from "./start";
 import { TargetCore } from "../provider/resource/core";
 import { inputsFromState, stateFromTarget } from "../provider/resource/state";
 import { Target } from "../wire/target";
 
-const TOKEN = "at_1234567890_s1bench";
 const PROJECT = "p_1234567890";
 
 /** Microseconds per call of `fn`, after a warm-up. */
@@ -24,13 +23,7 @@ function perCall(fn: () => unknown, n = 20_000): number {
 
 /** Rows: each conversion for the floor's state and this package's, and this package's refresh work. */
 export async function benchStateCost(providerBytes: number): Promise<string[][]> {
-  const c = await startController({
-    api: { host: "127.0.0.1", port: 0 },
-    ops: { host: "127.0.0.1", port: 0 },
-    token: TOKEN,
-    gracefulShutdownWaitMs: 0,
-    fixtures: defaultFixtures(),
-  });
+  const c = await benchController();
   const core = new TargetCore({ addr: c.apiUrl, token: TOKEN });
   try {
     const { id, state } = await core.create({ scopeId: PROJECT, name: "state-cost", description: "v1" });
