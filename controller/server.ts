@@ -5,9 +5,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { Server as TlsServer, createServer as createTlsServer } from "node:https";
-import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import type { Emulation } from "./emulation";
+import { Drain } from "./drain";
 import { ConfigError } from "./errors";
 import { RateLimiter, type RatePolicy } from "./rate-limit";
 import type { Fixtures } from "./fixtures";
@@ -80,10 +80,15 @@ const DRAIN_MS = 5000;
  * closes: keep-alive clients move off their sockets instead of meeting a reset on them.
  */
 const DRAIN_WINDOW_MS = 250;
-/** How long connections are kept alive just before the listener closes (see shutdown). */
+/** Before the listener closes, how long no new connection must arrive (clients have stopped reconnecting)… */
 const SETTLE_MS = 100;
-/** After the listener closes, how long a connection without a request may still deliver one. */
-const IDLE_AFTER_CLOSE_MS = 100;
+/** …waiting at most this long for it. */
+const SETTLE_MAX_MS = 2000;
+/**
+ * After the listener closes, a connection with no request in flight is closed once it has been
+ * idle this long: a client still sending sends again well within it, even on a loaded machine.
+ */
+const IDLE_MS = 300;
 
 /**
  * Starts a controller: binds the API and ops listeners (port 0 picks a free port) over one store,
@@ -108,13 +113,15 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const api = serve(options.api, (req, res) => void handleApi(req, res));
   const handleOps = opsHandler(health, metrics, store.release.healthBody);
   const ops = serve(options.ops, (req, res) => void handleOps(req, res));
+  const apiDrain = new Drain(api);
+  const opsDrain = new Drain(ops);
   const tls = { api: options.api.tls, ops: options.ops.tls };
   const apiAddr = await listen(api, options.api, "API");
   let opsAddr: AddressInfo;
   try {
     opsAddr = await listen(ops, options.ops, "ops");
   } catch (err) {
-    await close(api); // nothing may keep serving when the controller failed to start
+    await apiDrain.close(0, 0); // nothing may keep serving when the controller failed to start
     throw err;
   }
 
@@ -128,14 +135,14 @@ export async function startController(options: ControllerOptions): Promise<Runni
       await sleep(Math.max(options.gracefulShutdownWaitMs, DRAIN_WINDOW_MS));
       if (options.gracefulShutdownWaitMs > 0) logger.info("grace period over; closing the API listener");
       // Clients still sending reconnect after every answer, so at any instant some sit in the
-      // kernel's accept queue, and closing the listener resets them. Keep connections alive for a
-      // moment: they stop reconnecting, the queue empties, and the listener closes on no one.
-      // Then each connection closes after its next answer (close() below).
+      // kernel's accept queue, and closing the listener resets them. Keep connections alive until
+      // none has been accepted for a moment: they have stopped reconnecting, the queue is empty,
+      // and the listener closes on no one. Then each connection closes after its next answer.
       closing = false;
-      await sleep(SETTLE_MS);
+      await apiDrain.acceptsQuiet(SETTLE_MS, SETTLE_MAX_MS);
       closing = true;
-      await close(api);
-      await close(ops);
+      await apiDrain.close(IDLE_MS, DRAIN_MS);
+      await opsDrain.close(IDLE_MS, DRAIN_MS);
       logger.info("shutdown complete");
     })());
 
@@ -181,27 +188,6 @@ function listen(server: Listener, at: HostPort, which: string): Promise<AddressI
     server.listen(at.port, at.host, () => {
       server.removeAllListeners("error");
       resolve(server.address() as AddressInfo);
-    });
-  });
-}
-
-/**
- * Stops accepting, lets requests already received finish, then closes what is left idle, and cuts
- * the rest after DRAIN_MS. Not `http.Server.close()`: it also destroys every connection it thinks
- * idle at once, including a connection just accepted whose request is on the wire but not parsed
- * yet; that client then sees a reset. So the listening socket closes first (`net.Server.close`),
- * and idle connections are closed only after IDLE_AFTER_CLOSE_MS, when such requests have arrived.
- */
-function close(server: Listener): Promise<void> {
-  return new Promise((resolve) => {
-    const force = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
-    const idle = setTimeout(() => server.closeIdleConnections(), IDLE_AFTER_CLOSE_MS);
-    force.unref();
-    idle.unref();
-    net.Server.prototype.close.call(server, () => {
-      clearTimeout(force);
-      clearTimeout(idle);
-      resolve();
     });
   });
 }

@@ -50,9 +50,10 @@ test("5. with a grace period: every request sent is answered, none reset, across
   expect(answered).toBeGreaterThan(100);
 });
 
-test("5. without a grace period: answers carry Connection: close for a short window first, so (nearly) nothing is reset", async () => {
+test("5. without a grace period: answers carry Connection: close for a short window first, so nothing is reset", async () => {
   const { answered, failed } = await underLoad(0);
   expect(answered).toBeGreaterThan(50);
-  // measured here: 0 resets in 20 runs (the old close reset 12-16); a never-used socket can still race its final close
-  expect(failed.length).toBeLessThanOrEqual(1);
+  // fixed timers (settle 100 ms, idle 100 ms after the close) reset 6-17 requests here with the
+  // machine loaded; waits measured against the connections themselves reset none
+  expect(failed).toEqual([]);
 });

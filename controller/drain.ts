@@ -1,0 +1,101 @@
+/**
+ * How a listener lets go of its connections at shutdown without resetting a request already on the
+ * wire. Two moments are racy in HTTP/1.1 keep-alive: closing the listening socket resets every
+ * connection still in the kernel's accept queue, and closing an idle connection resets a request
+ * the client sent just before it saw the close. Fixed timers lose both races when the machine is
+ * loaded (the client's next request, or its reconnect, arrives later than the timer guessed), so
+ * each wait here is measured against what the connections actually do, with a deadline.
+ */
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { Server as TlsServer } from "node:https";
+import * as net from "node:net";
+import { sleep } from "../common/sleep";
+
+/** How often the waits below look again. */
+const TICK_MS = 20;
+
+/**
+ * Waits a tick, then lets the event loop's poll phase run once more, so any connection or request
+ * that arrived meanwhile has been seen (timers run before I/O: a timer alone may fire on a loaded
+ * loop before the data that would change its mind is read). Returns how late the tick was.
+ */
+async function tick(): Promise<number> {
+  const start = Date.now();
+  await sleep(TICK_MS);
+  await new Promise((resolve) => setImmediate(resolve));
+  return Date.now() - start - TICK_MS;
+}
+
+/** One connection: how many requests are in flight on it, and when it last finished one (or was accepted). */
+interface Use {
+  inFlight: number;
+  idleSince: number;
+}
+
+/**
+ * Watches one listener's connections from the moment it is made: when the last one was accepted,
+ * and for each whether a request is in flight and since when it has been idle.
+ */
+export class Drain {
+  private readonly uses = new Map<net.Socket, Use>();
+  private lastAccepted = 0;
+
+  /** Starts watching `server` (before it listens, so no connection is missed). */
+  constructor(private readonly server: Server | TlsServer) {
+    server.on("connection", () => (this.lastAccepted = Date.now()));
+    // the socket a request arrives on: the TLS socket for HTTPS, the TCP one for HTTP
+    server.on(server instanceof TlsServer ? "secureConnection" : "connection", (socket: net.Socket) => {
+      this.uses.set(socket, { inFlight: 0, idleSince: Date.now() });
+      socket.once("close", () => this.uses.delete(socket));
+    });
+    server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+      const use = this.uses.get(req.socket);
+      if (!use) return;
+      use.inFlight++;
+      res.once("close", () => {
+        use.inFlight--;
+        use.idleSince = Date.now();
+      });
+    });
+  }
+
+  /**
+   * Resolves once no connection has been accepted for `quietMs` (the accept queue is empty: clients
+   * have stopped reconnecting), or after `deadlineMs` whatever the clients do.
+   */
+  async acceptsQuiet(quietMs: number, deadlineMs: number): Promise<void> {
+    const deadline = Date.now() + deadlineMs;
+    let quietSince = Math.max(this.lastAccepted, Date.now() - quietMs);
+    while (Date.now() < deadline) {
+      // a late tick means the loop was busy: a connection may wait in the queue unseen
+      if ((await tick()) > TICK_MS) quietSince = Date.now();
+      quietSince = Math.max(quietSince, this.lastAccepted);
+      if (Date.now() - quietSince >= quietMs) return;
+    }
+  }
+
+  /**
+   * Closes the listening socket, then each connection once it has no request in flight and has been
+   * idle for `idleMs` (a client still sending sends again sooner; one that has stopped is let go);
+   * after `deadlineMs` every connection left is cut. Resolves when the listener is closed.
+   */
+  async close(idleMs: number, deadlineMs: number): Promise<void> {
+    const deadline = Date.now() + deadlineMs;
+    let closed = false;
+    // not http.Server.close(): it destroys at once every connection it thinks idle, including one
+    // whose request is on the wire but not yet parsed
+    const done = new Promise<void>((resolve) => net.Server.prototype.close.call(this.server, () => resolve()));
+    void done.then(() => (closed = true));
+    while (!closed) {
+      await tick();
+      if (closed) break;
+      if (Date.now() >= deadline) {
+        this.server.closeAllConnections();
+        break;
+      }
+      const now = Date.now();
+      for (const [socket, use] of this.uses) if (use.inFlight === 0 && now - use.idleSince >= idleMs) socket.destroy();
+    }
+    await done;
+  }
+}
