@@ -1,13 +1,18 @@
 /**
- * What emulating current Boundary costs, each against a baseline measured in the same run:
- * - a list of 10,000 Targets read page by page (`--emulate 0.21`, 1,000 per page) against the same
- *   list in one answer (the spec's mode);
- * - a GET with the rate limiter (`--emulate 0.21`) against the same GET with it disabled.
+ * What emulating current Boundary (the table's newest release, `EMULATED`) costs, each against a
+ * baseline measured in the same run:
+ * - a list of 10,000 Targets read page by page (1,000 per page) against the same list in one answer
+ *   (the spec's mode);
+ * - a GET with the rate limiter against the same GET with it disabled.
  */
 import { performance } from "node:perf_hooks";
 import * as undici from "undici";
 import { type ControllerOptions } from "../controller";
 import { TOKEN, benchController } from "./start";
+import { NEWEST, type Release } from "../wire/releases";
+
+/** The release emulated: the newest (current Boundary), which pages its lists and limits its rate. */
+export const EMULATED: Release = NEWEST;
 
 const PROJECT = "p_1234567890";
 const headers = { authorization: `Bearer ${TOKEN}` };
@@ -69,9 +74,10 @@ async function readOne(pool: undici.Pool, id: string, n: number): Promise<number
 /** Rows: case, baseline ms, measured ms, ratio. */
 export async function benchEmulation(): Promise<string[][]> {
   const whole = await withController({}, 10_000, (_u, pool) => readList(pool, 10));
-  const paged = await withController({ emulation: "0.21", rateLimits: "disabled" }, 10_000, (_u, pool) => readList(pool, 10));
-  const unlimited = await withController({ emulation: "0.21", rateLimits: "disabled" }, 1, (_u, pool, id) => readOne(pool, id, 2000));
-  const limited = await withController({ emulation: "0.21" }, 1, (_u, pool, id) => readOne(pool, id, 2000));
+  const emulation = EMULATED.release;
+  const paged = await withController({ emulation, rateLimits: "disabled" }, 10_000, (_u, pool) => readList(pool, 10));
+  const unlimited = await withController({ emulation, rateLimits: "disabled" }, 1, (_u, pool, id) => readOne(pool, id, 2000));
+  const limited = await withController({ emulation }, 1, (_u, pool, id) => readOne(pool, id, 2000));
   if (whole.items !== 10_000 || paged.items !== 10_000) throw new Error(`lists saw ${whole.items} and ${paged.items} targets, not 10,000`);
   return [
     ["list of 10,000 targets: one answer → 10 pages of 1,000 (ms per list)", whole.ms.toFixed(1), paged.ms.toFixed(1), (paged.ms / whole.ms).toFixed(2)],

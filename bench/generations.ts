@@ -1,20 +1,22 @@
 /**
  * The provider against each generation of Boundary's API, each number against the minimum or the
- * limit measured or computed in the same run:
- * - API calls per operation against the spec's controller, `--emulate 0.4` and `--emulate 0.21`
+ * limit measured or computed in the same run (the releases are the table's: `MEASURED`, `PACED`):
+ * - API calls per operation against the spec's controller, the oldest release and the newest
  *   (from each controller's /metrics), against the fewest the API allows;
- * - 2,000 reads, 16 at a time (the engine's default parallelism), against `--emulate 0.21` with a
+ * - 2,000 reads, 16 at a time (the engine's default parallelism), against the newest release with a
  *   quota the bench configures (500 requests per second per token): wall time against the quota's
  *   own limit, and the 429s received; the same work under a 5 requests/s client cap (what the
  *   Terraform provider's users get from BOUNDARY_RATE_LIMIT=5), computed.
  */
 import { performance } from "node:perf_hooks";
-import { type ControllerOptions, type Emulation, type RunningController } from "../controller";
+import { type ControllerOptions, type RunningController } from "../controller";
 import { TOKEN, benchController } from "./start";
 import { BoundaryClient } from "../provider/client";
 import { TargetCore } from "../provider/resource/core";
 import type { TargetState } from "../provider/resource/state";
 import { sleep } from "../common/sleep";
+import { DEFAULT_RELEASE, NEWEST, OLDEST, isList, isSpec, type Release } from "../wire/releases";
+import type { InputField } from "../wire/target-fields";
 
 const PROJECT = "p_1234567890";
 
@@ -37,27 +39,42 @@ async function counted(c: RunningController, fn: () => Promise<unknown>): Promis
   return total(await requests(c.opsUrl)) - before;
 }
 
-/** The fewest calls per operation: v0.4 and current releases ignore lists on create (one set action per list). */
-const MINIMUM: Partial<Record<Emulation, Record<string, number>>> = {
-  spec: { create: 1, read: 1, "update a scalar": 1, "update one list": 1, "clear the credential list": 1, delete: 1 },
-  "0.4": { create: 3, read: 1, "update a scalar": 1, "update one list": 1, "clear the credential list": 1, delete: 1 },
-  "0.21": { create: 3, read: 1, "update a scalar": 1, "update one list": 1, "clear the credential list": 1, delete: 1 },
-};
+/** The releases whose calls are counted: the spec's controller (the default), the oldest Boundary release (the v0.4 API) and the newest. */
+export const MEASURED: readonly Release[] = [DEFAULT_RELEASE, OLDEST, NEWEST];
 
-/** Rows: operation, then minimum and measured for each mode. */
+/** The releases of MEASURED as the heading names them: the spec's controller, then `--emulate <release>`. */
+export const MEASURED_WORDS = MEASURED.map((r) => (isSpec(r) ? `${r.release}'s controller` : `--emulate ${r.release}`)).join(", ");
+
+/** The table's header: the operation, then each measured release's minimum and count. */
+export const GENERATION_CALLS_HEADER = ["operation", ...MEASURED.flatMap((r) => [`${r.release} min`, r.release])];
+
+/** The release paced: the newest, whose rate limiter users meet today (the bench sets its quota). */
+export const PACED: Release = NEWEST;
+
+/**
+ * The fewest calls per operation on a release: one each, but a create on a release that ignores
+ * the lists on create (every Boundary release) takes one set action per list besides.
+ */
+function minimum(r: Release, lists: number): Record<string, number> {
+  const create = 1 + (r.createAppliesLists ? 0 : lists);
+  return { create, read: 1, "update a scalar": 1, "update one list": 1, "clear the credential list": 1, delete: 1 };
+}
+
+/** Rows: operation, then minimum and measured for each release of MEASURED. */
 export async function benchGenerationCalls(): Promise<string[][]> {
   const measured = new Map<string, string[]>();
-  for (const mode of ["spec", "0.4", "0.21"] as const) {
-    const c = await start({ emulation: mode, rateLimits: "disabled" });
+  for (const r of MEASURED) {
+    const c = await start({ emulation: r.release, rateLimits: "disabled" });
     const p = new TargetCore({ addr: c.apiUrl, token: TOKEN });
     const inputs = {
       scopeId: PROJECT,
-      name: `calls-${mode}`,
+      name: `calls-${r.release}`,
       defaultPort: 22,
       hostSetIds: ["hsst_1234567890"],
       applicationCredentialLibraryIds: ["clvlt_1234567890"],
     };
-    const row = (op: string, n: number) => measured.set(op, [...(measured.get(op) ?? []), String(MINIMUM[mode]![op]), String(n)]);
+    const fewest = minimum(r, Object.keys(inputs).filter((k) => isList(k as InputField)).length);
+    const row = (op: string, n: number) => measured.set(op, [...(measured.get(op) ?? []), String(fewest[op]), String(n)]);
     let created: { id: string; state: TargetState } | undefined;
     row("create", await counted(c, async () => (created = await p.create(inputs))));
     const { id } = created!;
@@ -84,7 +101,7 @@ export async function benchGenerationCalls(): Promise<string[][]> {
 export async function benchPacing(reads = 2000, concurrency = 16): Promise<{ rows: string[][]; note: string }> {
   const limit = 500;
   const periodMs = 1000;
-  const c = await start({ emulation: "0.21", rateLimits: [{ action: "*", per: "auth-token", limit, periodMs }] });
+  const c = await start({ emulation: PACED.release, rateLimits: [{ action: "*", per: "auth-token", limit, periodMs }] });
   const seed = new BoundaryClient({ addr: c.apiUrl, token: TOKEN });
   const client = new BoundaryClient({ addr: c.apiUrl, token: TOKEN });
   try {

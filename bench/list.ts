@@ -1,9 +1,9 @@
 /**
  * Memory of the plugin while `pulumi do boundary:index:Target list --all` lists 100,000 Targets
- * through `List` on --emulate 0.21 (Boundary's paginated lists): the plugin process's resident
+ * through `List` on the newest release (Boundary's paginated lists, `PAGED`): the plugin process's resident
  * memory before, at its peak (the kernel's high-water mark, VmHWM) and after. Baseline, in the same
- * run: a fresh plugin process making one List call against --emulate 0.14 holding the same 100,000
- * (a release without pagination answers the whole list, which the call must read at once). The List
+ * run: a fresh plugin process making one List call against the newest release without pagination
+ * (`WHOLE`) holding the same 100,000 (it answers the whole list, which the call must read at once). The List
  * runs with its heap capped below what the whole list takes, and its RSS is also read a tenth of the
  * way in (10 pages). Goal: from there to the end RSS grows ≤ 1.2× (a plateau: a page at a time), and
  * List's growth is a small fraction of the baseline's. Each controller runs in its own process (dist/harness/loaded-controller.js), so
@@ -19,11 +19,17 @@ import { engine } from "../harness/engine";
 import { startPlugin, type Host } from "../harness/provider-host";
 import { progress } from "./progress";
 import { printTable } from "./table";
+import { NEWEST, newestReleaseWhere, type Release } from "../wire/releases";
+
+/** The release whose lists are paged: the newest. */
+export const PAGED: Release = NEWEST;
+/** The baseline's release: the newest that answers a list whole (no pagination). */
+export const WHOLE: Release = newestReleaseWhere((r) => !r.pagination)!;
 
 const TARGETS = 100_000;
 const TOKEN = "at_1234567890_s1benchListToken";
 const QUERY = { scopeId: "global", recursive: true };
-/** The List case's heap ceiling: the 0.14 call's answer alone is about 80 MiB of JSON, parsed into several times that. */
+/** The List case's heap ceiling: the whole list's answer alone is about 80 MiB of JSON, parsed into several times that. */
 const HEAP_CAP = "--max-old-space-size=128";
 
 /** A figure of /proc/<pid>/status, in bytes (VmRSS: resident now; VmHWM: the peak so far). */
@@ -34,10 +40,14 @@ function procMemory(pid: number, field: "VmRSS" | "VmHWM"): number {
 }
 
 /** The controller with TARGETS Targets over two projects, in a process of its own; resolves with its API URL and stop. */
-async function startController(root: string, emulation: string): Promise<{ apiUrl: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ["--expose-gc", path.join(root, "dist", "harness", "loaded-controller.js"), emulation, String(TARGETS), TOKEN], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
+async function startController(root: string, emulation: Release): Promise<{ apiUrl: string; stop: () => Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    ["--expose-gc", path.join(root, "dist", "harness", "loaded-controller.js"), emulation.release, String(TARGETS), TOKEN],
+    {
+      stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
   const exited = new Promise((r) => child.once("exit", r));
   const first = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next();
   if (first.done) throw new Error("the controller process exited");
@@ -77,7 +87,7 @@ const mib = (b: number) => (b / 1024 / 1024).toFixed(0);
 /** One case: the controller's release, and what the plugin is asked (returning how many Targets it read). */
 interface Case {
   name: string;
-  emulation: "0.21" | "0.14";
+  emulation: Release;
   /** The plugin process's NODE_OPTIONS. */
   nodeOptions?: string;
   /** Lists; `mark` is called once a tenth of the way (RSS is read then). */
@@ -87,8 +97,8 @@ interface Case {
 const CASES: Case[] = [
   {
     // a heap capped below what the whole list takes: V8 otherwise lets garbage pile up, and RSS would say little of what is held
-    name: "List --all on 0.21: 100 pages of 1,000, heap capped at 128 MiB",
-    emulation: "0.21",
+    name: `List --all on ${PAGED.release}: 100 pages of 1,000, heap capped at 128 MiB`,
+    emulation: PAGED,
     nodeOptions: HEAP_CAP,
     run: async (host, mark) => {
       let listed = 0;
@@ -103,8 +113,8 @@ const CASES: Case[] = [
   },
   {
     // a release without pagination answers the whole list: the call holds all of it, returning a page
-    name: "baseline: one List call on 0.14 (whole answer)",
-    emulation: "0.14",
+    name: `baseline: one List call on ${WHOLE.release} (whole answer)`,
+    emulation: WHOLE,
     run: async (host) => ((await listPage(host, "")).results === 1000 ? TARGETS : 0),
   },
 ];
@@ -114,7 +124,7 @@ export async function benchPluginList(root: string): Promise<string[][]> {
   const rows: string[][] = [];
   const growth: number[] = [];
   for (const c of CASES) {
-    progress(`plugin List: seeding ${TARGETS.toLocaleString("en")} targets on --emulate ${c.emulation}`);
+    progress(`plugin List: seeding ${TARGETS.toLocaleString("en")} targets on --emulate ${c.emulation.release}`);
     const controller = await startController(root, c.emulation);
     try {
       progress(`plugin List: ${c.name}`);

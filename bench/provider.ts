@@ -12,8 +12,11 @@ import { BoundaryClient } from "../provider/client";
 import { TargetCore } from "../provider/resource/core";
 import { TargetProviderProxy } from "../provider/resource/resource";
 import type { TargetState } from "../provider/resource/state";
+import { firstReleaseWhere } from "../wire/releases";
 
 const PROJECT = "p_1234567890";
+/** The oldest release whose create ignores the lists, as the legacy controller's does. */
+const IGNORING = firstReleaseWhere((r) => !r.createAppliesLists)!;
 
 async function controller(ignoreCreateAssociations: boolean): Promise<RunningController> {
   return benchController({ ignoreCreateAssociations });
@@ -50,7 +53,7 @@ export async function benchCalls(): Promise<string[][]> {
   for (const legacy of [false, true]) {
     const c = await controller(legacy);
     const p = new TargetCore({ addr: c.apiUrl, token: TOKEN });
-    const where = legacy ? "v0.4 create" : "ours";
+    const where = legacy ? `v${IGNORING.release} create` : "ours";
     const i = inputs();
     let created: { id: string; state: TargetState } | undefined;
     const create = await counted(c, async () => (created = await p.create(i)));

@@ -1,11 +1,11 @@
 /** `npm run bench`: every benchmark, each compared with a baseline measured in the same run. */
 import { benchController, benchHealthDuringList, storeMemory } from "./controller";
-import { benchEmulation } from "./emulation";
-import { benchGenerationCalls, benchPacing } from "./generations";
+import { EMULATED, benchEmulation } from "./emulation";
+import { GENERATION_CALLS_HEADER, MEASURED_WORDS, PACED, benchGenerationCalls, benchPacing } from "./generations";
 import * as path from "node:path";
 import { benchHost } from "./host";
 import { benchListAndSessions, benchRegex } from "./hostile";
-import { PLUGIN_LIST_HEADER, benchPluginList } from "./list";
+import { PAGED, PLUGIN_LIST_HEADER, WHOLE, benchPluginList } from "./list";
 import { SCALE_SIZES, benchListMemory, benchScale } from "./scale";
 import { benchCalls, benchLatency, providerBytes } from "./provider";
 import { benchStateCost } from "./state-cost";
@@ -46,7 +46,8 @@ async function main() {
   console.log("\nLists of 100,000 Targets over HTTP: memory while they run and once they end (goal: after / before ≤ 1.2)\n");
   printTable(["case", "s", "RSS before, MiB", "peak", "after", "after / before"], await benchListMemory());
   console.log(
-    "\nThe plugin listing 100,000 Targets through List on --emulate 0.21, against one call reading them at once on 0.14 (goal: peak / a tenth in ≤ 1.2)\n",
+    `\nThe plugin listing 100,000 Targets through List on --emulate ${PAGED.release}, against one call reading them at once on ${WHOLE.release} ` +
+      "(goal: peak / a tenth in ≤ 1.2)\n",
   );
   printTable(PLUGIN_LIST_HEADER, await benchPluginList(path.join(__dirname, "..", "..")));
   const bytes = storeMemory();
@@ -55,10 +56,10 @@ async function main() {
   progress("provider API calls per operation");
   console.log("\nProvider API calls per operation (from the controller's /metrics)\n");
   printTable(["operation", "minimum", "measured"], await benchCalls());
-  console.log("\nProvider API calls per operation on each generation (spec's controller, --emulate 0.4, --emulate 0.21)\n");
-  printTable(["operation", "spec min", "spec", "0.4 min", "0.4", "0.21 min", "0.21"], await benchGenerationCalls());
-  progress("pacing against --emulate 0.21's rate limiter");
-  console.log("\nPacing against --emulate 0.21's rate limiter (seconds; ratio = measured / the quota's own limit)\n");
+  console.log(`\nProvider API calls per operation on each generation (${MEASURED_WORDS})\n`);
+  printTable(GENERATION_CALLS_HEADER, await benchGenerationCalls());
+  progress(`pacing against --emulate ${PACED.release}'s rate limiter`);
+  console.log(`\nPacing against --emulate ${PACED.release}'s rate limiter (seconds; ratio = measured / the quota's own limit)\n`);
   const pacing = await benchPacing();
   printTable(["case", "quota limit", "measured", "ratio", "429s"], pacing.rows);
   console.log(`\n${pacing.note}`);
@@ -92,7 +93,7 @@ async function main() {
   printTable(["case", "baseline", "measured", "ratio"], await benchListAndSessions());
 
   progress("emulating current Boundary");
-  console.log("\nEmulating current Boundary (--emulate 0.21) against the spec's behaviour, sequential requests over HTTP\n");
+  console.log(`\nEmulating current Boundary (--emulate ${EMULATED.release}) against the spec's behaviour, sequential requests over HTTP\n`);
   printTable(["case", "baseline", "measured", "ratio"], await benchEmulation());
 
   console.log(`\n__provider serialized from this checkout (the SDK copies the proxy by value): ${await providerBytes()} bytes`);

@@ -8,6 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { SessionAuthorization, Target } from "../wire/target";
 import { LIST_FIELDS, associationOf, getPath, type ListField, type TargetFields } from "../wire/target-fields";
+import { firstReleaseWhere } from "../wire/releases";
 import { BoundaryClient, NotFoundError, type BoundaryClientOptions, type TargetIdentity } from "./client";
 import { ANSWER_NAMES } from "./client/list-check";
 import { PACKAGE, providerOptions } from "./config";
@@ -106,6 +107,9 @@ export const SessionCredential = z
 /** A brokered credential's fields. */
 export type SessionCredential = z.infer<typeof SessionCredential>;
 
+/** The release that added a field to authorize-session's answer (`0.15` for `endpoint_port`), for its description. */
+const sessionFieldSince = (name: string) => firstReleaseWhere((r) => r.authorizeSession.fields.includes(name))!.release;
+
 /** A session authorization as programs (and the plugin's invoke) see it, camelCase. */
 export const SessionView = z.object({
   sessionId: z.string().describe("Session id."),
@@ -117,10 +121,24 @@ export const SessionView = z.object({
   hostId: z.string().optional().describe("Chosen host."),
   type: z.string().optional().describe("Session type."),
   endpoint: z.string().optional().describe("Endpoint the worker connects to."),
-  endpointPort: z.number().int().optional().describe("Port the worker connects to (Boundary 0.15+)."),
-  connectionLimit: z.number().int().optional().describe("Connections the session allows, -1 for unlimited (Boundary 0.15+)."),
-  expiration: z.string().optional().describe("When the session expires, RFC 3339 (Boundary 0.15+)."),
-  sessionRecordingId: z.string().optional().describe("The session's recording, when the Target records sessions (Boundary Enterprise 0.16+)."),
+  endpointPort: z
+    .number()
+    .int()
+    .optional()
+    .describe(`Port the worker connects to (Boundary ${sessionFieldSince("endpoint_port")}+).`),
+  connectionLimit: z
+    .number()
+    .int()
+    .optional()
+    .describe(`Connections the session allows, -1 for unlimited (Boundary ${sessionFieldSince("connection_limit")}+).`),
+  expiration: z
+    .string()
+    .optional()
+    .describe(`When the session expires, RFC 3339 (Boundary ${sessionFieldSince("expiration")}+).`),
+  sessionRecordingId: z
+    .string()
+    .optional()
+    .describe(`The session's recording, when the Target records sessions (Boundary Enterprise ${sessionFieldSince("session_recording_id")}+).`),
   // it holds the session certificate's private key, which is why no other output carries the key
   authorizationToken: z.string().describe("Bearer credential for the proxy (`boundary connect -authz-token`); holds the session's private key."),
   credentials: z.array(SessionCredential).describe("Brokered credentials."),

@@ -93,6 +93,9 @@ export function isSpec(r: Pick<ReleaseFacts, "release">): boolean {
 /** Boundary's own releases, oldest first: every row but the spec's. */
 export const BOUNDARY_RELEASES: readonly Release[] = RELEASES.filter((r) => !isSpec(r));
 
+/** The oldest Boundary release of the table (not the spec): the first the provider works with. */
+export const OLDEST: Release = BOUNDARY_RELEASES[0]!;
+
 function generationOf(f: ReleaseFacts): ApiGeneration {
   return generationRouting(f.lists.hostSetIds!.routes.some((r) => r.noun === "host-sources"));
 }
@@ -135,10 +138,15 @@ export function firstReleaseWhere(holds: (r: Release) => boolean): Release | und
   return BOUNDARY_RELEASES.find(holds);
 }
 
+/** The newest Boundary release (not the spec) where `holds` is true. */
+export function newestReleaseWhere(holds: (r: Release) => boolean): Release | undefined {
+  return [...BOUNDARY_RELEASES].reverse().find(holds);
+}
+
 /** The oldest Boundary release whose fact differs from the oldest's (v0.4's): undefined when none does. */
 function changedSince(holds: (r: Release) => boolean): string | undefined {
   const first = firstReleaseWhere(holds);
-  return first && first !== BOUNDARY_RELEASES[0] ? first.release : undefined;
+  return first && first !== OLDEST ? first.release : undefined;
 }
 
 /** The minor release that added the field (`0.12`); undefined for fields v0.4 had. */

@@ -6,6 +6,7 @@
  */
 import { PulumiBoundaryError } from "../../common/errors";
 import type { RequestField, Target } from "../../wire/target";
+import { OLDEST } from "../../wire/releases";
 
 /** Base of every error the client throws. */
 export class BoundaryClientError extends PulumiBoundaryError {
@@ -232,7 +233,8 @@ export class ListNotAppliedError extends BoundaryClientError {
   ) {
     super(
       `${what} answered success, but ${details}. Check that each id exists and belongs to the Target's project ` +
-        "(Boundary 0.4 attaches nothing for a credential library it does not know, without an error)",
+        // observed on the oldest release (v0.4.0); every release's set selects only the ids it finds
+        `(Boundary ${OLDEST.release} attaches nothing for a credential library it does not know, without an error)`,
     );
   }
 }

@@ -13,6 +13,7 @@ import { UsageError, parseFlags } from "./flags";
 import { importFileText, summary, typescriptProgram } from "./output";
 import { discoverScope } from "./scope";
 import { readTerraformState } from "./terraform";
+import { OLDEST } from "../../wire/releases";
 
 const FLAGS = {
   scope: { type: "string" },
@@ -35,7 +36,7 @@ Writes Pulumi's bulk-import file for Boundary Targets made outside Pulumi; then
 \`pulumi import --file targets.json\` adopts them (plugin route) and writes the program.
 It only reads: nothing on the controller is created, changed or deleted.
 
-From a live scope (every release from 0.4 to the newest; pages and rate limits as the provider):
+From a live scope (every release from ${OLDEST.release} to the newest; pages and rate limits as the provider):
   --scope <id>            global, an org (o_…) or a project (p_…)
   --recursive             every project below the scope
   --filter <expr>         Boundary's filter, e.g. '"/item/name" matches "^web"'

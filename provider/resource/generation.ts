@@ -14,6 +14,7 @@ import {
   anyReleasePrefixes,
   describeReleases,
   fieldSince,
+  firstReleaseWhere,
   knows,
   listIn,
   releasesWithActions,
@@ -109,8 +110,10 @@ function explain(
       const kinds = `${refused.join(", ")} ${refused.length === 1 ? "is a kind" : "are kinds"}`;
       return `${f}: ${kinds} of source this controller (${those}) does not take: it takes ${oneOf(takes.map((p) => `${p}…`))}`;
     }
-    case "description":
-      return `${f} holds a new line, a tab or another space that only Boundary 0.17 and later take, but this controller is ${those}: keep it on one line`;
+    case "description": {
+      const since = firstReleaseWhere((r) => !descriptionProblem(v as string, r.descriptions))!.release;
+      return `${f} holds a new line, a tab or another space that only Boundary ${since} and later take, but this controller is ${those}: keep it on one line`;
+    }
     default: {
       const replaced = replacedSince(f)!;
       return `${f} was replaced by ${replaced.by} in Boundary ${replaced.since}, and this controller (${those}) refuses a new ${f}: use ${replaced.by} instead`;

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { ANSWER_NAMES } from "../client/list-check";
-import { fieldSince, summariesOf } from "../../wire/releases";
+import { fieldSince, firstReleaseWhere, summariesOf } from "../../wire/releases";
 import type { Target } from "../../wire/target";
 import {
   INPUT_FIELDS,
@@ -36,9 +36,11 @@ const ScopeState = z
     parentScopeId: z.string().optional().describe("Parent scope id."),
   })
   .meta({ id: "Scope", description: "A scope summary." });
+/** The release that brought aliases, named in their docs. */
+const ALIASES_SINCE = firstReleaseWhere((r) => r.aliases)!.release;
 const AliasState = z
   .object({ id: z.string().describe("Alias id (alt_…)."), value: z.string().describe("The alias value, a DNS name usable in place of the Target's id.") })
-  .meta({ id: "Alias", description: "An alias pointing to a Target (Boundary 0.16+)." });
+  .meta({ id: "Alias", description: `An alias pointing to a Target (Boundary ${ALIASES_SINCE}+).` });
 
 /**
  * One output-only field: its state schema (the package schema's property is generated from it),
@@ -123,7 +125,7 @@ export const TARGET_OUTPUTS = {
     schema: z.array(AliasState).default([]),
     from: (t) => (t.aliases ?? []).map((a) => ({ id: a.id, value: a.value })),
     onUpdate: "kept",
-    doc: "The aliases pointing to the Target (Boundary 0.16+): their values can name it in place of its id. Managed outside the Target resource.",
+    doc: `The aliases pointing to the Target (Boundary ${ALIASES_SINCE}+): their values can name it in place of its id. Managed outside the Target resource.`,
   }),
 };
 type Outputs = typeof TARGET_OUTPUTS;

@@ -3,7 +3,7 @@
  * with the actions each id list goes by (a column per list of the field table) and what changed in that
  * release (and inside its minor).
  */
-import { RELEASES, isSpec, type Release } from "../../wire/releases";
+import { OLDEST, RELEASES, isSpec, type Release } from "../../wire/releases";
 import { LIST_FIELDS, type ListField } from "../../wire/target-fields";
 
 /** Where the table sits in docs/releases.md: `npm run generate` replaces what lies between the markers. */
@@ -23,8 +23,8 @@ export function releasesTable(): string[] {
     `| ${header.join(" | ")} |`,
     `|${header.map(() => "---").join("|")}|`,
     ...RELEASES.map((r) => {
-      const key = isSpec(r) ? "`spec` (default)" : `\`${r.release}\``;
-      const as = isSpec(r) ? "the spec (v0.4 and our answers)" : `Boundary v${r.patch}`;
+      const key = isSpec(r) ? `\`${r.release}\` (default)` : `\`${r.release}\``;
+      const as = isSpec(r) ? `the spec (v${OLDEST.release} and our answers)` : `Boundary v${r.patch}`;
       const changes = r.withinMinor ? `${r.changes}; *within the minor:* ${r.withinMinor}` : r.changes;
       return `| ${[key, as, ...LIST_FIELDS.map((f) => nouns(r, f)), changes.replace(/\|/g, "\\|")].join(" | ")} |`;
     }),
