@@ -5,6 +5,13 @@
 import * as path from "node:path";
 import { nearestName } from "../common/nearest";
 import { ConfigError } from "./errors";
+import { NEWEST, OLDEST, RELEASE_KEYS } from "../wire/releases";
+
+/** The release keys `--emulate` takes, as the help shows them: the first two, then the newest. */
+const EMULATE = [RELEASE_KEYS[0], RELEASE_KEYS[1], "…", NEWEST.release].join("|");
+/** What the keys mean: the spec's controller by default, or a Boundary release. */
+const EMULATE_WHICH =
+  `${RELEASE_KEYS[0]} (the default: the spec's API with v${OLDEST.release}'s facts) ` + `or any minor release ${OLDEST.release} to ${NEWEST.release}`;
 
 /** The dev command's help text. */
 export const USAGE = `Usage: pulumi-boundary dev [options]
@@ -26,8 +33,8 @@ Options:
                                     blocks serve HTTPS (tls_cert_file, tls_key_file, read from the working directory
                                     when relative) or plain HTTP (tls_disable = true); a misspelt key is refused
   --fixtures FILE                   JSON seed data replacing the default scopes, host sets, libraries and workers
-  --emulate spec|0.4|…|0.21         which Boundary to behave like: spec (the default: the spec's API with v0.4's facts) or any minor release 0.4 to 0.21
-  --ignore-create-associations      ignore host_set_ids/application_credential_library_ids on create (what --emulate 0.4 does on create)
+  --emulate ${EMULATE}         which Boundary to behave like: ${EMULATE_WHICH}
+  --ignore-create-associations      ignore host_set_ids/application_credential_library_ids on create (what --emulate ${OLDEST.release} does on create)
   --log-level trace|debug|info|warn|err
                                     least severe log lines written (default info; debug adds one line per request)
   --log-format text|json            log format (default text)

@@ -19,7 +19,7 @@ export type { ListKind } from "../wire/target-fields";
 
 /** One line for the banner: which API this controller speaks. */
 export function describeEmulation(r: Release): string {
-  if (isSpec(r)) return "the spec's Target API (Boundary v0.4 names; a stale version is 409)";
+  if (isSpec(r)) return `the spec's Target API (Boundary ${r.generation} names; a stale version is 409)`;
   const within = r.withinMinor ? `; ${r.withinMinor}` : "";
   return `Boundary v${r.patch} (${listWords(r)}${within})`;
 }

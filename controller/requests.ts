@@ -45,7 +45,7 @@ function namingLaterFields(r: Release, raw: Record<string, unknown>): ReadBody {
   const body = { ...raw };
   const fields: RequestField[] = [];
   const refuse = (name: string, since: string | undefined) =>
-    fields.push({ name, description: `Unknown field: Boundary ${since} added it; this controller speaks the v0.4 API.` });
+    fields.push({ name, description: `Unknown field: Boundary ${since} added it; this controller speaks the ${r.generation} API.` });
   for (const f of INPUT_FIELDS.filter((x) => !knows(r, x))) {
     const [head, inner] = spec(f).wire.split(".");
     const attributes = body.attributes;
