@@ -17,7 +17,7 @@ import { Metrics, opsHandler, type HealthState } from "./http/ops";
 import { requestLogger, silentLogger, type Logger } from "./log";
 import { Sessions } from "./sessions";
 import { Store } from "./store";
-import { rereadTls, secureOptions, type ListenerTls } from "./tls";
+import { rereadTls, secureOptions, type ListenerTls } from "./config/tls";
 import { sleep } from "../common/sleep";
 
 /** A listener address; port 0 picks a free port. */
@@ -26,7 +26,7 @@ export interface HostPort {
   port: number;
 }
 
-/** A listener: its address, and TLS when it serves HTTPS (see tls.ts). */
+/** A listener: its address, and TLS when it serves HTTPS (see config/tls.ts). */
 export interface ListenerOptions extends HostPort {
   tls?: ListenerTls;
 }

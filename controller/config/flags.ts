@@ -3,8 +3,8 @@
  * nearest known one, and the token flags' env:// and file:// forms.
  */
 import * as path from "node:path";
-import { nearestName } from "../common/nearest";
-import { ConfigError } from "./errors";
+import { nearestName } from "../../common/nearest";
+import { ConfigError } from "../errors";
 
 /** The dev command's help text. */
 export const USAGE = `Usage: pulumi-boundary dev [options]
