@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { hostAddressProblem } from "../common/rules";
 import { REFERENTS } from "../wire/target-fields";
-import { aliasValueProblem } from "./aliases";
+import { aliasValueProblem } from "./store/aliases";
 import { ConfigError } from "./errors";
 
 /** An id with one of these prefixes (`hsst`, `hsplg`) and 10 base62 characters. */

@@ -8,11 +8,10 @@ import { listIn, type ListField, type ListRoute, type Release } from "../../wire
 import { AuthorizeSessionRequest, CreateTargetRequest, UpdateTargetRequest, actionRequest, idsUnder, type RequestField } from "../../wire/target";
 import { LIST_FIELDS, type AssociationOp } from "../../wire/target-fields";
 import type { SentIds } from "../action-rules";
-import { maybeAlias } from "../aliases";
 import { invalidField } from "../errors";
 import type { Sessions } from "../sessions";
 import type { TargetRecord } from "../record";
-import type { Store } from "../store";
+import { maybeAlias, type Store } from "../store";
 import { pageSteps } from "../pagination";
 import { inSlices } from "../slices";
 import { listBody, listItemView, renderChanged, renderPage, renderTarget, renderUpdated, type ListBytes } from "../view";

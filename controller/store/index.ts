@@ -5,5 +5,6 @@
  */
 export { Store, type AssociationField, type StoreOptions } from "./targets";
 export type { ReferentRecord, Referents, ScopeRecord } from "./referents";
+export { maybeAlias } from "./aliases";
 export type { ListQuery } from "../rules";
 export { newId, type IdUse } from "../ids";

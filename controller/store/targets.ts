@@ -10,7 +10,7 @@ import { Prefix, type CreateTargetRequest, type RequestField, type Target, type 
 import { INPUT_FIELDS, MASK_PATHS, getPath, setPath, spec, type AssociationOp } from "../../wire/target-fields";
 import type { SentIds } from "../action-rules";
 import { storedAddress } from "../address";
-import { Aliases, maybeAlias } from "../aliases";
+import { Aliases, maybeAlias } from "./aliases";
 import { updateRules, staleVersion, type Emulation } from "../emulation";
 import { invalidField, invalidFields, notFound } from "../errors";
 import type { Fixtures } from "../fixtures";

@@ -8,7 +8,7 @@ import { trimSpace } from "../../common/rules";
 import { knows, listIn, type ListField, type Release } from "../../wire/releases";
 import type { CreateTargetRequest, RequestField, UpdateTargetRequest } from "../../wire/target";
 import { INPUT_FIELDS, MASK_PATHS, REFERENTS, associationOf, deletePath, getPath, setPath, spec, type InputField } from "../../wire/target-fields";
-import type { Aliases } from "../aliases";
+import type { Aliases } from "./aliases";
 import type { Dialect } from "../dialect";
 import { createRules, patchAlwaysApplies, updateFieldRules } from "../emulation";
 import { ControllerFault, invalidField, invalidFields } from "../errors";
