@@ -10,13 +10,12 @@ import type { AddressInfo } from "node:net";
 import type { Emulation } from "./emulation";
 import { ConfigError } from "./errors";
 import { RateLimiter, type RatePolicy } from "./rate-limit";
-import type { Fixtures } from "./fixtures";
 import { Authenticator } from "./http/auth";
 import { apiChain } from "./http/chain";
 import { Metrics, opsHandler, type HealthState } from "./http/ops";
 import { requestLogger, silentLogger, type Logger } from "./log";
 import { Sessions } from "./sessions";
-import { Store } from "./store";
+import { Store, type Fixtures } from "./store";
 import { rereadTls, secureOptions, type ListenerTls } from "./config/tls";
 import { sleep } from "../common/sleep";
 

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { EMULATIONS, type Emulation } from "../emulation";
 import type { RatePolicy } from "../rate-limit";
-import { defaultFixtures, parseFixtures, type Fixtures } from "../fixtures";
+import { defaultFixtures, parseFixtures, type Fixtures } from "../store";
 import { ConfigSyntaxError, checkJsonNesting, fromJson, parseHcl, type Block } from "./hcl";
 import { parseDuration } from "../../common/duration";
 import { LOG_LEVELS, type LogFormat, type LogLevel } from "../log";

@@ -13,7 +13,7 @@ import { storedAddress } from "../address";
 import { Aliases, maybeAlias } from "./aliases";
 import { updateRules, staleVersion, type Emulation } from "../emulation";
 import { invalidField, invalidFields, notFound } from "../errors";
-import type { Fixtures } from "../fixtures";
+import type { Fixtures } from "./fixtures";
 import { isTargetId, newId, type IdUse } from "../ids";
 import { MAX_PAGE_SIZE } from "../pagination";
 import type { TargetRecord } from "../record";
