@@ -17,7 +17,7 @@ import { checkConfigKeys } from "./keys";
 import { DEV_FLAGS, checkFlagNames, secretOf } from "./flags";
 import { DEFAULT_ADDR, listenerAddress, listenerBlocks, listenerTls } from "./listeners";
 
-import { BASE58 } from "../base58";
+import { BASE58 } from "../sessions/base58";
 import { ConfigError } from "../errors";
 import { BASE62 } from "../ids";
 export { ConfigError } from "../errors";
