@@ -7,7 +7,7 @@ import type { z } from "zod";
 import { listIn, type ListField, type ListRoute, type Release } from "../../wire/releases";
 import { AuthorizeSessionRequest, CreateTargetRequest, UpdateTargetRequest, actionRequest, idsUnder, type RequestField } from "../../wire/target";
 import { LIST_FIELDS, type AssociationOp } from "../../wire/target-fields";
-import type { SentIds } from "../action-rules";
+import type { SentIds } from "../rules/actions";
 import { invalidField } from "../errors";
 import type { Sessions } from "../sessions";
 import type { TargetRecord } from "../record";

@@ -9,5 +9,5 @@ export { Store, type AssociationField, type StoreOptions } from "./targets";
 export type { ReferentRecord, Referents, ScopeRecord } from "./referents";
 export { maybeAlias } from "./aliases";
 export { DEV_USER_ID, defaultFixtures, parseFixtures, type Fixtures } from "./fixtures";
-export type { ListQuery } from "../rules";
+export type { ListQuery } from "../rules/fields";
 export { newId, type IdUse } from "../ids";
