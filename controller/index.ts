@@ -1,7 +1,6 @@
 /** The local controller, for programs and tests that start one in process. */
 export { startController, type ControllerOptions, type RunningController, type HostPort } from "./server";
-export { defaultFixtures, parseFixtures, DEV_USER_ID, type Fixtures } from "./fixtures";
-export { loadDevConfig, configDuration, parseListenAddr, generateToken, ConfigError } from "./config";
+export { loadDevConfig, configDuration, parseListenAddr, generateToken, ConfigError } from "./config/dev-config";
 export { createLogger, silentLogger, type Logger } from "./log";
-export { Store } from "./store";
+export { Store, defaultFixtures, parseFixtures, DEV_USER_ID, type Fixtures } from "./store";
 export { EMULATIONS, type Emulation } from "./emulation";

@@ -10,14 +10,13 @@ import type { Emulation } from "./emulation";
 import { Drain } from "./drain";
 import { ConfigError } from "./errors";
 import { RateLimiter, type RatePolicy } from "./rate-limit";
-import type { Fixtures } from "./fixtures";
 import { Authenticator } from "./http/auth";
 import { apiChain } from "./http/chain";
 import { Metrics, opsHandler, type HealthState } from "./http/ops";
 import { requestLogger, silentLogger, type Logger } from "./log";
 import { Sessions } from "./sessions";
-import { Store } from "./store";
-import { rereadTls, secureOptions, type ListenerTls } from "./tls";
+import { Store, type Fixtures } from "./store";
+import { rereadTls, secureOptions, type ListenerTls } from "./config/tls";
 import { sleep } from "../common/sleep";
 
 /** A listener address; port 0 picks a free port. */
@@ -26,7 +25,7 @@ export interface HostPort {
   port: number;
 }
 
-/** A listener: its address, and TLS when it serves HTTPS (see tls.ts). */
+/** A listener: its address, and TLS when it serves HTTPS (see config/tls.ts). */
 export interface ListenerOptions extends HostPort {
   tls?: ListenerTls;
 }

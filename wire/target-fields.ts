@@ -3,7 +3,7 @@
  * schemas (`target.ts`), the provider's inputs and state, the reconcile plan, `TargetArgs`, the
  * plugin's package schema and the controller's updatable fields are all derived from it.
  *
- * Adding a plain optional field: one entry here, plus its rule in the controller's `rules.ts`, plus
+ * Adding a plain optional field: one entry here, plus its rule in the controller's `rules/fields.ts`, plus
  * the release that added it in the release table (`release-rows.ts`, which says which releases
  * know, require or replaced each field, and the names and id prefixes of each list per release).
  *

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { ControllerFault, invalidFields, mergeFieldErrors } from "../errors";
-import { readTargetBody } from "../requests";
+import { readTargetBody } from "./target-body";
 import type { RateLimiter } from "../rate-limit";
 import type { Logger } from "../log";
 import type { Sessions } from "../sessions";

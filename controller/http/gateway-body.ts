@@ -9,7 +9,7 @@
  */
 import { knows, listIn, type Release } from "../../wire/releases";
 import { INPUT_FIELDS, LIST_FIELDS, associationOf, spec } from "../../wire/target-fields";
-import { attributesRefused } from "../requests";
+import { attributesRefused } from "./target-body";
 import { readGoJson } from "./go-json";
 import { decodeProto, gatewayRefusal, protoInteger, unknownMaskField, type ProtoField, type ProtoMessage } from "./protojson";
 
@@ -112,7 +112,7 @@ const attributeNames = (r: Release) => INPUT_FIELDS.filter((f) => knows(r, f) &&
 /**
  * The Struct's values as the subtype's attributes message takes them (handlers.StructToProto: the
  * Struct marshaled, then protojson into TcpTargetAttributes): a whole number in range, or a quoted
- * one; null is unset. Anything else is the release's refusal of the attributes (requests.ts: a
+ * one; null is unset. Anything else is the release's refusal of the attributes (target-body.ts: a
  * 400 on `attributes`, or v0.4's field-less one on a PATCH it does not vet).
  */
 function attributes(r: Release, value: Record<string, unknown>, keepNulls: boolean): Record<string, unknown> {
@@ -120,7 +120,7 @@ function attributes(r: Release, value: Record<string, unknown>, keepNulls: boole
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     if (!known.includes(k)) {
-      out[k] = v; // the release's reading of the body names it (requests.ts)
+      out[k] = v; // the release's reading of the body names it (target-body.ts)
       continue;
     }
     if (v === null) {

@@ -11,7 +11,7 @@
  * fields. protobufjs encodes it (its light build: no .proto parser is loaded).
  */
 import { Root, type Type } from "protobufjs/light";
-import { base58Encode } from "../base58";
+import { base58Encode } from "./base58";
 import type { LaterTokenField } from "../../wire/releases";
 
 /** protobufjs's JSON form of the messages: name → field → { type, id } (and `rule` for a list). */

@@ -9,13 +9,12 @@ import { Prefix, type AuthorizeSessionRequest, type Credential, type RequestFiel
 import { sessionCertificate } from "./certificate";
 import { ControllerFault, invalidField, invalidFields, notFound } from "../errors";
 import type { SessionFacts } from "../../wire/releases";
-import { DEV_USER_ID } from "../fixtures";
 import { matches, parseFilter } from "../../common/filter";
 import { ExpiryHeap } from "./expiry-heap";
 import type { TargetRecord } from "../record";
 import { authorizationToken } from "./session-token";
 import { isTargetId } from "../ids";
-import { newId, type Store } from "../store";
+import { DEV_USER_ID, newId, type Store } from "../store";
 import { scopeSummary } from "../view";
 
 /** The fields of each static credential type that its typed `credential` carries (the proto messages of staticToSessionCredential); JSON: all. */

@@ -4,7 +4,7 @@
  */
 import type { ListField, ListRoute } from "../../wire/releases";
 import { associationOf, spec, type AssociationOp, type ListWire } from "../../wire/target-fields";
-import { checkActionBody, injectedRefusal, unknownMember, type SentIds } from "../action-rules";
+import { checkActionBody, injectedRefusal, unknownMember, type SentIds } from "../rules/actions";
 import { actionMistake, addressConflict, staleVersion } from "../emulation";
 import { invalidFields } from "../errors";
 import type { TargetRecord } from "../record";

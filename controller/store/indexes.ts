@@ -5,7 +5,7 @@
  */
 import type { TargetRecord } from "../record";
 import { mapSteps, type Steps } from "../slices";
-import { SortedIds } from "../sorted-ids";
+import { SortedIds } from "./sorted-ids";
 
 /** How many deletions are remembered for refreshes of paginated lists. */
 const MAX_DELETIONS_KEPT = 100_000;

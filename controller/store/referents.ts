@@ -4,7 +4,7 @@
  * read them through `Referents`, never through the maps behind it.
  */
 import { REFERENTS, type ListKind } from "../../wire/target-fields";
-import type { FixtureCredential, FixtureCredentialLibrary, FixtureHostSet, FixtureScope, FixtureWorker, Fixtures } from "../fixtures";
+import type { FixtureCredential, FixtureCredentialLibrary, FixtureHostSet, FixtureScope, FixtureWorker, Fixtures } from "./fixtures";
 
 /** A seeded resource an id list may name: its project, and the fields a Target's summary of it carries. */
 export type ReferentRecord = { id: string; scope_id: string } & Readonly<Record<string, unknown>>;

@@ -1,6 +1,6 @@
 /**
  * The rules of a create and a PATCH body, as the release emulated words them: required fields,
- * each field's rule (`../rules.ts`), ids and the referents they name, what an update may not
+ * each field's rule (`../rules/fields.ts`), ids and the referents they name, what an update may not
  * change, and the update mask (given, or derived from the body). Nothing here writes: the store
  * asks, then records.
  */
@@ -8,12 +8,12 @@ import { trimSpace } from "../../common/rules";
 import { knows, listIn, type ListField, type Release } from "../../wire/releases";
 import type { CreateTargetRequest, RequestField, UpdateTargetRequest } from "../../wire/target";
 import { INPUT_FIELDS, MASK_PATHS, REFERENTS, associationOf, deletePath, getPath, setPath, spec, type InputField } from "../../wire/target-fields";
-import type { Aliases } from "../aliases";
+import type { Aliases } from "./aliases";
 import type { Dialect } from "../dialect";
 import { createRules, patchAlwaysApplies, updateFieldRules } from "../emulation";
 import { ControllerFault, invalidField, invalidFields } from "../errors";
 import type { TargetRecord } from "../record";
-import * as rules from "../rules";
+import * as rules from "../rules/fields";
 import type { Referents } from "./referents";
 
 /** The input field behind a wire path, for the fields the table has. */

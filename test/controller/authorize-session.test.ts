@@ -4,7 +4,7 @@
  */
 import { defaultFixtures } from "../../controller";
 import { until } from "../helpers/wait";
-import { base58Decode } from "../../controller/base58";
+import { base58Decode } from "../../controller/sessions/base58";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { MATRIX, facts } from "../helpers/releases";
 import { statusOf } from "../../controller/errors";

@@ -4,7 +4,7 @@ import * as net from "node:net";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { ConfigError, configDuration, loadDevConfig, parseListenAddr } from "../../controller";
-import { parseHcl } from "../../controller/hcl";
+import { parseHcl } from "../../controller/config/hcl";
 import { runCli, startCli } from "../helpers/cli";
 
 const dir = mkdtempSync(path.join(tmpdir(), "pb-config-"));

@@ -8,7 +8,7 @@
 import { defaultFixtures, loadDevConfig, parseFixtures } from "../../controller";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { until } from "../helpers/wait";
-import { UNIQUENESS } from "../../controller/rules";
+import { UNIQUENESS } from "../../controller/rules/fields";
 
 let c: TestController;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 /** The chunked sorted id set against a plain sorted array, through random adds and deletes. */
 import fc from "fast-check";
-import { SortedIds } from "../../controller/sorted-ids";
+import { SortedIds } from "../../controller/store/sorted-ids";
 
 test("adds and deletes in any order keep every id, sorted, once", () => {
   fc.assert(

@@ -5,7 +5,7 @@
  * emulate-0.4.test.ts, emulate-0.21.test.ts and current-fields.test.ts.
  */
 import { descriptionProblem } from "../../common/rules";
-import { UNIQUENESS } from "../../controller/rules";
+import { UNIQUENESS } from "../../controller/rules/fields";
 import { requires } from "../../wire/releases";
 import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { MATRIX, facts } from "../helpers/releases";

@@ -6,10 +6,10 @@
  * not know instead, and says which later release added a field it lacks. What a release knows is
  * the release table's.
  */
-import { fieldSince, firstReleaseWhere, knows, RELEASES, type Release } from "../wire/releases";
-import { READ_ONLY_FIELDS, type RequestField } from "../wire/target";
-import { INPUT_FIELDS, spec } from "../wire/target-fields";
-import { ControllerFault, invalidFields } from "./errors";
+import { fieldSince, firstReleaseWhere, knows, RELEASES, type Release } from "../../wire/releases";
+import { READ_ONLY_FIELDS, type RequestField } from "../../wire/target";
+import { INPUT_FIELDS, spec } from "../../wire/target-fields";
+import { ControllerFault, invalidFields } from "../errors";
 
 /** A body as the release reads it: what is left to decode, the errors found on the way, and the keys that are read-only errors. */
 export interface ReadBody {

@@ -9,7 +9,7 @@
  * it (a file written for a newer Boundary still loads); keys Boundary knows but this controller
  * does not use (`database`, `kms`, …) are warned about as ignored.
  */
-import { nearestName } from "../common/nearest";
+import { nearestName } from "../../common/nearest";
 import type { Block } from "./hcl";
 
 /** What a block may hold: keys this controller reads, keys only Boundary uses, and nested blocks. */

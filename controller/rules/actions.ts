@@ -5,14 +5,14 @@
  * controller, in our own clearer words. What the database refuses (an attached id added, an id
  * not attached removed) is the store's, with the release's 500s (`emulation.ts`).
  */
-import { oneOf, hasAnyIdPrefix } from "../common/rules";
-import { actionFailure, listIn, type ListField, type ListRoute, type Release } from "../wire/releases";
-import type { RequestField } from "../wire/target";
-import type { AssociationOp, ListKind } from "../wire/target-fields";
-import { dialectOf } from "./dialect";
-import { actionMistake } from "./emulation";
-import { ControllerFault } from "./errors";
-import { MAX_IDS_PER_REQUEST } from "./rules";
+import { oneOf, hasAnyIdPrefix } from "../../common/rules";
+import { actionFailure, listIn, type ListField, type ListRoute, type Release } from "../../wire/releases";
+import type { RequestField } from "../../wire/target";
+import type { AssociationOp, ListKind } from "../../wire/target-fields";
+import { dialectOf } from "../dialect";
+import { actionMistake } from "../emulation";
+import { ControllerFault } from "../errors";
+import { MAX_IDS_PER_REQUEST } from "./fields";
 
 /** The ids an action's body sent for one list, under one of the names its route reads. */
 export interface SentIds {

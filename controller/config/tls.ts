@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createSecureContext, type SecureContextOptions } from "node:tls";
-import { ConfigError } from "./errors";
+import { ConfigError } from "../errors";
 
 /** A listener's certificate and key: the files, and their PEM text as last read. */
 export interface ListenerTls {

@@ -3,9 +3,9 @@
  * nearest known one, and the token flags' env:// and file:// forms.
  */
 import * as path from "node:path";
-import { nearestName } from "../common/nearest";
-import { ConfigError } from "./errors";
-import { NEWEST, OLDEST, RELEASE_KEYS } from "../wire/releases";
+import { nearestName } from "../../common/nearest";
+import { ConfigError } from "../errors";
+import { NEWEST, OLDEST, RELEASE_KEYS } from "../../wire/releases";
 
 /** The release keys `--emulate` takes, as the help shows them: the first two, then the newest. */
 const EMULATE = [RELEASE_KEYS[0], RELEASE_KEYS[1], "…", NEWEST.release].join("|");

@@ -6,21 +6,21 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { EMULATIONS, type Emulation } from "./emulation";
-import type { RatePolicy } from "./rate-limit";
-import { defaultFixtures, parseFixtures, type Fixtures } from "./fixtures";
+import { EMULATIONS, type Emulation } from "../emulation";
+import type { RatePolicy } from "../rate-limit";
+import { defaultFixtures, parseFixtures, type Fixtures } from "../store";
 import { ConfigSyntaxError, checkJsonNesting, fromJson, parseHcl, type Block } from "./hcl";
-import { parseDuration } from "../common/duration";
-import { LOG_LEVELS, type LogFormat, type LogLevel } from "./log";
-import type { ControllerOptions, HostPort } from "./server";
-import { checkConfigKeys } from "./config-keys";
-import { DEV_FLAGS, checkFlagNames, secretOf } from "./dev-flags";
-import { DEFAULT_ADDR, listenerAddress, listenerBlocks, listenerTls } from "./config-listeners";
+import { parseDuration } from "../../common/duration";
+import { LOG_LEVELS, type LogFormat, type LogLevel } from "../log";
+import type { ControllerOptions, HostPort } from "../server";
+import { checkConfigKeys } from "./keys";
+import { DEV_FLAGS, checkFlagNames, secretOf } from "./flags";
+import { DEFAULT_ADDR, listenerAddress, listenerBlocks, listenerTls } from "./listeners";
 
-import { BASE58 } from "./base58";
-import { ConfigError } from "./errors";
-import { BASE62 } from "./ids";
-export { ConfigError } from "./errors";
+import { BASE58 } from "../sessions/base58";
+import { ConfigError } from "../errors";
+import { BASE62 } from "../ids";
+export { ConfigError } from "../errors";
 
 /** The controller's options as the dev command resolved them from flags, config file and defaults. */
 export interface DevConfig extends ControllerOptions {
@@ -180,7 +180,7 @@ function emulationOf(flag: string | undefined, fromFile: unknown): Emulation {
 }
 
 /**
- * Reads and parses the config file, and checks its keys (config-keys.ts): the first refused key
+ * Reads and parses the config file, and checks its keys (keys.ts): the first refused key
  * is a ConfigError naming the file and line; warnings are added to `warnings`.
  */
 function readConfigFile(path: string, readFile: (path: string) => string, warnings: string[]): Block {

@@ -3,13 +3,13 @@
  * (`common/rules.ts`) that the provider's `check` uses too. Pure functions: the store combines them
  * with what only it knows (scopes, uniqueness, versions).
  */
-import * as shared from "../common/rules";
+import * as shared from "../../common/rules";
 import { addressRule } from "./address";
-import type { Release } from "../wire/releases";
-import type { RequestField } from "../wire/target";
-import { TARGET_FIELDS, spec, type InputField } from "../wire/target-fields";
-import { ControllerFault, invalidFields } from "./errors";
-import { dialectOf } from "./dialect";
+import type { Release } from "../../wire/releases";
+import type { RequestField } from "../../wire/target";
+import { TARGET_FIELDS, spec, type InputField } from "../../wire/target-fields";
+import { ControllerFault, invalidFields } from "../errors";
+import { dialectOf } from "../dialect";
 
 /** A field rule: what is wrong with a present value in a release, on a create or a PATCH, or undefined. */
 type Rule = (value: never, release: Release, use: FieldUse) => string | undefined;
@@ -44,7 +44,7 @@ export const FIELD_RULES = {
     const d = dialectOf(r);
     return d.workerFilterProblem(shared.filterProblem(v, d.filterPatterns));
   },
-  // Boundary: 0 in the release's words, above 65535 refused from 0.13 (a uint32 before); what does not decode never gets here (requests.ts)
+  // Boundary: 0 in the release's words, above 65535 refused from 0.13 (a uint32 before); what does not decode never gets here (http/target-body.ts)
   defaultPort: (v: number, r: Release, use: FieldUse) => {
     const outOfRange = dialectOf(r).portOutOfRange;
     if (outOfRange) return shared.isPort(v) ? undefined : outOfRange;
@@ -56,7 +56,7 @@ export const FIELD_RULES = {
     shared.filterProblem(v, dialectOf(r).filterPatterns) ? "Unable to successfully parse egress filter expression." : undefined,
   // an open-source controller refuses any ingress filter (HCP and Enterprise take one)
   ingressWorkerFilter: () => "Ingress Worker Filter field is not supported in OSS",
-  // split host and port up to 0.19.2, parsed and normalised from 0.19.3 (controller/address.ts)
+  // split host and port up to 0.19.2, parsed and normalised from 0.19.3 (address.ts)
   address: (v: string, r: Release) => addressRule(v, r),
   defaultClientPort: (v: number) =>
     v === 0
@@ -124,7 +124,7 @@ export function checkRecursive(v: string | null | undefined): RequestField | und
 }
 
 /** Boundary's answer to a second resource with a unique field's value (its home is the wording table). */
-export { UNIQUENESS } from "./dialect";
+export { UNIQUENESS } from "../dialect";
 
 /** handlers.ValidId: `prefix_` and then only letters and digits. */
 export function validId(id: string | undefined, prefix: string): boolean {

@@ -4,9 +4,9 @@
  * `tls_disable = true` (go-secure-stdlib listenerutil; internal/cmd/base/listener.go).
  */
 import * as path from "node:path";
-import { nearestName } from "../common/nearest";
-import { LISTENER_PURPOSES } from "./config-keys";
-import { ConfigError } from "./errors";
+import { nearestName } from "../../common/nearest";
+import { LISTENER_PURPOSES } from "./keys";
+import { ConfigError } from "../errors";
 import type { Block } from "./hcl";
 import { tlsProblem, type ListenerTls } from "./tls";
 

@@ -3,10 +3,10 @@
  * here manages Targets only, so everything else comes from a fixtures file (or the default seed).
  */
 import { z } from "zod";
-import { hostAddressProblem } from "../common/rules";
-import { REFERENTS } from "../wire/target-fields";
+import { hostAddressProblem } from "../../common/rules";
+import { REFERENTS } from "../../wire/target-fields";
 import { aliasValueProblem } from "./aliases";
-import { ConfigError } from "./errors";
+import { ConfigError } from "../errors";
 
 /** An id with one of these prefixes (`hsst`, `hsplg`) and 10 base62 characters. */
 const id = (...prefixes: string[]) =>

@@ -5,9 +5,9 @@
  * (internal/alias/interceptor.go), and an alias whose value or Target is unknown is 404. Deleting a
  * Target leaves its aliases pointing nowhere (the database sets their destination to null).
  */
-import type { RequestField, WithAlias } from "../wire/target";
-import { ControllerFault, notFound } from "./errors";
-import { UNIQUENESS } from "./rules";
+import type { RequestField, WithAlias } from "../../wire/target";
+import { ControllerFault, notFound } from "../errors";
+import { UNIQUENESS } from "../rules/fields";
 
 /** One alias: its id (`alt_…`), value, scope (always `global`), the Target it points to and the host a session through it uses. */
 export interface Alias {

@@ -21,8 +21,8 @@ export interface Block {
   lines: Record<string, number>;
 }
 
-import { ConfigSyntaxError } from "./errors";
-export { ConfigSyntaxError } from "./errors";
+import { ConfigSyntaxError } from "../errors";
+export { ConfigSyntaxError } from "../errors";
 
 /** A token; `word` is an unquoted word that is neither a number nor an identifier (`127.0.0.1:9200`, `10s`). */
 type Tok = { t: "ident" | "str" | "num" | "punct" | "word"; v: string; line: number };

@@ -1,5 +1,5 @@
 /** Base58 (Bitcoin alphabet), as Boundary encodes authorization tokens (mr-tron/base58). */
-import { ControllerFault } from "./errors";
+import { ControllerFault } from "../errors";
 
 /** The Bitcoin base58 alphabet (no 0, O, I, l). */
 export const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";

@@ -5,8 +5,8 @@
  * trimmed; 0.19.3 and later normalise it (`2001:BEEF::1` is stored as `2001:beef::1`) and refuse
  * brackets. The release table's `addressBrackets` tells which a release does.
  */
-import { ADDRESS_LENGTH, parseAddress, splitAddressProblem, type AddressProblem } from "../common/address";
-import type { ReleaseFacts } from "../wire/release-facts";
+import { ADDRESS_LENGTH, parseAddress, splitAddressProblem, type AddressProblem } from "../../common/address";
+import type { ReleaseFacts } from "../../wire/release-facts";
 
 /** Boundary's words for each problem (handlers/targets validateCreateRequest / validateUpdateRequest). */
 function message(p: AddressProblem): string {
