@@ -6,54 +6,18 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { Server as TlsServer, createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import type { Emulation } from "./emulation";
 import { Drain } from "./drain";
 import { ConfigError } from "./errors";
-import { RateLimiter, type RatePolicy } from "./rate-limit";
+import { RateLimiter } from "./rate-limit";
 import { Authenticator } from "./http/auth";
 import { apiChain } from "./http/chain";
 import { Metrics, opsHandler, type HealthState } from "./http/ops";
-import { requestLogger, silentLogger, type Logger } from "./log";
+import { requestLogger, silentLogger } from "./log";
 import { Sessions } from "./sessions";
-import { Store, type Fixtures } from "./store";
-import { rereadTls, secureOptions, type ListenerTls } from "./config/tls";
+import { Store } from "./store";
+import type { ControllerOptions, ListenerOptions, HostPort } from "./config/options";
+import { rereadTls, secureOptions } from "./config/tls";
 import { sleep } from "../common/sleep";
-
-/** A listener address; port 0 picks a free port. */
-export interface HostPort {
-  host: string;
-  port: number;
-}
-
-/** A listener: its address, and TLS when it serves HTTPS (see config/tls.ts). */
-export interface ListenerOptions extends HostPort {
-  tls?: ListenerTls;
-}
-
-/** How to start a controller. */
-export interface ControllerOptions {
-  api: ListenerOptions;
-  ops: ListenerOptions;
-  token: string;
-  readOnlyToken?: string;
-  /** 0 disables the grace period: shutdown starts at once. */
-  gracefulShutdownWaitMs: number;
-  fixtures: Fixtures;
-  ignoreCreateAssociations?: boolean;
-  /** Which Boundary to behave like (see emulation.ts); default the spec. */
-  emulation?: Emulation;
-  logger?: Logger;
-  /** Serve an existing store (a restart that keeps its data, as a real controller's database does). */
-  store?: Store;
-  /** The most live sessions held (default DEFAULT_MAX_SESSIONS); beyond, authorize-session answers 503. */
-  maxSessions?: number;
-  /** Rate limits of an emulated current release: policies overriding Boundary's defaults, or "disabled" (`api_rate_limit_disable`). */
-  rateLimits?: readonly RatePolicy[] | "disabled";
-  /** The most quota windows held (`api_rate_limit_max_quotas`). */
-  maxQuotas?: number;
-  /** The default and largest page of a paginated list (`max_page_size`; Boundary's default 1,000). */
-  maxPageSize?: number;
-}
 
 /** A started controller: its addresses, its data, and how to stop it. */
 export interface RunningController {

@@ -12,7 +12,7 @@ import { defaultFixtures, parseFixtures, type Fixtures } from "../store";
 import { ConfigSyntaxError, checkJsonNesting, fromJson, parseHcl, type Block } from "./hcl";
 import { parseDuration } from "../../common/duration";
 import { LOG_LEVELS, type LogFormat, type LogLevel } from "../log";
-import type { ControllerOptions, HostPort } from "../server";
+import type { ControllerOptions, HostPort } from "./options";
 import { checkConfigKeys } from "./keys";
 import { DEV_FLAGS, checkFlagNames, secretOf } from "./flags";
 import { DEFAULT_ADDR, listenerAddress, listenerBlocks, listenerTls } from "./listeners";
