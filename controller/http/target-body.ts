@@ -70,11 +70,8 @@ function discarding(r: Release, raw: Record<string, unknown>, kind: "create" | "
   const { top, attributes } = KNOWN.get(r)!;
   const keep = new Set<string>([...top, "version", ...NAMED_READ_ONLY, ...(r.aliases ? ["with_aliases"] : [])]);
   const body = Object.fromEntries(Object.entries(raw).filter(([k]) => keep.has(k)));
-  if (isObject(body.attributes)) {
-    const ports = portNumbers(body.attributes);
-    if (!ports || Object.keys(body.attributes).some((k) => !attributes.has(k))) throw attributesRefused(r, kind);
-    body.attributes = ports;
-  }
+  // the ports are already numbers: the release's gateway decoded them (gateway-body.ts)
+  if (isObject(body.attributes) && Object.keys(body.attributes).some((k) => !attributes.has(k))) throw attributesRefused(r, kind);
   const fields: RequestField[] = [];
   if (kind === "update" && "with_aliases" in body) {
     if (Array.isArray(body.with_aliases) && body.with_aliases.length > 0)
@@ -82,26 +79,6 @@ function discarding(r: Release, raw: Record<string, unknown>, kind: "create" | "
     delete body.with_aliases;
   }
   return { body, fields, readOnly: NAMED_READ_ONLY };
-}
-
-/** The largest value of a proto uint32, the type of every port attribute. */
-const MAX_UINT32 = 2 ** 32 - 1;
-
-/**
- * The attributes with their ports as protojson decodes a uint32 (a whole number in range, or its
- * digits in a string: `"22"` is 22), or undefined when one does not decode (a negative, fractional
- * or non-numeric port, or one beyond a uint32).
- */
-function portNumbers(attributes: Record<string, unknown>): Record<string, unknown> | undefined {
-  const out = { ...attributes };
-  for (const key of ["default_port", "default_client_port"]) {
-    const v = out[key];
-    if (v === undefined || v === null) continue;
-    const n = typeof v === "string" && /^[0-9]+$/.test(v) ? Number(v) : v;
-    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > MAX_UINT32) return undefined;
-    out[key] = n;
-  }
-  return out;
 }
 
 /**
