@@ -123,9 +123,6 @@ export function checkRecursive(v: string | null | undefined): RequestField | und
   return v === null || v === undefined || ["true", "false", ""].includes(v) ? undefined : { name: "recursive", description: "This must be true or false." };
 }
 
-/** Boundary's answer to a second resource with a unique field's value (its home is the wording table). */
-export { UNIQUENESS } from "../dialect";
-
 /** handlers.ValidId: `prefix_` and then only letters and digits. */
 export function validId(id: string | undefined, prefix: string): boolean {
   return id !== undefined && id.startsWith(`${prefix}_`) && /^[A-Za-z0-9]*$/.test(id.slice(prefix.length + 1));

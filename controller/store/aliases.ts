@@ -7,7 +7,7 @@
  */
 import type { RequestField, WithAlias } from "../../wire/target";
 import { ControllerFault, notFound } from "../errors";
-import { UNIQUENESS } from "../rules/fields";
+import { UNIQUENESS } from "../dialect";
 
 /** One alias: its id (`alt_…`), value, scope (always `global`), the Target it points to and the host a session through it uses. */
 export interface Alias {

@@ -5,7 +5,7 @@
 import { defaultFixtures } from "../../controller";
 import { until } from "../helpers/wait";
 import { base58Decode } from "../../controller/sessions/base58";
-import { PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { PROJECT, startTestController, useTestController } from "../helpers/controller";
 import { MATRIX, facts } from "../helpers/releases";
 import { statusOf } from "../../controller/errors";
 import { listIn, type ReleaseKey } from "../../wire/releases";
@@ -36,11 +36,7 @@ function expectations(mode: ReleaseKey) {
 
 describe.each(MATRIX)("--emulate %s", (mode) => {
   const m = expectations(mode);
-  let c: TestController;
-  beforeAll(async () => {
-    c = await startTestController({ emulation: mode, rateLimits: "disabled" });
-  });
-  afterAll(() => c.shutdown());
+  const c = useTestController({ emulation: mode, rateLimits: "disabled" });
 
   const authorize = (path: string, body: unknown = {}) => c.call("POST", `/v1/targets/${path}:authorize-session`, body);
 

@@ -7,17 +7,13 @@
  * the same 12-character project id, so the line:column positions are theirs). The spec's
  * controller keeps its 400s naming the body and its 1 MiB limit.
  */
-import { PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { PROJECT, useTestController } from "../helpers/controller";
 import { MATRIX, facts } from "../helpers/releases";
 
 describe.each(MATRIX)("--emulate %s", (mode) => {
   const { r, hosts, required } = facts(mode);
   const gateway = r.bodyDecoding === "gateway";
-  let c: TestController;
-  beforeAll(async () => {
-    c = await startTestController({ emulation: mode, rateLimits: "disabled" });
-  });
-  afterAll(() => c.shutdown());
+  const c = useTestController({ emulation: mode, rateLimits: "disabled" });
 
   /** The gateway's refusal, as Boundary answers it. */
   const refusal = (text: string) => ({ kind: "Internal", message: `rpc error: code = InvalidArgument desc = ${text}` });

@@ -5,7 +5,7 @@
  * controller keeps its clearer words where Boundary's are generic; the rows' facts are the table's.
  */
 import { RELEASES, replacement, type Release } from "../../wire/releases";
-import { OTHER_PROJECT, PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { OTHER_PROJECT, PROJECT, useTestController } from "../helpers/controller";
 import { MATRIX, facts } from "../helpers/releases";
 
 const SCOPE_OR_RECURSIVE = "This field must be a valid project scope ID or the list operation must be recursive.";
@@ -13,11 +13,7 @@ const SCOPE_OR_RECURSIVE = "This field must be a valid project scope ID or the l
 describe.each(MATRIX)("--emulate %s", (mode) => {
   const { r } = facts(mode);
   const boundary = r.errors === "boundary";
-  let c: TestController;
-  beforeAll(async () => {
-    c = await startTestController({ emulation: mode, rateLimits: "disabled" });
-  });
-  afterAll(() => c.shutdown());
+  const c = useTestController({ emulation: mode, rateLimits: "disabled" });
   const post = (body: object) => c.call("POST", "/v1/targets", { scope_id: PROJECT, type: "tcp", ...body });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON answer, read field by field
   const fields = (body: any) => body.details?.request_fields;

@@ -5,14 +5,10 @@
  * `{}` empty list, association mistakes as 500s) run in the parameterised suites (targets, list,
  * associations).
  */
-import { PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { PROJECT, startTestController, useTestController } from "../helpers/controller";
 import { loadDevConfig } from "../../controller";
 
-let c: TestController;
-beforeAll(async () => {
-  c = await startTestController({ emulation: "0.4" });
-});
-afterAll(() => c.shutdown());
+const c = useTestController({ emulation: "0.4" });
 
 const act = (id: string, action: string, body: object) => c.call("POST", `/v1/targets/${id}:${action}`, body);
 

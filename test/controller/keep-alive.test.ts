@@ -4,13 +4,9 @@
  * the connection; a request that does carry an unread body still gets `Connection: close`.
  */
 import * as net from "node:net";
-import { ADMIN_TOKEN, startTestController, type TestController } from "../helpers/controller";
+import { ADMIN_TOKEN, useTestController } from "../helpers/controller";
 
-let c: TestController;
-beforeAll(async () => {
-  c = await startTestController();
-});
-afterAll(() => c.shutdown());
+const c = useTestController();
 
 /** Sends `requests` one after another on one socket; resolves with everything the server sent before closing or going quiet. */
 function overOneSocket(requests: string[]): Promise<string> {

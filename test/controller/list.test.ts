@@ -1,6 +1,6 @@
 /**
  * List with scope_id, recursive and go-bexpr filters, against every release of the matrix;
- * pagination has its own tests in emulate-0.21.test.ts.
+ * pagination has its own tests in emulate-0.21-lists.test.ts.
  */
 import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT, READ_ONLY_TOKEN, startTestController, type TestController } from "../helpers/controller";
 import { MATRIX, facts } from "../helpers/releases";

@@ -1,11 +1,7 @@
 /** The ops listener: /health and /metrics, separate from the API listener. */
-import { PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { PROJECT, startTestController, useTestController } from "../helpers/controller";
 
-let c: TestController;
-beforeAll(async () => {
-  c = await startTestController();
-});
-afterAll(() => c.shutdown());
+const c = useTestController();
 
 test("/health is 200 with an empty body and needs no token; it is not on the API listener", async () => {
   const res = await fetch(`${c.opsUrl}/health`);

@@ -1,13 +1,15 @@
 /**
  * `--emulate 0.21`'s rate limiter keeps quotas per resource and action, as Boundary v0.21.3's
  * internal/ratelimit does (`Configs.Limits`: a limit per resource:action:per): a create does not
- * use up reads, an answer's RateLimit-Policy is its action's, and the quota store's default size is
- * DefaultLimiterMaxQuotas.
+ * use up reads, an answer's RateLimit-Policy is its action's (Boundary's defaults unless configured),
+ * a spent quota is a 429 with Retry-After until its window ends, the config file's `api_rate_limit`
+ * blocks set the quotas, and the quota store's default size is DefaultLimiterMaxQuotas.
  */
 import { loadDevConfig } from "../../controller";
 import { RateLimiter, defaultPolicies, policiesFor, type RatePolicy } from "../../controller/rate-limit";
 import { defaultMaxQuotas, release } from "../../wire/releases";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { until } from "../helpers/wait";
 
 const policy = (res: { headers: Headers }) => res.headers.get("ratelimit-policy");
 const DEFAULT_OTHER = '30000;w=30;comment="total", 30000;w=30;comment="ip-address", 3000;w=30;comment="auth-token"';
@@ -42,6 +44,42 @@ describe("over HTTP", () => {
     expect(read.headers.get("ratelimit")).toMatch(/^limit=5, remaining=4, reset=\d+$/);
     const list = await c.call("GET", `/v1/targets?scope_id=${PROJECT}`);
     expect(policy(list)).toBe('1500;w=30;comment="total", 1500;w=30;comment="ip-address", 150;w=30;comment="auth-token"');
+  });
+
+  test("every answer carries RateLimit and Boundary's default RateLimit-Policy (list has its own quota)", async () => {
+    c = await startTestController({ emulation: "0.21" });
+    const t = await c.create();
+    const read = await c.call("GET", `/v1/targets/${t.id}`);
+    expect(read.headers.get("ratelimit-policy")).toBe(DEFAULT_OTHER);
+    expect(read.headers.get("ratelimit")).toMatch(/^limit=3000, remaining=\d+, reset=\d+$/);
+    const list = await c.call("GET", `/v1/targets?scope_id=${PROJECT}`);
+    expect(list.headers.get("ratelimit-policy")).toBe('1500;w=30;comment="total", 1500;w=30;comment="ip-address", 150;w=30;comment="auth-token"');
+  });
+
+  test("a configured quota: refused with 429, an empty body and Retry-After once spent; served again after the window", async () => {
+    const small = (c = await startTestController({ emulation: "0.21", rateLimits: [{ action: "*", per: "auth-token", limit: 3, periodMs: 1000 }] }));
+    const get = () => small.call("GET", "/v1/targets/ttcp_1234567890");
+    const remaining: (string | null)[] = [];
+    for (let i = 0; i < 3; i++) remaining.push((await get()).headers.get("ratelimit"));
+    expect(remaining.map((r) => /remaining=(\d+)/.exec(r!)![1])).toEqual(["2", "1", "0"]);
+    const refused = await get();
+    expect(refused.status).toBe(429);
+    expect(refused.text).toBe("");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get("ratelimit")).toMatch(/^limit=3, remaining=0, reset=\d+$/);
+    await until(async () => (await get()).status !== 429, "the window to reset", 3000);
+  });
+
+  test("the config file sets them as Boundary reads it; api_rate_limit_disable turns them off", async () => {
+    const cfg = loadDevConfig(
+      ["--config", "dev.hcl"],
+      () =>
+        'controller {\n  emulate = "0.21"\n  api_rate_limit {\n    resources = ["*"]\n    actions = ["list"]\n    per = "auth-token"\n    limit = 10\n    period = "1m"\n  }\n}\n',
+    );
+    expect(cfg.rateLimits).toEqual([{ action: "list", per: "auth-token", limit: 10, periodMs: 60_000 }]);
+    expect(loadDevConfig(["--config", "dev.hcl"], () => "controller {\n  api_rate_limit_disable = true\n}\n").rateLimits).toBe("disabled");
+    c = await startTestController({ emulation: "0.21", rateLimits: "disabled" });
+    expect((await c.call("GET", `/v1/targets?scope_id=${PROJECT}`)).headers.get("ratelimit")).toBeNull();
   });
 });
 

@@ -18,7 +18,7 @@ import {
   id_ce_subjectKeyIdentifier,
 } from "@peculiar/asn1-x509";
 import { Root, type Type } from "protobufjs";
-import { PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { PROJECT, startTestController, useTestController } from "../helpers/controller";
 import { MATRIX } from "../helpers/releases";
 import { knows, release, type ReleaseKey } from "../../wire/releases";
 
@@ -72,11 +72,7 @@ function expectations(mode: ReleaseKey) {
 
 describe.each(MATRIX)("--emulate %s", (mode) => {
   const m = expectations(mode);
-  let c: TestController;
-  beforeAll(async () => {
-    c = await startTestController({ emulation: mode, rateLimits: "disabled" });
-  });
-  afterAll(() => c.shutdown());
+  const c = useTestController({ emulation: mode, rateLimits: "disabled" });
 
   async function authorize(fields: Record<string, unknown> = {}) {
     const attributes = m.clientPort ? { default_port: 2222, default_client_port: 5555 } : { default_port: 2222 };

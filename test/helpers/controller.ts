@@ -95,3 +95,25 @@ export async function startTestController(options: Partial<ControllerOptions> = 
   };
   return { ...c, call, create };
 }
+
+/**
+ * A controller for the enclosing `describe` (or the file): started by `startTestController(options)` in
+ * `beforeAll`, shut down in `afterAll`. The handle forwards to it, so a suite declares it in one line;
+ * reading it before `beforeAll` has run (outside a test) throws.
+ */
+export function useTestController(options: Partial<ControllerOptions> = {}): TestController {
+  let running: TestController | undefined;
+  beforeAll(async () => {
+    running = await startTestController(options);
+  });
+  afterAll(async () => {
+    await running?.shutdown();
+    running = undefined;
+  });
+  return new Proxy({} as TestController, {
+    get: (_, key) => {
+      if (!running) throw new Error(`the test controller starts in beforeAll: read its ${String(key)} inside a test`);
+      return Reflect.get(running, key);
+    },
+  });
+}

@@ -6,19 +6,11 @@
  * addresses in the form Boundary stores them: no change is planned after `up`, after a refresh, or
  * for a Target that already holds the address in another spelling.
  */
-import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
-import { engine, secret, type Engine } from "../../harness/engine";
+import { PROJECT } from "../helpers/controller";
+import { useHostedProvider } from "../helpers/dynamic-host";
 import { countCalls } from "../helpers/metrics";
-import { packedProgram, serializedProvider, startHost, type Host } from "../../harness/provider-host";
 
 const URN = "urn:pulumi:dev::addresses::pulumi-nodejs:dynamic/boundary:Target::db";
-let program: string;
-let providerText: string;
-
-beforeAll(() => {
-  program = packedProgram();
-  providerText = serializedProvider(program);
-});
 
 /**
  * Each release, with the spellings a program may write and what the release stores for each. The
@@ -43,22 +35,10 @@ describe.each([
     ],
   ],
 ] as const)("--emulate %s", (mode, firstPosts, spellings) => {
-  let c: TestController;
-  let host: Host;
-  let e: Engine;
-  beforeAll(async () => {
-    c = await startTestController({ emulation: mode, rateLimits: "disabled" });
-    host = await startHost(program);
-    e = engine(host, URN);
-    await e.configure({ "boundary:addr": c.apiUrl, "boundary:token": secret(ADMIN_TOKEN) });
-  }, 60_000);
-  afterAll(async () => {
-    await host?.stop();
-    await c?.shutdown();
-  });
-  const NONE = () => e.proto.DiffResponse.DiffChanges.DIFF_NONE;
+  const h = useHostedProvider(URN, { emulation: mode, rateLimits: "disabled" });
+  const NONE = () => h.e.proto.DiffResponse.DiffChanges.DIFF_NONE;
   const check = async (inputs: object, olds: object = {}) => {
-    const checked = await e.check({ ...inputs, __provider: providerText }, olds);
+    const checked = await h.check(inputs, olds);
     expect(checked.failures).toEqual([]);
     return checked.inputs;
   };
@@ -66,35 +46,35 @@ describe.each([
   test.each(spellings)("address %j: up, then preview and refresh plan no change; the program's spelling stays in the inputs", async (address, stored) => {
     const inputs = await check({ scopeId: PROJECT, name: `db-${stored}`, defaultPort: 5432, address });
     expect(inputs.address).toBe(address);
-    const { result: created, calls } = await countCalls(c.opsUrl, () => e.create(inputs));
+    const { result: created, calls } = await countCalls(h.c.opsUrl, () => h.e.create(inputs));
     if (address === spellings[0][0]) expect(calls["POST /v1/targets"]).toBe(firstPosts);
     expect(created.props.address).toBe(stored);
 
-    const { result: diff, calls: diffCalls } = await countCalls(c.opsUrl, () => e.diff(created.id, created.props, inputs));
+    const { result: diff, calls: diffCalls } = await countCalls(h.c.opsUrl, () => h.e.diff(created.id, created.props, inputs));
     expect(diff.changes).toBe(NONE());
     expect(diffCalls).toEqual({});
-    const refreshed = await e.read(created.id, created.props);
+    const refreshed = await h.e.read(created.id, created.props);
     expect(refreshed.props.address).toBe(stored);
-    expect((await e.diff(created.id, refreshed.props, inputs)).changes).toBe(NONE());
+    expect((await h.e.diff(created.id, refreshed.props, inputs)).changes).toBe(NONE());
   });
 
   test.each(spellings)("address %j, already stored as %j: the Target imports and diffs clean", async (address, stored) => {
     const body = { scope_id: PROJECT, name: `made-${stored}`, type: "tcp", attributes: { default_port: 5432 }, address: stored };
-    const made = await c.call("POST", "/v1/targets", body);
+    const made = await h.c.call("POST", "/v1/targets", body);
     expect(made.status).toBe(200);
     // a refresh of state that holds nothing but the provider (the dynamic route imports no other way)
-    const imported = await e.read(made.body.id, { __provider: providerText });
+    const imported = await h.e.read(made.body.id, { __provider: h.providerText });
     const inputs = await check({ scopeId: PROJECT, name: body.name, defaultPort: 5432, address });
-    expect((await e.diff(made.body.id, imported.props, inputs)).changes).toBe(NONE());
+    expect((await h.e.diff(made.body.id, imported.props, inputs)).changes).toBe(NONE());
   });
 
   test.each(spellings)("address %j: an update sets it once, then plans no change", async (address, stored) => {
     const first = await check({ scopeId: PROJECT, name: `moving-${stored}`, defaultPort: 22, address: "db.internal" });
-    const created = await e.create(first);
+    const created = await h.e.create(first);
     const second = await check({ ...first, address }, first);
-    expect((await e.diff(created.id, created.props, second)).changes).not.toBe(NONE());
-    const updated = await e.update(created.id, created.props, second);
+    expect((await h.e.diff(created.id, created.props, second)).changes).not.toBe(NONE());
+    const updated = await h.e.update(created.id, created.props, second);
     expect(updated.address).toBe(stored);
-    expect((await e.diff(created.id, updated, second)).changes).toBe(NONE());
+    expect((await h.e.diff(created.id, updated, second)).changes).toBe(NONE());
   });
 });

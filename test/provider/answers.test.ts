@@ -8,31 +8,19 @@
  */
 import { BoundaryClient } from "../../provider/client";
 import { sessionView } from "../../provider/functions";
-import { DynamicTargetProvider } from "../../provider/resource/dynamic";
-import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { ADMIN_TOKEN, PROJECT } from "../helpers/controller";
 import { countCalls } from "../helpers/metrics";
-import { startRewriteProxy, type RewriteProxy } from "../helpers/rewrite-proxy";
+import { useProvider } from "../helpers/provider";
+import { startRewriteProxy } from "../helpers/rewrite-proxy";
 
-let c: TestController;
-let proxy: RewriteProxy;
-let provider: DynamicTargetProvider;
-beforeAll(async () => {
-  c = await startTestController({ emulation: "0.21", rateLimits: "disabled" });
-  proxy = await startRewriteProxy(c.apiUrl);
-  provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN });
-});
-afterAll(async () => {
-  await provider?.core.client.close();
-  await proxy?.close();
-  await c?.shutdown();
-});
-afterEach(() => proxy.rewrite(undefined));
+const p = useProvider({ controller: { emulation: "0.21", rateLimits: "disabled" }, proxy: startRewriteProxy });
+afterEach(() => p.proxy.rewrite(undefined));
 
 /** Without `key`. */
 const without = (o: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
 
 test("aliases stay in state after an update whose answer carries none, as real Boundary's PATCH answer", async () => {
-  const res = await c.call("POST", "/v1/targets", {
+  const res = await p.c.call("POST", "/v1/targets", {
     scope_id: PROJECT,
     name: "aliased",
     type: "tcp",
@@ -40,50 +28,50 @@ test("aliases stay in state after an update whose answer carries none, as real B
     with_aliases: [{ value: "aliased.example", scope_id: "global" }],
   });
   const aliases = [{ id: res.body.aliases[0].id, value: "aliased.example" }];
-  const imported = (await provider.core.read(res.body.id))!;
+  const imported = (await p.provider.core.read(res.body.id))!;
   expect(imported.state.aliases).toEqual(aliases);
-  proxy.rewrite((x, answer) => (x.method === "PATCH" && x.status === 200 ? without(answer, "aliases") : undefined));
+  p.proxy.rewrite((x, answer) => (x.method === "PATCH" && x.status === 200 ? without(answer, "aliases") : undefined));
   const news = { ...imported.inputs, description: "changed" };
-  const { outs } = await provider.update(res.body.id, imported.state, news);
-  expect(proxy.rewritten.map((x) => x.method)).toContain("PATCH");
+  const { outs } = await p.provider.update(res.body.id, imported.state, news);
+  expect(p.proxy.rewritten.map((x) => x.method)).toContain("PATCH");
   expect(outs).toMatchObject({ description: "changed", aliases });
-  expect((await provider.diff(res.body.id, outs, news)).changes).toBe(false);
+  expect((await p.provider.diff(res.body.id, outs, news)).changes).toBe(false);
 });
 
 test("a PATCH answer that keeps the version (Boundary's no-op) is the Target's state, not a conflict", async () => {
-  const made = await provider.create({ scopeId: PROJECT, name: "noop", defaultPort: 22, description: "same" });
+  const made = await p.provider.create({ scopeId: PROJECT, name: "noop", defaultPort: 22, description: "same" });
   const warnings: string[] = [];
-  provider.core.warn = (m) => warnings.push(m);
+  p.provider.core.warn = (m) => warnings.push(m);
   // what v0.21.3 answers a PATCH that changes nothing: the Target at the version sent
-  proxy.rewrite((x, answer) => (x.method === "PATCH" && x.status === 200 ? { ...answer, version: x.sent.version } : undefined));
+  p.proxy.rewrite((x, answer) => (x.method === "PATCH" && x.status === 200 ? { ...answer, version: x.sent.version } : undefined));
   const news = { scopeId: PROJECT, name: "noop", defaultPort: 22, description: "other" };
-  const { result, calls } = await countCalls(c.opsUrl, () => provider.update(made.id, made.outs, news));
+  const { result, calls } = await countCalls(p.c.opsUrl, () => p.provider.update(made.id, made.outs, news));
   expect(calls).toEqual({ "PATCH /v1/targets/{id}": 1 });
   expect(result.outs).toMatchObject({ description: "other", version: made.outs.version });
   expect(warnings).toEqual([]);
 });
 
 test("host sources in another order than the program's are no change", async () => {
-  const made = await provider.create({ scopeId: PROJECT, name: "ordered", defaultPort: 22, hostSetIds: ["hsst_1234567891", "hsst_1234567890"] });
-  proxy.rewrite((x, answer) =>
+  const made = await p.provider.create({ scopeId: PROJECT, name: "ordered", defaultPort: 22, hostSetIds: ["hsst_1234567891", "hsst_1234567890"] });
+  p.proxy.rewrite((x, answer) =>
     x.method === "GET" && Array.isArray(answer.host_source_ids) ? { ...answer, host_source_ids: [...answer.host_source_ids].reverse() } : undefined,
   );
-  const read = await provider.read(made.id, made.outs);
-  expect(proxy.rewritten.length).toBeGreaterThan(0);
+  const read = await p.provider.read(made.id, made.outs);
+  expect(p.proxy.rewritten.length).toBeGreaterThan(0);
   for (const order of [
     ["hsst_1234567890", "hsst_1234567891"],
     ["hsst_1234567891", "hsst_1234567890"],
   ]) {
     const news = { scopeId: PROJECT, name: "ordered", defaultPort: 22, hostSetIds: order };
-    expect((await provider.diff(made.id, read.props, news)).changes).toBe(false);
+    expect((await p.provider.diff(made.id, read.props, news)).changes).toBe(false);
   }
 });
 
 test("authorize-session's static credential decodes: its source's type and credential type, and the credential's fields beside the secret", async () => {
-  const t = await c.create({ host_set_ids: ["hsst_1234567890"], application_credential_library_ids: ["clvlt_1234567890"], attributes: { default_port: 22 } });
+  const t = await p.c.create({ host_set_ids: ["hsst_1234567890"], application_credential_library_ids: ["clvlt_1234567890"], attributes: { default_port: 22 } });
   const fields = { username: "dev", password: "dev-password" };
   const raw = Buffer.from(JSON.stringify(fields)).toString("base64");
-  proxy.rewrite((x, answer) =>
+  p.proxy.rewrite((x, answer) =>
     x.path.endsWith(":authorize-session") && x.status === 200
       ? {
           ...answer,
@@ -103,7 +91,7 @@ test("authorize-session's static credential decodes: its source's type and crede
         }
       : undefined,
   );
-  const client = new BoundaryClient({ addr: proxy.url, token: ADMIN_TOKEN });
+  const client = new BoundaryClient({ addr: p.proxy.url, token: ADMIN_TOKEN });
   try {
     const view = sessionView(await client.authorizeSession({ targetId: t.id }));
     expect(view.credentials).toEqual([

@@ -9,7 +9,7 @@
 import type { Emulation } from "../../controller";
 import { Stack } from "../../harness/stack";
 import { release, requires } from "../../wire/releases";
-import { PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { PROJECT, useTestController } from "../helpers/controller";
 import { countCalls } from "../helpers/metrics";
 import { ROUTES, routeTo, type TestRoute } from "../helpers/routes";
 
@@ -20,11 +20,7 @@ const MODES: [Emulation, number][] = [
 ];
 
 describe.each(MODES)("--emulate %s (its session_connection_limit default: %d)", (mode, limit) => {
-  let c: TestController;
-  beforeAll(async () => {
-    c = await startTestController({ emulation: mode });
-  });
-  afterAll(() => c?.shutdown());
+  const c = useTestController({ emulation: mode });
 
   describe.each(ROUTES)("through the %s route", (kind) => {
     let route: TestRoute;

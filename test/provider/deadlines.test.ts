@@ -10,7 +10,7 @@ import { createServer } from "node:net";
 import { registeredInputs } from "../../harness/program";
 import { packedProgram } from "../../harness/provider-host";
 import { Stack, StepFailed } from "../../harness/stack";
-import { PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { PROJECT, useTestController } from "../helpers/controller";
 import { startGateway, type Gateway } from "../helpers/gateway";
 import { startQuotaProxy } from "../helpers/quota-proxy";
 import { ROUTES, routeTo, type TestRoute } from "../helpers/routes";
@@ -38,11 +38,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-let c: TestController;
-beforeAll(async () => {
-  c = await startTestController();
-});
-afterAll(() => c?.shutdown());
+const c = useTestController();
 
 describe.each(ROUTES)("through the %s route", (kind) => {
   let n = 0;

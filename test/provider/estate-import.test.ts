@@ -18,7 +18,7 @@ import { engine } from "../../harness/engine";
 import { packedProgram, startPlugin } from "../../harness/provider-host";
 import { BoundaryClient } from "../../provider/client";
 import { resourceNames } from "../../provider/estate/names";
-import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT, useTestController, type TestController } from "../helpers/controller";
 import { CLI } from "../helpers/cli";
 import { startFaultProxy } from "../helpers/fault-proxy";
 
@@ -63,9 +63,7 @@ async function readAsImport(addr: string, ids: string[]) {
 const snapshot = (c: TestController) => JSON.stringify([...c.store.listTargets("global", true)].sort((a, b) => a.id.localeCompare(b.id)));
 
 describe.each(["0.4", "0.21"] as const)("from a Terraform state, on --emulate %s", (emulation) => {
-  let c: TestController;
-  beforeAll(async () => (c = await startTestController({ emulation })));
-  afterAll(() => c.shutdown());
+  const c = useTestController({ emulation });
 
   test("the bulk-import file yields every Target through Read; the TypeScript program adopts them and plans no change", async () => {
     const client = new BoundaryClient({ addr: c.apiUrl, token: ADMIN_TOKEN });
@@ -136,10 +134,8 @@ describe.each(["0.4", "0.21"] as const)("from a Terraform state, on --emulate %s
 });
 
 describe.each(["0.4", "0.21"] as const)("from a live scope, on --emulate %s", (emulation) => {
-  let c: TestController;
   // 0.21 pages its lists: pages of two make five Targets three pages
-  beforeAll(async () => (c = await startTestController({ emulation, maxPageSize: 2 })));
-  afterAll(() => c.shutdown());
+  const c = useTestController({ emulation, maxPageSize: 2 });
 
   test("every page, names qualified by project across projects, sorted and the same on every run; Read yields each", async () => {
     for (const [scope_id, name] of [
@@ -221,9 +217,7 @@ test("an attribute this provider cannot express is reported by name, and the res
 });
 
 describe("bad input: exit non-zero, one message naming the input and what to do, nothing written", () => {
-  let c: TestController;
-  beforeAll(async () => (c = await startTestController({ emulation: "0.21" })));
-  afterAll(() => c.shutdown());
+  const c = useTestController({ emulation: "0.21" });
 
   /** The one line the command printed, after checking it is one line and the exit code. */
   const message = (r: { code: number | null; stdout: string; stderr: string }, code = 1) => {

@@ -7,20 +7,16 @@
  * release dropped.
  */
 import { BoundaryClient } from "../../provider/client";
-import { DynamicTargetProvider } from "../../provider/resource/dynamic";
 import { ResourceInitError } from "../../provider/errors";
 import type { TargetState } from "../../provider/resource/state";
 import { release } from "../../wire/releases";
-import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { ADMIN_TOKEN, PROJECT, useTestController } from "../helpers/controller";
 import { startFaultProxy } from "../helpers/fault-proxy";
 import { countCalls } from "../helpers/metrics";
+import { withProvider } from "../helpers/provider";
 import { MATRIX } from "../helpers/releases";
 
-let c: TestController;
-beforeAll(async () => {
-  c = await startTestController({ emulation: "0.21" });
-});
-afterAll(() => c.shutdown());
+const c = useTestController({ emulation: "0.21" });
 
 const program = (name: string, extra: object = {}) => ({
   scopeId: PROJECT,
@@ -31,17 +27,11 @@ const program = (name: string, extra: object = {}) => ({
   ...extra,
 });
 
-/** A provider against a controller of `release`, and the controller; both closed by `done`. */
-async function against(key: Parameters<typeof release>[0]) {
-  const ctl = await startTestController({ emulation: key, rateLimits: "disabled" });
-  const provider = new DynamicTargetProvider({ addr: ctl.apiUrl, token: ADMIN_TOKEN });
-  return { ctl, provider, done: async () => (await provider.core.client.close(), await ctl.shutdown()) };
-}
+/** A provider against a fresh controller of `release`. */
+const against = (key: Parameters<typeof release>[0]) => ({ controller: { emulation: key, rateLimits: "disabled" as const } });
 
 test("against a current controller: create, read, update and delete through the current actions and names", async () => {
-  const proxy = await startFaultProxy(c.apiUrl);
-  const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN });
-  try {
+  await withProvider({ on: c, proxy: startFaultProxy }, async ({ proxy, provider }) => {
     const inputs = program("current-lifecycle");
     const created = await provider.create(inputs);
     expect(created.outs).toMatchObject({
@@ -75,10 +65,7 @@ test("against a current controller: create, read, update and delete through the 
     for (const r of proxy.seen.slice(before)) expect(r.body).not.toMatch(/host_set_ids|application_credential_library_ids/);
     // and never one in an action, where it would be discarded and the list cleared
     for (const r of proxy.seen.filter((x) => x.path.includes(":"))) expect(r.body).not.toMatch(/host_set_ids|application_credential_library_ids/);
-  } finally {
-    await provider.core.client.close();
-    await proxy.close();
-  }
+  });
 });
 
 /** The releases of the matrix that answer the brokered list under its 0.5 name (0.5–0.9 only that name, 0.10–0.13 both). */
@@ -86,8 +73,7 @@ const EARLIER = MATRIX.filter((k) => release(k).lists.applicationCredentialLibra
 
 describe.each(EARLIER)("--emulate %s, which reads and answers the brokered list's 0.5 name", (key) => {
   test("create, refresh, update and drift keep the brokered credential sources", async () => {
-    const { ctl, provider, done } = await against(key);
-    try {
+    await withProvider(against(key), async ({ c: ctl, provider }) => {
       const inputs = program(`earlier-${key}`);
       const created = await provider.create(inputs);
       expect(created.outs).toMatchObject({
@@ -114,16 +100,13 @@ describe.each(EARLIER)("--emulate %s, which reads and answers the brokered list'
       const refreshed = await provider.read(created.id, updated.outs);
       expect(refreshed.inputs).toMatchObject({ applicationCredentialLibraryIds: ["clvlt_1234567890"] });
       await provider.delete(created.id);
-    } finally {
-      await done();
-    }
+    });
   });
 });
 
 // the create is recorded and fails naming the field and the release; the next update is refused before any call
 test("0.11, older than a field the program sets: the create is recorded, naming field and release; the update refused", async () => {
-  const { ctl, provider, done } = await against("0.11");
-  try {
+  await withProvider(against("0.11"), async ({ c: ctl, provider }) => {
     const inputs = program("older-than-field", { egressWorkerFilter: '"dev" in "/tags/type"' });
     const failed = await provider.create(inputs).then(
       () => undefined,
@@ -148,28 +131,20 @@ test("0.11, older than a field the program sets: the create is recorded, naming 
     // without the newer field the program applies cleanly
     await expect(provider.update(id, properties as TargetState, program("older-than-field"))).resolves.toBeDefined();
     await provider.delete(id);
-  } finally {
-    await done();
-  }
+  });
 });
 
 test("0.12's attributes are decoded strictly: defaultClientPort (0.13) is refused by the controller, naming attributes, and nothing is created", async () => {
-  const { ctl, provider, done } = await against("0.12");
-  try {
+  await withProvider(against("0.12"), async ({ c: ctl, provider }) => {
     await expect(provider.create(program("client-port", { defaultClientPort: 15432 }))).rejects.toThrow(
       /attributes: Attribute fields do not match the expected format/,
     );
     expect(ctl.store.size).toBe(0);
-  } finally {
-    await done();
-  }
+  });
 });
 
 test("0.10 (its actions name set-host-sets and set-host-sources): a 0.12 field is refused at diff, before any call; a 0.10 one is not", async () => {
-  const proxied = await against("0.10");
-  const proxy = await startFaultProxy(proxied.ctl.apiUrl);
-  const provider = new DynamicTargetProvider({ addr: proxy.url, token: ADMIN_TOKEN });
-  try {
+  await withProvider({ ...against("0.10"), proxy: startFaultProxy }, async ({ proxy, provider }) => {
     const inputs = program("release-ceiling");
     const created = await provider.create(inputs);
     expect(created.outs.authorizedActions).toEqual(expect.arrayContaining(["set-host-sets", "set-host-sources"]));
@@ -185,11 +160,7 @@ test("0.10 (its actions name set-host-sets and set-host-sources): a 0.12 field i
       changes: true,
     });
     await provider.delete(created.id);
-  } finally {
-    await provider.core.client.close();
-    await proxy.close();
-    await proxied.done();
-  }
+  });
 });
 
 test("a client that has seen no answer meets a current controller: v0.4's action is one 405, then the current action", async () => {
@@ -211,19 +182,15 @@ test("a client that has seen no answer meets a current controller: v0.4's action
 });
 
 test("BOUNDARY_API_GENERATION fixes the generation: no fallback beyond it", async () => {
-  const provider = new DynamicTargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN, apiGeneration: "v0.4" });
-  try {
+  await withProvider({ on: c, client: { apiGeneration: "v0.4" } }, async ({ provider }) => {
     const err = await provider.create(program("pinned", { applicationCredentialLibraryIds: [] })).catch((e: unknown) => e);
     expect(String(err)).toContain("setting host sets failed: POST /v1/targets/");
     expect(String(err)).toContain(":set-host-sets: 405");
-  } finally {
-    await provider.core.client.close();
-  }
+  });
 });
 
 test('"address": "" is no address: a Target with host sources imports, checks and previews clean, and its refresh shows no drift', async () => {
-  const provider = new DynamicTargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN });
-  try {
+  await withProvider({ on: c }, async ({ provider }) => {
     const made = await provider.create(program("empty-address"));
     expect((await c.call("GET", `/v1/targets/${made.id}`)).body.address).toBe("");
     // an import: every field the controller shows becomes an input
@@ -235,14 +202,11 @@ test('"address": "" is no address: a Target with host sources imports, checks an
     const refreshed = await provider.read(made.id, made.outs);
     expect((await provider.diff(made.id, refreshed.props, program("empty-address"))).changes).toBe(false);
     await provider.delete(made.id);
-  } finally {
-    await provider.core.client.close();
-  }
+  });
 });
 
 test("an alias value read in place of an id is never taken for the id: the Target's own id is recorded, and its aliases are an output", async () => {
-  const provider = new DynamicTargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN });
-  try {
+  await withProvider({ on: c }, async ({ provider }) => {
     const res = await c.call("POST", "/v1/targets", {
       scope_id: PROJECT,
       name: "via-alias",
@@ -258,17 +222,14 @@ test("an alias value read in place of an id is never taken for the id: the Targe
     expect(refreshed.props.aliases).toEqual(imported.state.aliases);
     await provider.delete(res.body.id);
     expect((await c.call("GET", "/v1/targets/via-alias.example")).status).toBe(404);
-  } finally {
-    await provider.core.client.close();
-  }
+  });
 });
 
 test("a description with a new line: refused before any call on a release its answers show older than 0.17, kept by 0.17 and later", async () => {
   // 0.10's answers tell it (host_set_ids beside brokered_credential_source_ids); 0.12–0.16 look like 0.17+ (the attempt meets their 400)
-  const older = await against("0.10");
-  try {
+  await withProvider(against("0.10"), async (older) => {
     const made = await older.provider.create(program("one-line", { description: "one line" }));
-    const refused = await countCalls(older.ctl.opsUrl, () =>
+    const refused = await countCalls(older.c.opsUrl, () =>
       older.provider.update(made.id, made.outs as TargetState, program("one-line", { description: "two\nlines" })).then(
         () => undefined,
         (e: unknown) => e,
@@ -278,17 +239,12 @@ test("a description with a new line: refused before any call on a release its an
       /description holds a new line, a tab or another space that only Boundary 0\.17 and later take, but this controller is Boundary 0\.10/,
     );
     expect(refused.calls).toEqual({});
-  } finally {
-    await older.done();
-  }
-  const provider = new DynamicTargetProvider({ addr: c.apiUrl, token: ADMIN_TOKEN });
-  try {
+  });
+  await withProvider({ on: c }, async ({ provider }) => {
     const made = await provider.create(program("two-lines", { description: "two\nlines" }));
     expect(c.store.getTarget(made.id).description).toBe("two\nlines");
     await provider.delete(made.id);
-  } finally {
-    await provider.core.client.close();
-  }
+  });
 });
 
 describe("pacing against --emulate 0.21's own rate limiter", () => {
@@ -299,9 +255,8 @@ describe("pacing against --emulate 0.21's own rate limiter", () => {
   };
 
   test("2,000 reads, 16 at a time, under a quota of 500 per second per token: none fails, (nearly) no 429, at the quota's pace", async () => {
-    const limited = await startTestController({ emulation: "0.21", rateLimits: [{ action: "*", per: "auth-token", limit: 500, periodMs: 1000 }] });
-    const client = new BoundaryClient({ addr: limited.apiUrl, token: ADMIN_TOKEN }, {});
-    try {
+    const quota = { action: "*", per: "auth-token", limit: 500, periodMs: 1000 } as const;
+    await withProvider({ controller: { emulation: "0.21", rateLimits: [quota] } }, async ({ c: limited, raw: client }) => {
       const t = limited.store.createTarget({ scope_id: PROJECT, name: "paced", type: "tcp", attributes: { default_port: 22 } });
       let next = 0;
       const started = Date.now();
@@ -313,25 +268,18 @@ describe("pacing against --emulate 0.21's own rate limiter", () => {
       // the quota allows 2,000 reads in just over 3 s: pacing waits for the windows instead of collecting 429s
       expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
       expect(await refusals(limited.opsUrl)).toBeLessThanOrEqual(16);
-    } finally {
-      await client.close();
-      await limited.shutdown();
-    }
+    });
   }, 30_000);
 
   test("getTargets of 2,500 Targets (three pages) under a list quota of 2 per second: complete, no failure", async () => {
-    const limited = await startTestController({ emulation: "0.21", rateLimits: [{ action: "list", per: "auth-token", limit: 2, periodMs: 1000 }] });
-    const client = new BoundaryClient({ addr: limited.apiUrl, token: ADMIN_TOKEN }, {});
-    try {
+    const quota = { action: "list", per: "auth-token", limit: 2, periodMs: 1000 } as const;
+    await withProvider({ controller: { emulation: "0.21", rateLimits: [quota] } }, async ({ c: limited, raw: client }) => {
       for (let i = 0; i < 2500; i++) limited.store.createTarget({ scope_id: PROJECT, name: `listed-${i}`, type: "tcp", attributes: { default_port: 22 } });
       const started = Date.now();
       const all = await client.listTargets({ scopeId: PROJECT });
       expect(new Set(all.map((t) => t.id)).size).toBe(2500);
       expect(Date.now() - started).toBeGreaterThanOrEqual(900); // the third page waited for the next window
       expect(await refusals(limited.opsUrl)).toBeLessThanOrEqual(1);
-    } finally {
-      await client.close();
-      await limited.shutdown();
-    }
+    });
   }, 30_000);
 });

@@ -4,33 +4,21 @@
  * refused with the field and the way out on a v0.4 one before anything changes (v0.4 would drop
  * them silently), and the legacy `workerFilter` pointed to its replacement on current ones.
  */
-import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
-import { engine, secret, type Engine } from "../../harness/engine";
+import { PROJECT } from "../helpers/controller";
+import { providerText, startHostedProvider } from "../helpers/dynamic-host";
 import { countCalls } from "../helpers/metrics";
-import { packedProgram, serializedProvider, startHost, type Host } from "../../harness/provider-host";
 import type { Emulation } from "../../controller";
 
 const URN = "urn:pulumi:dev::newer-fields::pulumi-nodejs:dynamic/boundary:Target::db";
-let program: string;
-let providerText: string;
 const running: { stop: () => Promise<void> }[] = [];
-
-beforeAll(() => {
-  program = packedProgram();
-  providerText = serializedProvider(program);
-}, 60_000);
+beforeAll(() => void providerText(), 60_000);
 afterAll(() => Promise.all(running.map((r) => r.stop())));
 
 /** A controller in `mode` and a fresh host configured for it (so nothing about the generation is known yet). */
-async function setup(
-  mode: Emulation,
-): Promise<{ c: TestController; host: Host; e: Engine; check: (news: object, olds?: object) => ReturnType<Engine["check"]> }> {
-  const c = await startTestController({ emulation: mode });
-  const host = await startHost(program);
-  running.push({ stop: () => host.stop() }, { stop: () => c.shutdown() });
-  const e = engine(host, URN);
-  await e.configure({ "boundary:addr": c.apiUrl, "boundary:token": secret(ADMIN_TOKEN) });
-  return { c, host, e, check: (news, olds = {}) => e.check({ ...news, __provider: providerText }, olds) };
+async function setup(mode: Emulation) {
+  const hosted = await startHostedProvider(URN, { emulation: mode });
+  running.push(hosted);
+  return hosted;
 }
 
 describe("against Boundary v0.21", () => {
@@ -55,7 +43,7 @@ describe("against Boundary v0.21", () => {
 
     // an unchanged program: no diff after a refresh
     const refreshed = await e.read(created.id, created.props);
-    expect(refreshed.inputs).toEqual({ ...program1, __provider: providerText });
+    expect(refreshed.inputs).toEqual({ ...program1, __provider: providerText() });
     expect((await e.diff(created.id, refreshed.props, checked.inputs)).changes).toBe(1 /* DIFF_NONE */);
 
     // drift: someone moves the address outside Pulumi; the refresh shows it, the diff names it

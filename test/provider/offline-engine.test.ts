@@ -8,7 +8,7 @@
 import * as path from "node:path";
 import * as boundary from "pulumi-boundary";
 import { OfflineEngine } from "../../examples/offline/engine";
-import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { ADMIN_TOKEN, PROJECT, startTestController, useTestController, type TestController } from "../helpers/controller";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 
 const programDir = path.join(__dirname, "..", "..", "examples", "basic");
@@ -28,9 +28,7 @@ const plain = (v: unknown) => JSON.parse(JSON.stringify(v));
 const byName = <T extends { name: string }>(xs: T[]) => [...xs].sort((a, b) => a.name.localeCompare(b.name));
 
 describe("drift detection", () => {
-  let c: TestController;
-  beforeAll(async () => (c = await startTestController()));
-  afterAll(() => c.shutdown());
+  const c = useTestController();
 
   test("preview --refresh --expect-no-changes: the field, old and new, exit 7, nothing written; up --refresh puts it back", async () => {
     const engine = engineFor(c.apiUrl);

@@ -1,0 +1,98 @@
+/**
+ * The dynamic provider (the adapter Pulumi's host loads) in process against the real controller,
+ * optionally through a proxy in front of it: one call starts them, one `close` stops them in order.
+ */
+import type { ControllerOptions } from "../../controller";
+import { BoundaryClient, type BoundaryClientOptions } from "../../provider/client";
+import { DynamicTargetProvider } from "../../provider/resource/dynamic";
+import { ADMIN_TOKEN, startTestController, type TestController } from "./controller";
+
+/** What a proxy starter gives (the fault proxy, the rewrite proxy): its URL and its close. */
+interface Proxy {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** How to start one: the controller's options, or a running controller to use; a proxy starter; the client's options. */
+export interface ProviderSetup<P extends Proxy | undefined> {
+  /** Options of a fresh controller, shut down by `close` (ignored when `on` is given). */
+  controller?: Partial<ControllerOptions>;
+  /** A running controller to use instead; `close` leaves it running. */
+  on?: TestController;
+  /** Starts a proxy in front of the controller's API (e.g. `startFaultProxy`); the provider then talks to it. */
+  proxy?: (target: string) => Promise<P>;
+  /** The client's options beyond the address and ADMIN_TOKEN (timeouts, retries, generation). */
+  client?: BoundaryClientOptions;
+}
+
+/** A started provider, its controller and proxy (undefined without one). */
+export interface ProviderRun<P extends Proxy | undefined> {
+  c: TestController;
+  proxy: P;
+  provider: DynamicTargetProvider;
+  /** A plain client of the controller itself (not through the proxy): to look at or change a Target outside Pulumi. */
+  raw: BoundaryClient;
+  /** Closes the clients, then the proxy, then the controller it started. */
+  close(): Promise<void>;
+}
+
+/** Starts the controller (unless `on` is given), the proxy, and a provider talking to the proxy, else the controller. */
+export async function startProvider<P extends Proxy | undefined = undefined>(setup: ProviderSetup<P> = {}): Promise<ProviderRun<P>> {
+  const c = setup.on ?? (await startTestController(setup.controller));
+  const proxy = (await setup.proxy?.(c.apiUrl)) as P;
+  const provider = new DynamicTargetProvider({ addr: proxy?.url ?? c.apiUrl, token: ADMIN_TOKEN, ...setup.client });
+  const raw = new BoundaryClient({ addr: c.apiUrl, token: ADMIN_TOKEN }, {});
+  const close = async () => {
+    await provider.core.client.close();
+    await raw.close();
+    await proxy?.close();
+    if (!setup.on) await c.shutdown();
+  };
+  return { c, proxy, provider, raw, close };
+}
+
+/** Runs `body` with a started provider, and closes it afterwards whatever happened. */
+export async function withProvider<P extends Proxy | undefined = undefined>(
+  setup: ProviderSetup<P>,
+  body: (run: ProviderRun<P>) => Promise<void>,
+): Promise<void> {
+  const run = await startProvider(setup);
+  try {
+    await body(run);
+  } finally {
+    await run.close();
+  }
+}
+
+/**
+ * A provider for the enclosing `describe` (or the file): started in `beforeAll`, closed in `afterAll`.
+ * The handle's fields read the started one, so tests name them as `p.c`, `p.provider`, `p.proxy`, `p.raw`.
+ */
+export function useProvider<P extends Proxy | undefined = undefined>(setup: ProviderSetup<P> = {}): Omit<ProviderRun<P>, "close"> {
+  let run: ProviderRun<P> | undefined;
+  beforeAll(async () => {
+    run = await startProvider(setup);
+  });
+  afterAll(async () => {
+    await run?.close();
+    run = undefined;
+  });
+  const started = (): ProviderRun<P> => {
+    if (!run) throw new Error("the provider starts in beforeAll: use it inside a test");
+    return run;
+  };
+  return {
+    get c() {
+      return started().c;
+    },
+    get proxy() {
+      return started().proxy;
+    },
+    get provider() {
+      return started().provider;
+    },
+    get raw() {
+      return started().raw;
+    },
+  };
+}
