@@ -12,4 +12,7 @@ module.exports = {
     "^pulumi-boundary/dynamic$": "<rootDir>/provider/resource/dynamic.ts",
   },
   testTimeout: 30000,
+  // most suites wait on child processes and sockets rather than compute: two workers on a 2-core
+  // machine finish the suite in about two thirds of one worker's time
+  maxWorkers: 2,
 };
