@@ -7,18 +7,12 @@
  */
 import { UNIQUENESS } from "../../controller/dialect";
 import { requires } from "../../wire/releases";
-import { OTHER_PROJECT, PROJECT, startTestController, useTestController } from "../helpers/controller";
+import { OTHER_PROJECT, PROJECT, startTestController } from "../helpers/controller";
 import { MATRIX, facts } from "../helpers/releases";
-import { createBody as body, fieldsOf } from "../helpers/targets";
+import { createBody as body, fieldsOf, useTargetSuite } from "../helpers/targets";
 
 describe.each(MATRIX)("--emulate %s", (mode) => {
-  const m = facts(mode);
-  const { r } = m;
-  /** Boundary discards a body's unknown keys; the spec's controller names them. */
-  const namesUnknownKeys = r.unknownKeys === "named";
-  const c = useTestController({ emulation: mode, rateLimits: "disabled" });
-  /** A Target with a default port (current releases require one), then `fields`. */
-  const create = (fields: Record<string, unknown> = {}) => c.create({ attributes: { default_port: 22 }, ...fields });
+  const { m, r, namesUnknownKeys, c, create } = useTargetSuite(mode);
 
   describe("create", () => {
     test("returns 200 with every field of the Target, version 1 and Boundary's defaults", async () => {

@@ -5,18 +5,12 @@
  */
 import { UNIQUENESS } from "../../controller/dialect";
 import { requires } from "../../wire/releases";
-import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT, useTestController } from "../helpers/controller";
-import { MATRIX, facts } from "../helpers/releases";
-import { createBody as body, fieldsOf } from "../helpers/targets";
+import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT } from "../helpers/controller";
+import { MATRIX } from "../helpers/releases";
+import { createBody as body, fieldsOf, useTargetSuite } from "../helpers/targets";
 
 describe.each(MATRIX)("--emulate %s", (mode) => {
-  const m = facts(mode);
-  const { r } = m;
-  /** Boundary discards a body's unknown keys; the spec's controller names them. */
-  const namesUnknownKeys = r.unknownKeys === "named";
-  const c = useTestController({ emulation: mode, rateLimits: "disabled" });
-  /** A Target with a default port (current releases require one), then `fields`. */
-  const create = (fields: Record<string, unknown> = {}) => c.create({ attributes: { default_port: 22 }, ...fields });
+  const { m, r, namesUnknownKeys, c, create } = useTargetSuite(mode);
 
   describe("read and delete", () => {
     test("GET returns what create returned", async () => {
