@@ -37,6 +37,9 @@ function idsRefused(r: Release, f: InputField, ids: unknown): string[] {
   return ids.filter((id): id is string => typeof id === "string" && hasAnyIdPrefix(id, anyReleasePrefixes(f)) && !hasAnyIdPrefix(id, list.prefixes));
 }
 
+/** The first release that takes this description, or undefined when none does. */
+const descriptionSince = (v: string) => firstReleaseWhere((r) => !descriptionProblem(v, r.descriptions));
+
 /** What a release cannot take of one input, if anything (the reason's core, without the field's name). */
 function refusal(r: Release, f: InputField, inputs: Partial<TargetInputs>, state: TargetState | undefined): string | undefined {
   const v = inputs[f];
@@ -44,7 +47,8 @@ function refusal(r: Release, f: InputField, inputs: Partial<TargetInputs>, state
   if (!knows(r, f)) return "unknown";
   if (typeof v === "string" && spec(f).kind === "enum" && !takesValue(r, f, v)) return "value";
   if (idsRefused(r, f, v).length > 0) return "ids";
-  if (f === "description" && typeof v === "string" && descriptionProblem(v, r.descriptions)) return "description";
+  // a description no release takes is the field's own rule's to name (checkInputs), not the release's
+  if (f === "description" && typeof v === "string" && descriptionProblem(v, r.descriptions) && descriptionSince(v)) return "description";
   if (replacement(r, f) && !isSet(state?.[f])) return "replaced";
   return undefined;
 }
@@ -111,7 +115,7 @@ function explain(
       return `${f}: ${kinds} of source this controller (${those}) does not take: it takes ${oneOf(takes.map((p) => `${p}…`))}`;
     }
     case "description": {
-      const since = firstReleaseWhere((r) => !descriptionProblem(v as string, r.descriptions))!.release;
+      const since = descriptionSince(v as string)!.release;
       return `${f} holds a new line, a tab or another space that only Boundary ${since} and later take, but this controller is ${those}: keep it on one line`;
     }
     default: {

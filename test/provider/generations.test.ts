@@ -247,6 +247,21 @@ test("a description with a new line: refused before any call on a release its an
   });
 });
 
+test("a description no release takes (a control character) gets the field rule's failure alone, not a release's", async () => {
+  await withProvider(against("0.10"), async (older) => {
+    const made = await older.provider.create(program("bell", { description: "one line" }));
+    // update learns the release from its answers, then judges the inputs against it
+    const refused = await older.provider.update(made.id, made.outs as TargetState, program("bell", { description: "ring \u0007" })).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(String(refused)).toMatch(/description/);
+    expect(String(refused)).not.toMatch(/only Boundary|TypeError|undefined/);
+    const checked = await older.provider.check!({}, program("bell", { description: "ring \u0007" }));
+    expect(checked.failures).toEqual([{ property: "description", reason: expect.stringMatching(/printable/) }]);
+  });
+});
+
 describe("pacing against --emulate 0.21's own rate limiter", () => {
   /** 429s the controller answered, from its /metrics. */
   const refusals = async (opsUrl: string) => {
