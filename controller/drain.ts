@@ -38,11 +38,17 @@ interface Use {
  */
 export class Drain {
   private readonly uses = new Map<net.Socket, Use>();
+  /** Every TCP connection, TLS handshake done or not: the deadline cuts them all. */
+  private readonly sockets = new Set<net.Socket>();
   private lastAccepted = 0;
 
   /** Starts watching `server` (before it listens, so no connection is missed). */
   constructor(private readonly server: Server | TlsServer) {
-    server.on("connection", () => (this.lastAccepted = Date.now()));
+    server.on("connection", (socket: net.Socket) => {
+      this.lastAccepted = Date.now();
+      this.sockets.add(socket);
+      socket.once("close", () => this.sockets.delete(socket));
+    });
     // the socket a request arrives on: the TLS socket for HTTPS, the TCP one for HTTP
     server.on(server instanceof TlsServer ? "secureConnection" : "connection", (socket: net.Socket) => {
       this.uses.set(socket, { inFlight: 0, idleSince: Date.now() });
@@ -90,7 +96,9 @@ export class Drain {
       await tick();
       if (closed) break;
       if (Date.now() >= deadline) {
+        // closeAllConnections() knows only connections that reached HTTP: not a TLS handshake in progress
         this.server.closeAllConnections();
+        for (const socket of this.sockets) socket.destroy();
         break;
       }
       const now = Date.now();

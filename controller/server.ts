@@ -75,7 +75,11 @@ export async function startController(options: ControllerOptions): Promise<Runni
 
   const api = serve(options.api, (req, res) => void handleApi(req, res));
   const handleOps = opsHandler(health, metrics, store.release.healthBody);
-  const ops = serve(options.ops, (req, res) => void handleOps(req, res));
+  const ops = serve(options.ops, (req, res) => {
+    // from the first signal, probes close their connection too: the ops listener's close then waits on no poller
+    if (health.shuttingDown) res.setHeader("connection", "close");
+    void handleOps(req, res);
+  });
   const apiDrain = new Drain(api);
   const opsDrain = new Drain(ops);
   const tls = { api: options.api.tls, ops: options.ops.tls };
