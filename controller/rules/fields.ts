@@ -44,7 +44,7 @@ export const FIELD_RULES = {
     const d = dialectOf(r);
     return d.workerFilterProblem(shared.filterProblem(v, d.filterPatterns));
   },
-  // Boundary: 0 in the release's words, above 65535 refused from 0.13 (a uint32 before); what does not decode never gets here (http/target-body.ts)
+  // Boundary: 0 in the release's words, above 65535 refused from 0.13 (a uint32 before); what does not decode never gets here (http/gateway-body.ts)
   defaultPort: (v: number, r: Release, use: FieldUse) => {
     const outOfRange = dialectOf(r).portOutOfRange;
     if (outOfRange) return shared.isPort(v) ? undefined : outOfRange;

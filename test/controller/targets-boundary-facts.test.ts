@@ -4,16 +4,12 @@
  * connection limit's default, which characters a description may hold, and request fields sorted.
  */
 import { descriptionProblem } from "../../common/rules";
-import { PROJECT, useTestController } from "../helpers/controller";
-import { MATRIX, facts } from "../helpers/releases";
-import { createBody as body, fieldsOf } from "../helpers/targets";
+import { PROJECT } from "../helpers/controller";
+import { MATRIX } from "../helpers/releases";
+import { createBody as body, fieldsOf, useTargetSuite } from "../helpers/targets";
 
 describe.each(MATRIX)("--emulate %s", (mode) => {
-  const m = facts(mode);
-  const { r } = m;
-  const c = useTestController({ emulation: mode, rateLimits: "disabled" });
-  /** A Target with a default port (current releases require one), then `fields`. */
-  const create = (fields: Record<string, unknown> = {}) => c.create({ attributes: { default_port: 22 }, ...fields });
+  const { m, r, c, create } = useTargetSuite(mode);
 
   describe("Boundary's facts where the spec is silent", () => {
     test("name and description are stored trimmed; only white space is a 400", async () => {

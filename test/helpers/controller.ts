@@ -103,17 +103,32 @@ export async function startTestController(options: Partial<ControllerOptions> = 
  */
 export function useTestController(options: Partial<ControllerOptions> = {}): TestController {
   let running: TestController | undefined;
+  let failed: unknown;
   beforeAll(async () => {
-    running = await startTestController(options);
+    try {
+      running = await startTestController(options);
+    } catch (err) {
+      failed = err;
+      throw err;
+    }
   });
   afterAll(async () => {
     await running?.shutdown();
     running = undefined;
   });
+  const current = (): TestController => {
+    if (running) return running;
+    if (failed) throw new Error(`the test controller did not start: ${String(failed)}`, { cause: failed });
+    throw new Error("the test controller starts in beforeAll: use it inside a test");
+  };
+  // every question about the handle is asked of the running controller (spread, keys and `in` too)
   return new Proxy({} as TestController, {
-    get: (_, key) => {
-      if (!running) throw new Error(`the test controller starts in beforeAll: read its ${String(key)} inside a test`);
-      return Reflect.get(running, key);
+    get: (_, key) => Reflect.get(current(), key),
+    has: (_, key) => Reflect.has(current(), key),
+    ownKeys: () => Reflect.ownKeys(current()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const d = Reflect.getOwnPropertyDescriptor(current(), key);
+      return d && { ...d, configurable: true };
     },
   });
 }

@@ -39,7 +39,13 @@ export interface ProviderRun<P extends Proxy | undefined> {
 /** Starts the controller (unless `on` is given), the proxy, and a provider talking to the proxy, else the controller. */
 export async function startProvider<P extends Proxy | undefined = undefined>(setup: ProviderSetup<P> = {}): Promise<ProviderRun<P>> {
   const c = setup.on ?? (await startTestController(setup.controller));
-  const proxy = (await setup.proxy?.(c.apiUrl)) as P;
+  let proxy: P;
+  try {
+    proxy = (await setup.proxy?.(c.apiUrl)) as P;
+  } catch (err) {
+    if (!setup.on) await c.shutdown(); // the controller this call started is not left running
+    throw err;
+  }
   const provider = new DynamicTargetProvider({ addr: proxy?.url ?? c.apiUrl, token: ADMIN_TOKEN, ...setup.client });
   const raw = new BoundaryClient({ addr: c.apiUrl, token: ADMIN_TOKEN }, {});
   const close = async () => {
