@@ -9,10 +9,6 @@ import { PROJECT, startTestController, useTestController } from "../helpers/cont
 
 const c = useTestController({ emulation: "0.21" });
 
-let n = 0;
-const create = (extra: object = {}) => c.create({ name: `current-${++n}`, attributes: { default_port: 22 }, ...extra });
-const act = (id: string, action: string, body: object) => c.call("POST", `/v1/targets/${id}:${action}`, body);
-
 describe("aliases (0.16+)", () => {
   test("with_aliases on create makes them; the aliases field shows them; their values name the Target in every path", async () => {
     const res = await c.call("POST", "/v1/targets", {
@@ -33,9 +29,9 @@ describe("aliases (0.16+)", () => {
     // TS UpdateTarget answers the repository's updated Target, which carries no aliases; a read does
     expect(patched.body).not.toHaveProperty("aliases");
     expect((await c.call("GET", `/v1/targets/${t.id}`)).body.aliases).toEqual(t.aliases);
-    const acted = await act("db.prod.example", "set-host-sources", { version: 2, host_source_ids: ["hsst_1234567890"] });
+    const acted = await c.act("db.prod.example", "set-host-sources", { version: 2, host_source_ids: ["hsst_1234567890"] });
     expect(acted.body).toMatchObject({ id: t.id, host_source_ids: ["hsst_1234567890"] });
-    const session = await act("db.prod.example", "authorize-session", {});
+    const session = await c.act("db.prod.example", "authorize-session", {});
     expect(session.body.target_id).toBe(t.id);
     // list items carry no aliases (the list query loads none)
     const listed = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent(`"/item/id" == "${t.id}"`)}`);
@@ -46,7 +42,7 @@ describe("aliases (0.16+)", () => {
   });
 
   test("with_aliases in Boundary's order: the validator's fields, the aliases' scopes (403, or iam's 500), then the repository (500 for a value, 400 for a taken one); nothing is made", async () => {
-    const t = await create({ name: "alias-rules" });
+    const t = await c.create({ name: "alias-rules" });
     const update = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 1, description: "x", with_aliases: [{ value: "late.example" }] });
     expect(update.body.details.request_fields).toEqual([{ name: "with_aliases", description: "This field can only be set at target creation time." }]);
     const before = c.store.size;

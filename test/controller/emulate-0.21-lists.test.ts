@@ -9,9 +9,6 @@ import { PROJECT, startTestController, useTestController } from "../helpers/cont
 
 const c = useTestController({ emulation: "0.21" });
 
-let n = 0;
-const create = (extra: object = {}) => c.create({ name: `current-${++n}`, attributes: { default_port: 22 }, ...extra });
-
 test("lists: items without association ids, and the current empty-list shape", async () => {
   const empty = await startTestController({ emulation: "0.21" });
   try {
@@ -19,7 +16,7 @@ test("lists: items without association ids, and the current empty-list shape", a
   } finally {
     await empty.shutdown();
   }
-  const t = await create();
+  const t = await c.create();
   expect((await c.call("POST", `/v1/targets/${t.id}:set-host-sources`, { version: 1, host_source_ids: ["hsst_1234567890"] })).status).toBe(200);
   const list = await c.call("GET", `/v1/targets?scope_id=${PROJECT}`);
   expect(list.body.items.length).toBeGreaterThan(0);
@@ -83,7 +80,7 @@ describe("paginated lists", () => {
       500,
       { kind: "Internal", message: "handlers.ParseListToken: unknown, unknown: error #0: proto: cannot parse invalid wire-format data" },
     ]);
-    await create();
+    await c.create();
     const first = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&page_size=1`);
     const foreign = await c.call(
       "GET",

@@ -10,14 +10,10 @@ import { PROJECT, useTestController } from "../helpers/controller";
 
 const c = useTestController({ emulation: "0.21" });
 
-let n = 0;
-const create = (extra: object = {}) => c.create({ name: `current-${++n}`, attributes: { default_port: 22 }, ...extra });
-const act = (id: string, action: string, body: object, token?: string | null) => c.call("POST", `/v1/targets/${id}:${action}`, body, token);
-
 test("a Target has current names: host_source_ids, brokered_credential_source_ids, current authorized_actions; no v0.4 names", async () => {
-  const t = await create();
-  const withSources = await act(t.id, "set-host-sources", { version: 1, host_source_ids: ["hsst_1234567890"] });
-  const withCreds = await act(t.id, "set-credential-sources", { version: 2, brokered_credential_source_ids: ["clvlt_1234567890"] });
+  const t = await c.create();
+  const withSources = await c.act(t.id, "set-host-sources", { version: 1, host_source_ids: ["hsst_1234567890"] });
+  const withCreds = await c.act(t.id, "set-credential-sources", { version: 2, brokered_credential_source_ids: ["clvlt_1234567890"] });
   expect(withSources.status).toBe(200);
   expect(withCreds.body).toMatchObject({
     version: 3,
@@ -44,9 +40,9 @@ test("a Target has current names: host_source_ids, brokered_credential_source_id
 });
 
 test("the trap: host_set_ids sent to :set-host-sources is discarded, so the host sources are cleared", async () => {
-  const t = await create();
-  await act(t.id, "set-host-sources", { version: 1, host_source_ids: ["hsst_1234567890"] });
-  const res = await act(t.id, "set-host-sources", { version: 2, host_set_ids: ["hsst_1234567891"] });
+  const t = await c.create();
+  await c.act(t.id, "set-host-sources", { version: 1, host_source_ids: ["hsst_1234567890"] });
+  const res = await c.act(t.id, "set-host-sources", { version: 2, host_set_ids: ["hsst_1234567891"] });
   expect(res.status).toBe(200);
   expect(res.body).not.toHaveProperty("host_source_ids");
   expect(res.body.version).toBe(3);
@@ -73,13 +69,13 @@ test("create: attributes.default_port is required, worker_filter is deprecated, 
     { name: "attributes.default_port", description: "This field is required." },
     { name: "worker_filter", description: "This field is deprecated. Use egress_worker_filter instead." },
   ]);
-  expect((await create()).session_connection_limit).toBe(-1);
+  expect((await c.create()).session_connection_limit).toBe(-1);
 });
 
 test("authorize-session names each credential's origin credential_source", async () => {
-  const t = await create();
-  await act(t.id, "set-host-sources", { version: 1, host_source_ids: ["hsst_1234567890"] });
-  await act(t.id, "set-credential-sources", { version: 2, brokered_credential_source_ids: ["clvlt_1234567890"] });
+  const t = await c.create();
+  await c.act(t.id, "set-host-sources", { version: 1, host_source_ids: ["hsst_1234567890"] });
+  await c.act(t.id, "set-credential-sources", { version: 2, brokered_credential_source_ids: ["clvlt_1234567890"] });
   const res = await c.call("POST", `/v1/targets/${t.id}:authorize-session`, {});
   expect(res.body.credentials[0].credential_source).toMatchObject({ id: "clvlt_1234567890" });
   expect(res.body.credentials[0]).not.toHaveProperty("credential_library");
@@ -263,8 +259,8 @@ const REFUSED: Refused[] = [
 test.each(REFUSED)(
   "$what: $method $path is $status, in v0.21.3's words, and changes nothing",
   async ({ method, path, body, token, sourced, status, answer }) => {
-    const t = path.includes("{id}") ? await create() : undefined;
-    if (t && sourced) expect((await act(t.id, "set-host-sources", { version: 1, host_source_ids: ["hsst_1234567890"] })).status).toBe(200);
+    const t = path.includes("{id}") ? await c.create() : undefined;
+    if (t && sourced) expect((await c.act(t.id, "set-host-sources", { version: 1, host_source_ids: ["hsst_1234567890"] })).status).toBe(200);
     const res = await c.call(method, path.replace("{id}", t?.id ?? ""), body, token);
     expect(res.status).toBe(status);
     if (answer === "") expect(res.text).toBe("");
@@ -275,12 +271,12 @@ test.each(REFUSED)(
 
 describe("what v0.21.3 answers for its own client (section 2 of the release table's issue)", () => {
   test('every view carries "address": "" when a Target has none: create, read, update, the actions and list items', async () => {
-    const created = await create({ name: "no-address" });
+    const created = await c.create({ name: "no-address" });
     expect(created.address).toBe("");
     expect((await c.call("GET", `/v1/targets/${created.id}`)).body.address).toBe("");
     const patched = await c.call("PATCH", `/v1/targets/${created.id}`, { version: 1, description: "d" });
     expect(patched.body.address).toBe("");
-    const acted = await act(created.id, "set-host-sources", { version: 2, host_source_ids: ["hsst_1234567890"] });
+    const acted = await c.act(created.id, "set-host-sources", { version: 2, host_source_ids: ["hsst_1234567890"] });
     expect(acted.body).toMatchObject({ address: "", host_source_ids: ["hsst_1234567890"] });
     const listed = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent(`"/item/id" == "${created.id}"`)}`);
     expect(listed.body.items[0].address).toBe("");
@@ -293,7 +289,7 @@ describe("what v0.21.3 answers for its own client (section 2 of the release tabl
   });
 
   test("the update mask is the body's fields, nested ones included: clearing default_client_port with another field is one PATCH; default_port is checked only when in the mask", async () => {
-    const t = await create({ name: "mask", attributes: { default_port: 22, default_client_port: 2222 } });
+    const t = await c.create({ name: "mask", attributes: { default_port: 22, default_client_port: 2222 } });
     const res = await c.call("PATCH", `/v1/targets/${t.id}`, { version: 1, description: "d", attributes: { default_client_port: null } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ version: 2, description: "d", attributes: { default_port: 22 } });

@@ -34,6 +34,8 @@ export interface TestController extends RunningController {
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Target as the API answered it, read field by field
   create(fields?: Record<string, unknown>): Promise<any>;
+  /** Posts `body` to the Target's action (`:set-host-sources`, `:authorize-session`, …), as `call` does. */
+  act(id: string, action: string, body: object, token?: string | null): Promise<Response>;
 }
 
 /** The lists a test's create may name, by the spec's names. */
@@ -93,7 +95,8 @@ export async function startTestController(options: Partial<ControllerOptions> = 
     }
     return t;
   };
-  return { ...c, call, create };
+  const act = (id: string, action: string, body: object, token?: string | null) => call("POST", `/v1/targets/${id}:${action}`, body, token);
+  return { ...c, call, create, act };
 }
 
 /**
