@@ -26,6 +26,10 @@ test("a row per minor release 0.4 … 0.21, and the spec first", () => {
   for (const r of RELEASES) expect(r.patch === "spec" || r.patch.startsWith(`${r.release}.`)).toBe(true);
 });
 
+test("a release that discards a body's unknown keys reads bodies as its gateway does (the controller decodes ports there alone)", () => {
+  for (const r of RELEASES) if (r.unknownKeys === "discarded") expect([r.release, r.bodyDecoding]).toEqual([r.release, "gateway"]);
+});
+
 test("the lists' names, routes and prefixes change where the releases changed them", () => {
   const hosts = (key: Parameters<typeof release>[0]) => release(key).lists.hostSetIds!;
   expect(hosts("0.4").routes.map((r) => r.noun)).toEqual(["host-sets"]);
