@@ -2,6 +2,7 @@
 import { defaultFixtures, startController, type ControllerOptions, type RunningController } from "../../controller";
 import { release, requires, type ListField } from "../../wire/releases";
 import { speech } from "./releases";
+import { useForSuite } from "./suite";
 
 /** The token every test controller accepts for every action (its `token` option). */
 export const ADMIN_TOKEN = "at_1234567890_s1AdminTokenForTestsOnly";
@@ -105,33 +106,9 @@ export async function startTestController(options: Partial<ControllerOptions> = 
  * reading it before `beforeAll` has run (outside a test) throws.
  */
 export function useTestController(options: Partial<ControllerOptions> = {}): TestController {
-  let running: TestController | undefined;
-  let failed: unknown;
-  beforeAll(async () => {
-    try {
-      running = await startTestController(options);
-    } catch (err) {
-      failed = err;
-      throw err;
-    }
-  });
-  afterAll(async () => {
-    await running?.shutdown();
-    running = undefined;
-  });
-  const current = (): TestController => {
-    if (running) return running;
-    if (failed) throw new Error(`the test controller did not start: ${String(failed)}`, { cause: failed });
-    throw new Error("the test controller starts in beforeAll: use it inside a test");
-  };
-  // every question about the handle is asked of the running controller (spread, keys and `in` too)
-  return new Proxy({} as TestController, {
-    get: (_, key) => Reflect.get(current(), key),
-    has: (_, key) => Reflect.has(current(), key),
-    ownKeys: () => Reflect.ownKeys(current()),
-    getOwnPropertyDescriptor: (_, key) => {
-      const d = Reflect.getOwnPropertyDescriptor(current(), key);
-      return d && { ...d, configurable: true };
-    },
-  });
+  return useForSuite(
+    "test controller",
+    () => startTestController(options),
+    (c) => c.shutdown(),
+  );
 }

@@ -7,6 +7,7 @@ import type { ControllerOptions } from "../../controller";
 import { engine, secret, type Engine } from "../../harness/engine";
 import { packedProgram, serializedProvider, startHost, type Host } from "../../harness/provider-host";
 import { ADMIN_TOKEN, startTestController, type TestController } from "./controller";
+import { useForSuite } from "./suite";
 
 let serialized: string | undefined;
 
@@ -51,31 +52,10 @@ export async function startHostedProvider(urn: string, controller: Partial<Contr
  * `afterAll`. The handle's fields read the started one (`h.c`, `h.e`, `h.host`, `h.check`).
  */
 export function useHostedProvider(urn: string, controller: Partial<ControllerOptions> = {}): HostedProvider {
-  let run: (HostedProvider & { stop(): Promise<void> }) | undefined;
-  beforeAll(async () => {
-    run = await startHostedProvider(urn, controller);
-  }, 60_000);
-  afterAll(async () => {
-    await run?.stop();
-    run = undefined;
-  });
-  const started = () => {
-    if (!run) throw new Error("the host starts in beforeAll: use it inside a test");
-    return run;
-  };
-  return {
-    get c() {
-      return started().c;
-    },
-    get host() {
-      return started().host;
-    },
-    get e() {
-      return started().e;
-    },
-    get providerText() {
-      return started().providerText;
-    },
-    check: (news, olds) => started().check(news, olds),
-  };
+  return useForSuite(
+    "hosted provider",
+    () => startHostedProvider(urn, controller),
+    (run) => run.stop(),
+    60_000,
+  );
 }

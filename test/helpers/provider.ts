@@ -6,6 +6,7 @@ import type { ControllerOptions } from "../../controller";
 import { BoundaryClient, type BoundaryClientOptions } from "../../provider/client";
 import { DynamicTargetProvider } from "../../provider/resource/dynamic";
 import { ADMIN_TOKEN, startTestController, type TestController } from "./controller";
+import { useForSuite } from "./suite";
 
 /** What a proxy starter gives (the fault proxy, the rewrite proxy): its URL and its close. */
 interface Proxy {
@@ -75,30 +76,9 @@ export async function withProvider<P extends Proxy | undefined = undefined>(
  * The handle's fields read the started one, so tests name them as `p.c`, `p.provider`, `p.proxy`, `p.raw`.
  */
 export function useProvider<P extends Proxy | undefined = undefined>(setup: ProviderSetup<P> = {}): Omit<ProviderRun<P>, "close"> {
-  let run: ProviderRun<P> | undefined;
-  beforeAll(async () => {
-    run = await startProvider(setup);
-  });
-  afterAll(async () => {
-    await run?.close();
-    run = undefined;
-  });
-  const started = (): ProviderRun<P> => {
-    if (!run) throw new Error("the provider starts in beforeAll: use it inside a test");
-    return run;
-  };
-  return {
-    get c() {
-      return started().c;
-    },
-    get proxy() {
-      return started().proxy;
-    },
-    get provider() {
-      return started().provider;
-    },
-    get raw() {
-      return started().raw;
-    },
-  };
+  return useForSuite(
+    "provider",
+    () => startProvider(setup),
+    (run) => run.close(),
+  );
 }

@@ -1,0 +1,41 @@
+/**
+ * One thing a whole suite shares (a controller, a hosted provider, …): started in `beforeAll`,
+ * stopped in `afterAll`, and handed out at once as a handle that forwards to it, so a suite
+ * declares it in one line at the top of a `describe` (or the file).
+ */
+
+/**
+ * Starts `start()` in `beforeAll` and `stop`s it in `afterAll`; returns a handle whose every read
+ * (property, spread, `in`) is asked of the started value. Used before `beforeAll` has run (outside a
+ * test), or after the start failed, it throws saying which (`what` names the thing).
+ */
+export function useForSuite<T extends object>(what: string, start: () => Promise<T>, stop: (t: T) => Promise<void>, timeoutMs?: number): T {
+  let running: T | undefined;
+  let failed: unknown;
+  beforeAll(async () => {
+    try {
+      running = await start();
+    } catch (err) {
+      failed = err;
+      throw err;
+    }
+  }, timeoutMs);
+  afterAll(async () => {
+    if (running) await stop(running);
+    running = undefined;
+  });
+  const current = (): T => {
+    if (running) return running;
+    if (failed) throw new Error(`the ${what} did not start: ${String(failed)}`, { cause: failed });
+    throw new Error(`the ${what} starts in beforeAll: use it inside a test`);
+  };
+  return new Proxy({} as T, {
+    get: (_, key) => Reflect.get(current(), key),
+    has: (_, key) => Reflect.has(current(), key),
+    ownKeys: () => Reflect.ownKeys(current()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const d = Reflect.getOwnPropertyDescriptor(current(), key);
+      return d && { ...d, configurable: true };
+    },
+  });
+}
