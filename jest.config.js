@@ -13,6 +13,6 @@ module.exports = {
   },
   testTimeout: 30000,
   // most suites wait on child processes and sockets rather than compute: two workers on a 2-core
-  // machine finish the suite in about half of one worker's time (jest 368 s against 725 s, measured on a clean clone)
+  // machine finish the suite in about half of one worker's time (jest 300–431 s in four runs against 725 s, on a clean clone)
   maxWorkers: 2,
 };
