@@ -1,0 +1,74 @@
+/**
+ * Two rules of the code's shape that review alone would let slip: no TypeScript file over 400 lines
+ * but the field table itself, and no circle of imports among the sources (a module that, through
+ * its imports, imports itself).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+const ROOT = path.join(__dirname, "..", "..");
+/** Every directory of TypeScript: the sources, and the tests (held to the same length). */
+const SOURCES = ["common", "wire", "provider", "controller", "harness", "bench", "examples", "scripts"];
+const LONGEST = 400;
+/** The one file allowed to be longer: the field table, one entry per field, each read as a whole. */
+const LONG_ALLOWED = new Set(["wire/target-fields.ts"]);
+
+/** The `.ts` files under `dir`, as paths from the root with `/`. */
+const tsFiles = (dir: string): string[] =>
+  fs.existsSync(path.join(ROOT, dir))
+    ? fs
+        .readdirSync(path.join(ROOT, dir), { recursive: true, encoding: "utf8" })
+        .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && !f.split(path.sep).includes("node_modules"))
+        .map((f) => path.posix.join(dir, f.split(path.sep).join("/")))
+    : [];
+
+const lines = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8").split("\n").length - 1;
+
+test(`no TypeScript file is over ${LONGEST} lines but the field table`, () => {
+  const long = [...SOURCES, "test"].flatMap(tsFiles).filter((f) => !LONG_ALLOWED.has(f) && lines(f) > LONGEST);
+  expect(long.map((f) => `${f}: ${lines(f)} lines`)).toEqual([]);
+  for (const f of LONG_ALLOWED) expect(fs.existsSync(path.join(ROOT, f))).toBe(true);
+});
+
+/** The relative modules a file imports or re-exports (type-only ones too: they tie the files as much), resolved to files. */
+function importsOf(file: string): string[] {
+  const text = fs.readFileSync(path.join(ROOT, file), "utf8");
+  const specs = [...text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+"(\.{1,2}\/[^"]+)"/gms)].map((m) => m[1]!);
+  return specs.flatMap((spec) => {
+    const base = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+    return [`${base}.ts`, `${base}/index.ts`].filter((f) => fs.existsSync(path.join(ROOT, f))).slice(0, 1);
+  });
+}
+
+/** One circle of imports among `files`, as the files in order with the first repeated at the end; none when there is none. */
+function findCircle(files: string[], edgesOf: (file: string) => string[] = importsOf): string[] | undefined {
+  const edges = new Map(files.map((f) => [f, edgesOf(f)]));
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (f: string): string[] | undefined => {
+    if (state.get(f) === "done") return undefined;
+    if (state.get(f) === "open") return [...stack.slice(stack.indexOf(f)), f];
+    state.set(f, "open");
+    stack.push(f);
+    for (const g of edges.get(f) ?? []) {
+      const circle = visit(g);
+      if (circle) return circle;
+    }
+    stack.pop();
+    state.set(f, "done");
+    return undefined;
+  };
+  for (const f of files) {
+    const circle = visit(f);
+    if (circle) return circle;
+  }
+  return undefined;
+}
+
+test("no circle of imports among the sources", () => {
+  expect(findCircle(SOURCES.flatMap(tsFiles))).toBeUndefined();
+  // the reader sees imports (type-only and re-exports too), and the finder finds a circle where there is one
+  expect(importsOf("controller/index.ts")).toEqual(expect.arrayContaining(["controller/server.ts", "controller/config/options.ts"]));
+  const graph: Record<string, string[]> = { a: ["b"], b: ["c", "d"], c: [], d: ["b"] };
+  expect(findCircle(Object.keys(graph), (f) => graph[f]!)).toEqual(["b", "d", "b"]);
+});
