@@ -22,9 +22,9 @@ export interface BinSubject {
   bodies: { one: string; list: string; created: string };
 }
 
-/** Starts `dist/controller/cli.js dev` on free ports, its stdout read as a terminal would, and creates `count` Targets. */
+/** Starts `dist/cli/main.js dev` on free ports, its stdout read as a terminal would, and creates `count` Targets. */
 export async function startBin(count: number): Promise<BinSubject> {
-  const cli = path.join(__dirname, "..", "controller", "cli.js");
+  const cli = path.join(__dirname, "..", "cli", "main.js");
   const child = spawn(process.execPath, [cli, "dev", "--api-addr", "127.0.0.1:0", "--ops-addr", "127.0.0.1:0", "--token", TOKEN], {
     stdio: ["ignore", "pipe", "inherit"],
   });

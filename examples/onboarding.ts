@@ -16,7 +16,7 @@ import { pluginProgram } from "./offline/plugin-program";
 import { applyTerraformState } from "./terraform/apply";
 
 const repo = path.join(__dirname, "..", "..");
-const CLI = path.join(repo, "dist", "controller", "cli.js");
+const CLI = path.join(repo, "dist", "cli", "main.js");
 
 /** Runs `pulumi-boundary import …` as a user would, in `cwd`, printing the command and all it printed. */
 function importCommand(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {

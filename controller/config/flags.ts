@@ -15,8 +15,6 @@ const EMULATE_WHICH =
 
 /** The dev command's help text. */
 export const USAGE = `Usage: pulumi-boundary dev [options]
-       pulumi-boundary import --scope ID | --from-terraform FILE [options]   (pulumi-boundary import --help)
-       pulumi-boundary --version
 
 Starts a local Boundary controller: the Target API and, on a separate ops listener, /health and
 /metrics. Like \`boundary dev\`, it keeps Targets in memory: they are gone when it stops.

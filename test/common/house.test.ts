@@ -1,14 +1,15 @@
 /**
- * Two rules of the code's shape that review alone would let slip: no TypeScript file over 400 lines
- * but the field table itself, and no circle of imports among the sources (a module that, through
- * its imports, imports itself).
+ * Rules of the code's shape that review alone would let slip: no TypeScript file over 400 lines
+ * but the field table itself, no circle of imports among the sources (a module that, through its
+ * imports, imports itself), and the rooms' floors: the command line above the controller and the
+ * provider, which never import each other.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 
 const ROOT = path.join(__dirname, "..", "..");
 /** Every directory of TypeScript: the sources, and the tests (held to the same length). */
-const SOURCES = ["common", "wire", "provider", "controller", "harness", "bench", "examples", "scripts"];
+const SOURCES = ["cli", "common", "wire", "provider", "controller", "harness", "bench", "examples", "scripts"];
 const LONGEST = 400;
 /** The one file allowed to be longer: the field table, one entry per field, each read as a whole. */
 const LONG_ALLOWED = new Set(["wire/target-fields.ts"]);
@@ -30,10 +31,16 @@ test(`no TypeScript file is over ${LONGEST} lines but the field table`, () => {
   for (const f of LONG_ALLOWED) expect(fs.existsSync(path.join(ROOT, f))).toBe(true);
 });
 
-/** The relative modules a file imports or re-exports (type-only ones too: they tie the files as much), resolved to files. */
+/**
+ * The relative modules a file imports or re-exports (type-only ones too: they tie the files as
+ * much), and those it loads at run time (`import("…")`, `require("…")`), resolved to files.
+ */
 function importsOf(file: string): string[] {
   const text = fs.readFileSync(path.join(ROOT, file), "utf8");
-  const specs = [...text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+"(\.{1,2}\/[^"]+)"/gms)].map((m) => m[1]!);
+  const specs = [
+    ...[...text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+"(\.{1,2}\/[^"]+)"/gms)].map((m) => m[1]!),
+    ...[...text.matchAll(/\b(?:import|require)\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g)].map((m) => m[1]!),
+  ];
   return specs.flatMap((spec) => {
     const base = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
     return [`${base}.ts`, `${base}/index.ts`].filter((f) => fs.existsSync(path.join(ROOT, f))).slice(0, 1);
@@ -71,4 +78,17 @@ test("no circle of imports among the sources", () => {
   expect(importsOf("controller/index.ts")).toEqual(expect.arrayContaining(["controller/server.ts", "controller/config/options.ts"]));
   const graph: Record<string, string[]> = { a: ["b"], b: ["c", "d"], c: [], d: ["b"] };
   expect(findCircle(Object.keys(graph), (f) => graph[f]!)).toEqual(["b", "d", "b"]);
+});
+
+/** The top folder of a source file: its room. */
+const room = (file: string) => file.split("/")[0]!;
+
+test("controller/ and provider/ are siblings: neither imports the other, at load or at run time; only cli/ stands above both", () => {
+  const crossing = SOURCES.filter((d) => d === "controller" || d === "provider")
+    .flatMap(tsFiles)
+    .flatMap((f) => importsOf(f).map((to) => ({ f, to })))
+    .filter(({ f, to }) => room(to) !== room(f) && (room(to) === "controller" || room(to) === "provider"));
+  expect(crossing.map(({ f, to }) => `${f} -> ${to}`)).toEqual([]);
+  // the reader sees the command line's run-time imports: it is how cli/ reaches both rooms
+  expect(importsOf("cli/main.ts")).toEqual(expect.arrayContaining(["controller/dev-command.ts", "provider/estate/command.ts"]));
 });

@@ -30,13 +30,36 @@ const stop = async (cli: CliProcess) => {
 };
 
 describe("--help and --version", () => {
-  test.each(["dev --help", "dev -h", "dev --emulate 0.21 --help", "--help", "help"])("%s: the usage, exit 0", async (line) => {
+  test.each(["dev --help", "dev -h", "dev --emulate 0.21 --help"])("%s: the dev command's usage, exit 0", async (line) => {
     const r = await runCli(line.split(" "));
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: pulumi-boundary dev \[options\]/);
     expect(r.stdout).toContain("--graceful-shutdown-wait DURATION");
-    expect(r.stdout).toContain("pulumi-boundary import --scope ID | --from-terraform FILE"); // the other command is named
     expect(r.stderr).toBe("");
+  });
+
+  test.each(["--help", "help", "-h"])("%s: the commands, each with its summary, exit 0", async (line) => {
+    const r = await runCli([line]);
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    expect(r.stdout).toMatch(/^Usage: pulumi-boundary <command> \[options\]/);
+    expect(r.stdout).toMatch(/^ {2}dev {2,}start a local Boundary controller/m);
+    expect(r.stdout).toMatch(/^ {2}import {2,}write Pulumi's bulk-import file/m);
+  });
+
+  test("no command: the commands on stderr, exit 2", async () => {
+    const r = await runCli([]);
+    expect([r.code, r.stdout]).toEqual([2, ""]);
+    expect(r.stderr).toMatch(/^Usage: pulumi-boundary <command>/);
+  });
+
+  test.each([
+    ["imprt", "did you mean `pulumi-boundary import`?"],
+    ["deb", "did you mean `pulumi-boundary dev`?"],
+    ["frobnicate", "the commands are dev, import"],
+  ])("a mistyped command %s: one line naming the nearest one, exit 2", async (command, hint) => {
+    const r = await runCli([command, "--scope", "global"]);
+    expect([r.code, r.stdout]).toEqual([2, ""]);
+    expect(r.stderr).toBe(`pulumi-boundary: unknown command "${command}": ${hint} (pulumi-boundary --help lists them)\n`);
   });
 
   test.each(["--version", "dev --version"])("%s: the package's version, exit 0", async (line) => {

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as path from "node:path";
 
 /** The built CLI's entry (dist/): `npm test` builds before jest runs. */
-export const CLI = path.join(__dirname, "..", "..", "dist", "controller", "cli.js");
+export const CLI = path.join(__dirname, "..", "..", "dist", "cli", "main.js");
 
 /** A running `pulumi-boundary dev`: its process, everything it printed so far, its two addresses, and when it exited. */
 export interface CliProcess {

@@ -48,7 +48,7 @@ test("npx pulumi-boundary dev before npm ci says to run npm ci, and leaves npx w
   expect(beforeCi.stderr).toContain(`pulumi-boundary is not built in ${clone}: run \`npm ci\` there first, then this command again.`);
 });
 
-const bin = () => path.join(clone, "dist", "controller", "cli.js");
+const bin = () => path.join(clone, "dist", "cli", "main.js");
 const builtAt = () => statSync(path.join(clone, "dist", ".built")).mtimeMs;
 
 /** `npx pulumi-boundary dev` on free ports, as a user starts it; resolves once the banner is out. */

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * `pulumi-boundary dev`: a local controller, like `boundary dev`. Prints the addresses, the admin
  * token and the seeded ids, logs at `--log-level` (a line per request from debug), and shuts down
@@ -7,8 +6,6 @@
  * listeners' TLS files and nothing else.
  */
 import { X509Certificate } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigError, loadDevConfig, type DevConfig } from "./config/dev-config";
 import { DEV_FLAGS, USAGE } from "./config/flags";
@@ -16,21 +13,13 @@ import { describeEmulation } from "./emulation";
 import { createLogger, printable, type Logger } from "./log";
 import { startController, type RunningController } from "./server";
 import { hasAnyIdPrefix } from "../common/rules";
-import { InternalError } from "../common/errors";
+import { printVersion } from "../common/version";
 
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === "--version" || command === "-v") return printVersion();
-  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
-    process.stdout.write(USAGE);
-    return command === undefined ? 2 : 0;
-  }
-  // `import` lives with the provider (it reads with the provider's client): loaded only when asked
-  if (command === "import") return (await import("../provider/estate/command")).main(rest);
-  if (command !== "dev") {
-    process.stderr.write(`pulumi-boundary: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
-    return 2;
-  }
+/**
+ * Runs `pulumi-boundary dev` with the arguments after `dev`: an exit code, or -1 while the
+ * controller keeps running (the process then ends on a signal).
+ */
+export async function main(rest: string[]): Promise<number> {
   const asked = parseArgs({
     args: rest,
     strict: false,
@@ -99,21 +88,6 @@ async function main(argv: string[]): Promise<number> {
   }
   printBanner(config, controller);
   return -1; // keep running
-}
-
-/** The version of this package (its package.json, found from this file up). */
-function printVersion(): number {
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    const file = path.join(dir, "package.json");
-    if (existsSync(file)) {
-      const pkg = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version?: string };
-      if (pkg.name === "pulumi-boundary") {
-        process.stdout.write(`pulumi-boundary ${pkg.version}\n`);
-        return 0;
-      }
-    }
-    if (path.dirname(dir) === dir) throw new InternalError("package.json of pulumi-boundary not found");
-  }
 }
 
 function reload(controller: RunningController | undefined, logger: Logger): void {
@@ -205,13 +179,3 @@ function printBanner(config: DevConfig, c: RunningController): void {
   // what the fixtures file says is data: never a control character to the terminal
   process.stdout.write(lines.map(printable).join("\n") + "\n");
 }
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    if (code >= 0) process.exitCode = code;
-  },
-  (err) => {
-    process.stderr.write(`pulumi-boundary: ${(err as Error).stack ?? err}\n`);
-    process.exitCode = 1;
-  },
-);
