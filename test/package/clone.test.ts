@@ -48,7 +48,9 @@ test("npx pulumi-boundary dev before npm ci says to run npm ci, and leaves npx w
   expect(beforeCi.stderr).toContain(`pulumi-boundary is not built in ${clone}: run \`npm ci\` there first, then this command again.`);
 });
 
-const bin = () => path.join(clone, "dist", "cli", "main.js");
+/** The bin's file, as package.json names it (one place says where the bin lives). */
+const BIN = (JSON.parse(readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as { bin: Record<string, string> }).bin["pulumi-boundary"]!;
+const bin = () => path.join(clone, BIN);
 const builtAt = () => statSync(path.join(clone, "dist", ".built")).mtimeMs;
 
 /** `npx pulumi-boundary dev` on free ports, as a user starts it; resolves once the banner is out. */
@@ -142,7 +144,7 @@ describe("installed as the README says", () => {
     expect(installed.status).toBe(0);
     const manifest = JSON.parse(readFileSync(path.join(program, "node_modules", "pulumi-boundary", "package.json"), "utf8"));
     expect(manifest.scripts?.prepare).toBeUndefined();
-    accessSync(path.join(program, "node_modules", "pulumi-boundary", "dist", "controller", "cli.js"), constants.X_OK);
+    accessSync(path.join(program, "node_modules", "pulumi-boundary", BIN), constants.X_OK);
     // a later install does not list it among the packages with install scripts
     const again = run(npm, ["install", ...INSTALL], program);
     expect(again.stderr).not.toContain("pulumi-boundary@");
