@@ -49,7 +49,7 @@ test("npx pulumi-boundary dev before npm ci says to run npm ci, and leaves npx w
 });
 
 /** The bin's file, as package.json names it (one place says where the bin lives). */
-const BIN = (JSON.parse(readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as { bin: Record<string, string> }).bin["pulumi-boundary"]!;
+const BIN = (JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")) as { bin: Record<string, string> }).bin["pulumi-boundary"]!;
 const bin = () => path.join(clone, BIN);
 const builtAt = () => statSync(path.join(clone, "dist", ".built")).mtimeMs;
 
