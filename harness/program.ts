@@ -15,8 +15,20 @@ export interface Declared {
   opts?: Record<string, unknown>;
 }
 
+/** One resource as the SDK registers it: its type token, its logical name, and its inputs as the engine receives them. */
+export interface Registered {
+  type: string;
+  name: string;
+  inputs: Record<string, unknown>;
+}
+
 /** The inputs the SDK registers for each declared Target, in order. */
 export function registeredInputs(program: string, declared: readonly Declared[]): Record<string, unknown>[] {
+  return registeredResources(program, declared).map((r) => r.inputs);
+}
+
+/** What the SDK registers for each declared Target, in order: type, name and inputs. */
+export function registeredResources(program: string, declared: readonly Declared[]): Registered[] {
   const script = path.join(program, "register.js");
   writeFileSync(
     script,
@@ -25,7 +37,7 @@ const declared = ${JSON.stringify(declared)};
 const seen = new Map();
 pulumi.runtime.setMocks({
   newResource: (args) => {
-    seen.set(args.name, args.inputs);
+    seen.set(args.name, { type: args.type, name: args.name, inputs: args.inputs });
     if (seen.size === declared.length) process.stdout.write(JSON.stringify(declared.map((d) => seen.get(d.name))));
     return { id: args.name + "-id", state: args.inputs };
   },
@@ -36,5 +48,5 @@ for (const d of declared) new boundary.Target(d.name, d.args, d.opts);
 `,
   );
   const out = execFileSync(process.execPath, [script], { cwd: program, encoding: "utf8", env: { ...process.env, BOUNDARY_TOKEN: "" } });
-  return JSON.parse(out) as Record<string, unknown>[];
+  return JSON.parse(out) as Registered[];
 }
