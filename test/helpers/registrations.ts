@@ -6,7 +6,7 @@
  * projected state: the plugin's Create with `preview`, the inputs for the dynamic host (which has no
  * preview, so the engine takes the inputs as the state).
  */
-import { engine, type Engine } from "../../harness/engine";
+import { engine, UNKNOWN, type Engine } from "../../harness/engine";
 import { registeredResources, type Declared } from "../../harness/program";
 import { packedProgram, startPlugin, type Host } from "../../harness/provider-host";
 import { startHostedProvider } from "./dynamic-host";
@@ -55,7 +55,7 @@ export async function startTargetRoutes(): Promise<TargetRoutes & { stop(): Prom
   return {
     async register(route, declared) {
       if (route === "dynamic") {
-        const registered = registeredResources(program, declared);
+        const registered = registeredResources(program, declared, UNKNOWN);
         return Promise.all(
           registered.map(async (r) => {
             const urn = urnOf(r.type, r.name);
