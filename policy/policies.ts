@@ -4,7 +4,7 @@
  * (`AnalyzeStack`, on their outputs). Each message names the Target by its Pulumi name, the value
  * it has and the limit it breaks. A value not known yet (a preview) is never judged.
  */
-import type { EnforcementLevel, ResourceValidationPolicy, Severity, StackValidationPolicy } from "@pulumi/policy";
+import type { EnforcementLevel, ResourceValidationPolicy, Severity, StackValidationPolicy } from "@pulumi/policy/policy";
 import { spec } from "../wire/target-fields";
 import { configSchema, settingValues, type Settings, type Values } from "./settings";
 import { effective, targetRoute, text, TARGET_TYPES } from "./target";

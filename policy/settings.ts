@@ -3,7 +3,7 @@
  * config schema the pack announces (and the engine checks the pack's config against, filling in the
  * defaults) and the values a policy reads both come from the declaration.
  */
-import type { PolicyConfigSchema } from "@pulumi/policy";
+import type { PolicyConfigSchema } from "@pulumi/policy/policy";
 import { MAX_INT32 } from "../common/rules";
 import { PolicySettingError } from "./errors";
 

@@ -5,7 +5,7 @@
  * judges Targets only; and `pulumi-boundary/policy` can be imported without starting anything.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { packedProgram, programRequire } from "../../harness/provider-host";
 import { installedPack, reconcile, usePolicyPack } from "../helpers/policy-pack";
@@ -126,3 +126,35 @@ test("the package ships the pack and its policies; the pack's package.json carri
   }
   expect(readFileSync(path.join(installed, "policy-pack", "PulumiPolicy.yaml"), "utf8")).toMatch(/^runtime: nodejs$/m);
 });
+
+test("a team's own pack importing pulumi-boundary/policy compiles under Pulumi's TypeScript template (node resolution, strict, no skipLibCheck)", () => {
+  const dir = mkdtempSync(path.join(packedProgram(), "own-pack-"));
+  // Pulumi's TypeScript template's compiler options; its devDependencies bring @types/node and typescript (the repo's here)
+  const compilerOptions = {
+    strict: true,
+    outDir: "bin",
+    target: "es2020",
+    module: "commonjs",
+    moduleResolution: "node",
+    sourceMap: true,
+    experimentalDecorators: true,
+    pretty: false,
+    noFallthroughCasesInSwitch: true,
+    noImplicitReturns: true,
+    forceConsistentCasingInFileNames: true,
+    typeRoots: [path.join(ROOT, "node_modules", "@types")],
+    types: ["node"],
+  };
+  writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["index.ts"] }));
+  writeFileSync(
+    path.join(dir, "index.ts"),
+    `import { connectionLimit, targetPolicies, TARGET_TYPES, type PolicySettingError } from "pulumi-boundary/policy";
+const names: string[] = [...targetPolicies, connectionLimit].map((p) => p.name);
+const type: "boundary:index:Target" = TARGET_TYPES.plugin;
+export const described = { names, type, error: undefined as PolicySettingError | undefined };
+`,
+  );
+  const tsc = require.resolve("typescript/bin/tsc", { paths: [ROOT] });
+  const run = () => execFileSync(process.execPath, [tsc, "-p", dir, "--noEmit"], { cwd: dir, encoding: "utf8" });
+  expect(run).not.toThrow();
+}, 120_000); // a whole compile, on a loaded machine
