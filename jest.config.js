@@ -10,6 +10,7 @@ module.exports = {
   moduleNameMapper: {
     "^pulumi-boundary$": "<rootDir>/provider/index.ts",
     "^pulumi-boundary/dynamic$": "<rootDir>/provider/resource/dynamic.ts",
+    "^pulumi-boundary/policy$": "<rootDir>/policy/index.ts",
   },
   testTimeout: 30000,
   // most suites wait on child processes and sockets rather than compute: two workers on a 2-core

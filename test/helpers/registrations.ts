@@ -1,0 +1,89 @@
+/**
+ * Targets as the engine holds them when it asks the policy pack, by both routes: the dynamic route's
+ * registration made by the packed package's Target class (under the SDK's mocks) and checked by
+ * Pulumi's real dynamic-provider host; the plugin route's program properties checked by the plugin
+ * over gRPC. What Analyze sees is Check's answer; what AnalyzeStack sees in a preview is the
+ * projected state: the plugin's Create with `preview`, the inputs for the dynamic host (which has no
+ * preview, so the engine takes the inputs as the state).
+ */
+import { engine, UNKNOWN, type Engine } from "../../harness/engine";
+import { registeredResources, type Declared } from "../../harness/program";
+import { packedProgram, startPlugin, type Host } from "../../harness/provider-host";
+import { startHostedProvider } from "./dynamic-host";
+import type { AnalyzedResource } from "./policy-pack";
+import { useForSuite } from "./suite";
+
+/** The two routes a Target comes by. */
+export type Route = "plugin" | "dynamic";
+/** Both, for `describe.each`. */
+export const ROUTES: readonly Route[] = ["plugin", "dynamic"];
+
+/** One Target as the engine holds it: for Analyze (Check's inputs) and for AnalyzeStack in a preview (the projected state). */
+export interface Registration {
+  analyzed: AnalyzedResource;
+  previewed: AnalyzedResource;
+  /** Check's failures (a policy test's Targets are valid: tests expect none). */
+  failures: { property: string; reason: string }[];
+}
+
+/** The two provider processes, and `register`, which declares Targets by one route. */
+export interface TargetRoutes {
+  register(route: Route, declared: readonly Declared[]): Promise<Registration[]>;
+}
+
+const urnOf = (type: string, name: string) => `urn:pulumi:dev::policy-test::${type}::${name}`;
+
+/**
+ * Starts the dynamic-provider host (configured for a real controller, as the engine configures it
+ * before any Check) and the plugin, both from the packed program.
+ */
+export async function startTargetRoutes(): Promise<TargetRoutes & { stop(): Promise<void> }> {
+  const program = packedProgram();
+  const hosted = await startHostedProvider(urnOf("pulumi-nodejs:dynamic/boundary:Target", "configure"));
+  const pluginHost = await startPlugin(program).catch(async (err: unknown) => {
+    await hosted.stop();
+    throw err;
+  });
+  const dynamicHost = hosted.host;
+  const engines = new Map<string, Engine>();
+  const engineFor = (host: Host, urn: string) => {
+    const key = `${host.pid} ${urn}`;
+    let e = engines.get(key);
+    if (!e) engines.set(key, (e = engine(host, urn)));
+    return e;
+  };
+  return {
+    async register(route, declared) {
+      if (route === "dynamic") {
+        const registered = registeredResources(program, declared, UNKNOWN);
+        return Promise.all(
+          registered.map(async (r) => {
+            const urn = urnOf(r.type, r.name);
+            const { inputs, failures } = await engineFor(dynamicHost, urn).check(r.inputs);
+            const analyzed = { urn, type: r.type, name: r.name, props: inputs };
+            return { analyzed, previewed: analyzed, failures };
+          }),
+        );
+      }
+      return Promise.all(
+        declared.map(async (d) => {
+          const type = "boundary:index:Target";
+          const urn = urnOf(type, d.name);
+          const e = engineFor(pluginHost, urn);
+          const { inputs, failures } = await e.check(d.args, {}, { name: d.name });
+          const { props } = failures.length ? { props: inputs } : await e.create(inputs, { preview: true });
+          return { analyzed: { urn, type, name: d.name, props: inputs }, previewed: { urn, type, name: d.name, props }, failures };
+        }),
+      );
+    },
+    stop: async () => {
+      await pluginHost.stop();
+      await hosted.stop();
+    },
+  };
+}
+
+/** Both routes for the enclosing `describe` (or the file): started in `beforeAll`, stopped in `afterAll`. */
+export function useTargetRoutes(): TargetRoutes {
+  return useForSuite("provider hosts", startTargetRoutes, (r) => r.stop(), 60_000);
+}
