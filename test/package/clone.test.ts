@@ -142,7 +142,7 @@ describe("installed as the README says", () => {
     expect(installed.status).toBe(0);
     const manifest = JSON.parse(readFileSync(path.join(program, "node_modules", "pulumi-boundary", "package.json"), "utf8"));
     expect(manifest.scripts?.prepare).toBeUndefined();
-    accessSync(path.join(program, "node_modules", "pulumi-boundary", "dist", "controller", "cli.js"), constants.X_OK);
+    accessSync(path.join(program, "node_modules", "pulumi-boundary", "dist", "cli", "main.js"), constants.X_OK);
     // a later install does not list it among the packages with install scripts
     const again = run(npm, ["install", ...INSTALL], program);
     expect(again.stderr).not.toContain("pulumi-boundary@");
