@@ -176,7 +176,9 @@ test("unknown commands and no command exit 2 with usage", async () => {
   expect((await runCli(["serve"])).code).toBe(2);
   const none = await runCli([]);
   expect(none.code).toBe(2);
-  expect(none.stdout).toContain("Usage: pulumi-boundary dev");
+  // no command is a mistake: the top-level usage (every command) goes to stderr
+  expect(none.stderr).toContain("Usage: pulumi-boundary <command>");
+  expect(none.stderr).toMatch(/^\s+dev\s/m);
 });
 
 describe("hostile configuration (each fails with one message, exit 2, never a crash or a silent overflow)", () => {
