@@ -65,7 +65,7 @@ function withoutZod(dist, ts) {
         edits.push([node.getStart(source), node.getEnd(), written(node)]);
         return;
       }
-      // a constraint or default over schemas (`S extends z.ZodType`) is a type node too; so is every other place
+      // type nodes sit anywhere: annotations, return types, members, constraints (`S extends z.ZodType`)
       ts.forEachChild(node, visit);
     };
     /** The node's type written out without zod, or `unknown` when it cannot be. */
@@ -73,6 +73,8 @@ function withoutZod(dist, ts) {
       // a generic's parameters stand for schemas the caller picks: nothing to compute
       if (insideGeneric(node)) return "unknown";
       const type = checker.getTypeFromTypeNode(node);
+      // zod not found from dist/ would make every such type `any`: never publish that
+      if (type.flags & ts.TypeFlags.Any) throw new Error(`${node.getSourceFile().fileName}: ${node.getText()} resolves to any (is zod installed?)`);
       const out = checker.typeToString(type, node, flags);
       return namesZod(out) || /\bimport\(/.test(out) ? "unknown" : out;
     };
