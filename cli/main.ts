@@ -5,6 +5,9 @@
  * asked, so `dev` never loads Pulumi and `import` never loads the controller. Every failure is one
  * line on standard error, never a stack trace.
  */
+// first: on a Node.js older than the package needs, one line naming both versions, not undici's
+// "Cannot read properties of undefined" from deep inside the import command
+import "../provider/node-version";
 import { nearestName } from "../common/nearest";
 import { PulumiBoundaryError } from "../common/errors";
 import { printVersion } from "../common/version";

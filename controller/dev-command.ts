@@ -83,11 +83,22 @@ export async function main(rest: string[]): Promise<number> {
     controller = await startController({ ...config, logger });
   } catch (err) {
     // startController closed whatever did start: with nothing open, the process ends
-    process.stderr.write(`pulumi-boundary dev: ${(err as Error).message}\n`);
+    process.stderr.write(`pulumi-boundary dev: ${(err as Error).message}${addressInUse(err)}\n`);
     return 2;
   }
   printBanner(config, controller);
   return -1; // keep running
+}
+
+/** For a port already taken, what to do: the flag that picks a free port, or stop what holds it. */
+function addressInUse(err: unknown): string {
+  const cause = (err as { cause?: NodeJS.ErrnoException }).cause;
+  if (cause?.code !== "EADDRINUSE") return "";
+  const flag = /the ops address/.test((err as Error).message) ? "--ops-addr" : "--api-addr";
+  return (
+    ` (another process listens there, perhaps another pulumi-boundary dev): stop it, or give another address: ` +
+    `${flag} 127.0.0.1:0 picks a free port and the banner shows it`
+  );
 }
 
 function reload(controller: RunningController | undefined, logger: Logger): void {

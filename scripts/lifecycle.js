@@ -3,7 +3,8 @@
  * The package's build and npm lifecycle scripts, in one place (plain JavaScript: it runs before
  * anything is compiled). `node scripts/lifecycle.js <step>`:
  *
- * - build:    dist/ from scratch (tsc), then the bins made executable: npm sets the mode of a bin
+ * - build:    dist/ from scratch (tsc), its declarations rewritten without zod (declarations.js),
+ *             then the bins made executable: npm sets the mode of a bin
  *             when it links it, once, so a rebuild that recreated the file without it left
  *             `npx pulumi-boundary` answering "Permission denied".
  * - prepare:  what `npm ci`/`npm install` run in a checkout: the build. Not when `npx pulumi-boundary`
@@ -42,6 +43,8 @@ function bins() {
 function build() {
   fs.rmSync(at("dist"), { recursive: true, force: true });
   execFileSync(process.execPath, [require.resolve("typescript/bin/tsc", { paths: [root] }), "-p", at("tsconfig.build.json")], { cwd: root, stdio: "inherit" });
+  // the published declarations name no zod type: see declarations.js
+  require("./declarations").withoutZod(at("dist"), require(require.resolve("typescript", { paths: [root] })));
   for (const bin of bins()) fs.chmodSync(at(bin), 0o755);
   fs.writeFileSync(STAMP, `${new Date().toISOString()}\n`);
 }

@@ -6,11 +6,12 @@
  * line that cannot be run.
  */
 import { writeFileSync } from "node:fs";
-import { ClientSettingsError } from "../client";
+import { BoundaryClientError } from "../client";
 import { PACKAGE, PROVIDER_CONFIG } from "../config";
 import { ImportInputError, type Discovery } from "./discovery";
 import { UsageError, parseFlags } from "./flags";
 import { importFileText, summary, typescriptProgram } from "./output";
+import { readLive } from "./live";
 import { discoverScope } from "./scope";
 import { readTerraformState } from "./terraform";
 import { OLDEST } from "../../wire/releases";
@@ -20,6 +21,7 @@ const FLAGS = {
   recursive: { type: "boolean" },
   filter: { type: "string" },
   "from-terraform": { type: "string" },
+  live: { type: "boolean" },
   format: { type: "string" },
   out: { type: "string" },
   program: { type: "string" },
@@ -30,15 +32,15 @@ const FLAGS = {
 const config = (k: keyof typeof PROVIDER_CONFIG) => `${PACKAGE}:${k}`;
 
 /** The command's help. */
-export const IMPORT_USAGE = `Usage: pulumi-boundary import (--scope <id> [--recursive] [--filter <expr>] | --from-terraform <file>) [options]
+export const IMPORT_USAGE = `Usage: pulumi-boundary import (--scope <id> [--recursive] [--filter <expr>] | --from-terraform <file> [--live]) [options]
 
 Writes Pulumi's bulk-import file for Boundary Targets made outside Pulumi; then
 \`pulumi import --file targets.json\` adopts them (plugin route) and writes the program.
 It only reads: nothing on the controller is created, changed or deleted.
 
 From a live scope (every release from ${OLDEST.release} to the newest; pages and rate limits as the provider):
-  --scope <id>            global, an org (o_…) or a project (p_…)
-  --recursive             every project below the scope
+  --scope <id>            a project (p_…); global or an org (o_…) with --recursive
+  --recursive             every project below the scope (Targets live in projects)
   --filter <expr>         Boundary's filter, e.g. '"/item/name" matches "^web"'
   Address and token as the provider's: ${PROVIDER_CONFIG.addr.env} and ${PROVIDER_CONFIG.token.env} (also BOUNDARY_CACERT,
   BOUNDARY_TLS_INSECURE, BOUNDARY_CLIENT_TIMEOUT, BOUNDARY_RATE_LIMIT). A stack's settings are its
@@ -47,8 +49,14 @@ From a live scope (every release from ${OLDEST.release} to the newest; pages and
 
 From Terraform (terraform-provider-boundary):
   --from-terraform <file> a state file, format version 4 (\`terraform state pull > terraform.tfstate\`):
-                          every boundary_target instance, count and for_each keys included
+                          every boundary_target instance, count and for_each keys included,
+                          in the state of every terraform-provider-boundary release
+  --live                  also read each Target from the controller (address and token as for --scope)
+                          and write its values: each attribute where the state differs is named on
+                          stderr, and a Target the controller no longer has is named and left out
   An attribute this provider has no input for is reported on stderr by name, and left as it is.
+  The state's other boundary_* resources (host catalogs, credential stores, aliases, …) stay in
+  Terraform: the summary counts them by type.
 
 Output:
   --format json           the bulk-import file (the default and only format)
@@ -85,16 +93,20 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     if (flags["from-terraform"] !== undefined && (flags.recursive || flags.filter !== undefined)) {
       throw new UsageError("--recursive and --filter go with --scope, not with --from-terraform");
     }
+    if (flags.live && flags["from-terraform"] === undefined) {
+      throw new UsageError("--live goes with --from-terraform (--scope reads the controller already)");
+    }
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     process.stderr.write(`pulumi-boundary import: ${err.message}\n`);
     return 2;
   }
   try {
-    const found: Discovery =
+    let found: Discovery =
       flags.scope !== undefined
         ? await discoverScope({ scopeId: flags.scope, recursive: !!flags.recursive, filter: flags.filter, read: flags.program === "ts" }, {}, env)
         : readTerraformState(flags["from-terraform"]!);
+    if (flags.live) found = await readLive(found, {}, env);
     const command = ["pulumi-boundary import", ...argv].join(" ");
     const programOut = flags["program-out"] ?? "targets.ts";
     if (flags.program === "ts") write("--program-out", programOut, typescriptProgram(found, command));
@@ -108,8 +120,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     process.stderr.write(`wrote ${flags.out ?? "the bulk-import file to standard output"}${flags.program === "ts" ? ` and ${programOut}` : ""}; ${next}\n`);
     return 0;
   } catch (err) {
-    if (!(err instanceof ImportInputError) && !(err instanceof ClientSettingsError)) throw err;
-    process.stderr.write(`pulumi-boundary import: ${err.message}\n`);
+    // the client's errors (nothing listening, http:// to TLS, an untrusted certificate, …) name the
+    // address and what to do; one line, whatever the text it quotes (OpenSSL's ends in a new line)
+    if (!(err instanceof ImportInputError) && !(err instanceof BoundaryClientError)) throw err;
+    process.stderr.write(`pulumi-boundary import: ${err.message.replace(/\s*\n\s*/g, " ").trim()}\n`);
     return 1;
   }
 }

@@ -33,6 +33,23 @@ export interface Unexpressed {
   value: unknown;
 }
 
+/** Resources of a Terraform state that are not Targets (`boundary_host_catalog_static`, …): they stay in Terraform. */
+export interface Staying {
+  type: string;
+  /** Its instances in the state. */
+  count: number;
+}
+
+/** An attribute whose value in a Terraform state is not the controller's (`--live`): one line of the summary. */
+export interface Difference {
+  /** The Target's address in the state. */
+  source: string;
+  /** The input (the program's name). */
+  attribute: string;
+  state: unknown;
+  live: unknown;
+}
+
 /** What one run found. */
 export interface Discovery {
   /** What was read, for the summary: `scope global (recursive)`, `terraform.tfstate`. */
@@ -40,6 +57,12 @@ export interface Discovery {
   targets: FoundTarget[];
   skipped: Skipped[];
   unexpressed: Unexpressed[];
+  /** From a Terraform state: its other `boundary_*` resources, by type. */
+  staying?: Staying[];
+  /** From a Terraform state: whose values the inputs are, the state's or the controller's (`--live`). */
+  values?: "state" | "live";
+  /** With `--live`: where the state and the controller differ. */
+  differences?: Difference[];
 }
 
 export { ImportInputError } from "./errors";

@@ -66,7 +66,11 @@ export function typescriptProgram(d: Discovery, command: string): string {
   return lines.join("\n");
 }
 
-/** The summary for stderr: how many, from where (by project), what was skipped and why, what cannot be expressed. */
+/**
+ * The summary for stderr: how many, from where (by project), what was skipped and why, what cannot
+ * be expressed; from a Terraform state also whose values were used (with `--live`, each difference
+ * from the controller) and what stays in Terraform.
+ */
 export function summary(d: Discovery): string {
   const projects = new Map<string, number>();
   for (const t of d.targets) projects.set(t.projectId || "(no scope_id)", (projects.get(t.projectId || "(no scope_id)") ?? 0) + 1);
@@ -76,6 +80,23 @@ export function summary(d: Discovery): string {
   for (const s of d.skipped) lines.push(`skipped ${s.what}: ${s.why}`);
   for (const u of d.unexpressed) {
     lines.push(`not expressible: ${u.source}: ${u.attribute} = ${JSON.stringify(u.value)} (this provider has no input for it: not imported, left as it is)`);
+  }
+  for (const x of d.differences ?? []) {
+    const [state, live] = [JSON.stringify(x.state ?? null), JSON.stringify(x.live ?? null)];
+    lines.push(`differs: ${x.source}: ${x.attribute}: state ${state}, controller ${live} (the controller's value written)`);
+  }
+  if (d.values === "live") lines.push(`values: the controller's, read now (${(d.differences ?? []).length} difference(s) from the state)`);
+  if (d.values === "state") {
+    lines.push(
+      "values: the state's, as Terraform last wrote them; a Target changed or deleted since is not seen: " +
+        "run again with --live to read each one from the controller (BOUNDARY_ADDR, BOUNDARY_TOKEN), or `terraform apply -refresh-only` first",
+    );
+  }
+  if (d.staying?.length) {
+    lines.push(
+      `staying in Terraform: ${d.staying.map((s) => `${s.count} ${s.type}`).join(", ")} ` +
+        "(this command adopts Targets only: keep them in Terraform, and `terraform state rm` only the Targets' addresses)",
+    );
   }
   return lines.join("\n") + "\n";
 }

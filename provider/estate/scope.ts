@@ -31,6 +31,13 @@ export async function discoverScope(q: ScopeQuery, options: BoundaryClientOption
   }
   const why = q.filter === undefined ? undefined : filterProblem(q.filter);
   if (why) throw new ImportInputError(`--filter: ${why}: write Boundary's filter language, e.g. '"/item/name" matches "^web"'`);
+  if (!q.recursive && !q.scopeId.startsWith("p_")) {
+    // Targets live in projects: Boundary refuses a list of global or an org that is not recursive
+    throw new ImportInputError(
+      `--scope ${q.scopeId}: Targets live in projects: add --recursive to list every project below ` +
+        `${q.scopeId === "global" ? "global" : "that org"}, or give a project id (p_…)`,
+    );
+  }
   const client = new BoundaryClient(options, env);
   try {
     let listed: Target[];

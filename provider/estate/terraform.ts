@@ -4,8 +4,12 @@
  * root module or any module, `count` and `for_each` keys included. Each attribute of its schema
  * (`internal/provider/resource_target.go`) maps to one input of this provider; the names are
  * derived from the field table (the current wire names: `host_source_ids`, `default_port`, …), so
- * a field added there is read here too. An attribute holding a value with no input here is
- * reported by name.
+ * a field added there is read here too. An id list is also read under the names earlier releases
+ * of terraform-provider-boundary gave it (each release's `resource_target.go` at its tag): up to
+ * v1.0.5 `host_set_ids` and `application_credential_library_ids` (v1.0.5 also has the newer names,
+ * one of each pair set), v1.0.5 to v1.0.12 `application_credential_source_ids`, from v1.0.12
+ * `brokered_credential_source_ids`. An attribute holding a value with no input here is reported by
+ * name. The state's other `boundary_*` resources are counted: they stay in Terraform.
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
@@ -20,9 +24,27 @@ export const TERRAFORM_ATTRIBUTES: ReadonlyMap<string, InputField> = new Map(
   INPUT_FIELDS.map((f) => [spec(f).association?.current.wire ?? spec(f).wire.split(".").pop()!, f]),
 );
 
+/**
+ * The id lists' names in earlier releases of terraform-provider-boundary, which were Boundary's
+ * names in those releases (`host_set_ids`, `application_credential_library_ids`,
+ * `application_credential_source_ids`): a state written then holds them, and they mean the same list.
+ */
+export const EARLIER_TERRAFORM_ATTRIBUTES: ReadonlyMap<string, InputField> = new Map(
+  INPUT_FIELDS.flatMap((f) => {
+    const a = spec(f).association;
+    return a ? [spec(f).wire, ...(a.current.earlier ? [a.current.earlier.wire] : [])].map((w) => [w, f] as const) : [];
+  }),
+);
+
+/** An attribute's input: under its current name or an earlier one. */
+function inputOf(attribute: string): InputField | undefined {
+  return TERRAFORM_ATTRIBUTES.get(attribute) ?? EARLIER_TERRAFORM_ATTRIBUTES.get(attribute);
+}
+
 const Instance = z.looseObject({
   index_key: z.union([z.number(), z.string()]).optional(),
   deposed: z.string().optional(),
+  status: z.string().optional(),
   attributes: z.record(z.string(), z.unknown()).optional(),
 });
 const Resource = z.looseObject({
@@ -84,9 +106,13 @@ export function readTerraformState(file: string): Discovery {
   const skipped: Skipped[] = [];
   const unexpressed: Unexpressed[] = [];
   const types = new Map<string, number>();
+  const staying = new Map<string, number>();
   for (const r of parsed.data.resources) {
     const kind = r.mode === "data" ? `data.${r.type}` : r.type;
     types.set(kind, (types.get(kind) ?? 0) + 1);
+    if (r.mode === "managed" && r.type.startsWith("boundary_") && r.type !== TERRAFORM_TYPE) {
+      staying.set(r.type, (staying.get(r.type) ?? 0) + r.instances.filter((i) => !i.deposed).length);
+    }
     if (r.type !== TERRAFORM_TYPE) continue;
     const modules = r.module ? r.module.split(/\.?module\./).filter(Boolean) : [];
     const base = `${r.module ? `${r.module}.` : ""}${r.mode === "data" ? "data." : ""}${r.type}.${r.name}`;
@@ -106,12 +132,23 @@ export function readTerraformState(file: string): Discovery {
         skipped.push({ what: address, why: "no id in the state (never created)" });
         continue;
       }
+      if (inst.status === "tainted") {
+        skipped.push({
+          what: `${address} (${id}, tainted)`,
+          why:
+            "Terraform holds it as damaged (a create that failed halfway, or `terraform taint`) and would replace it: " +
+            `check it, then \`terraform untaint '${address}'\` and run this again to adopt it, or let Terraform replace it first`,
+        });
+        continue;
+      }
       const inputs: Record<string, unknown> = {};
       for (const [attribute, value] of Object.entries(attrs).sort(([a], [b]) => a.localeCompare(b))) {
         if (attribute === "id" || unset(value)) continue;
-        const field = TERRAFORM_ATTRIBUTES.get(attribute);
-        if (field) inputs[field] = Array.isArray(value) ? [...value].sort() : value;
-        else unexpressed.push({ source: address, attribute, value });
+        const field = inputOf(attribute);
+        if (!field) unexpressed.push({ source: address, attribute, value });
+        // a list under its earlier and its current name (v1.0.5 has both; one is set): one list
+        else if (Array.isArray(value)) inputs[field] = [...new Set([...((inputs[field] as unknown[] | undefined) ?? []), ...value])].sort();
+        else inputs[field] = value;
       }
       const key = inst.index_key === undefined ? [] : [String(inst.index_key)];
       targets.push({
@@ -130,7 +167,8 @@ export function readTerraformState(file: string): Discovery {
         "give the state of the Terraform configuration that manages your Targets",
     );
   }
-  return { origin: file, targets, skipped, unexpressed };
+  const stay = [...staying].filter(([, n]) => n > 0).sort(([a], [b]) => a.localeCompare(b));
+  return { origin: file, targets, skipped, unexpressed, values: "state", staying: stay.map(([type, count]) => ({ type, count })) };
 }
 
 /** Inputs in the field table's order (what a generated program lists). */

@@ -176,7 +176,9 @@ test("unknown commands and no command exit 2 with usage", async () => {
   expect((await runCli(["serve"])).code).toBe(2);
   const none = await runCli([]);
   expect(none.code).toBe(2);
-  expect(none.stdout).toContain("Usage: pulumi-boundary dev");
+  // no command is a mistake: the top-level usage (every command) goes to stderr
+  expect(none.stderr).toContain("Usage: pulumi-boundary <command>");
+  expect(none.stderr).toMatch(/^\s+dev\s/m);
 });
 
 describe("hostile configuration (each fails with one message, exit 2, never a crash or a silent overflow)", () => {
@@ -220,12 +222,31 @@ describe("hostile configuration (each fails with one message, exit 2, never a cr
     try {
       const res = await runCli(["dev", "--api-addr", "127.0.0.1:0", "--ops-addr", `127.0.0.1:${port}`]);
       expect(res.code).toBe(2);
-      expect(res.stderr).toBe(`pulumi-boundary dev: cannot listen on the ops address 127.0.0.1:${port}: EADDRINUSE\n`);
+      expect(res.stderr).toBe(
+        `pulumi-boundary dev: cannot listen on the ops address 127.0.0.1:${port}: EADDRINUSE (another process listens there, perhaps another ` +
+          "pulumi-boundary dev): stop it, or give another address: --ops-addr 127.0.0.1:0 picks a free port and the banner shows it\n",
+      );
       expect(res.stdout).not.toContain("API address");
     } finally {
       blocker.close();
     }
   });
+});
+
+test("a port already in use (another controller): the message names --api-addr 127.0.0.1:0, or stopping the other one", async () => {
+  const blocker = net.createServer();
+  await new Promise<void>((r) => blocker.listen(0, "127.0.0.1", () => r()));
+  const port = (blocker.address() as net.AddressInfo).port;
+  try {
+    const res = await runCli(["dev", "--api-addr", `127.0.0.1:${port}`, "--ops-addr", "127.0.0.1:0"]);
+    expect([res.code, res.stdout]).toEqual([2, ""]);
+    expect(res.stderr).toBe(
+      `pulumi-boundary dev: cannot listen on the API address 127.0.0.1:${port}: EADDRINUSE (another process listens there, perhaps another ` +
+        "pulumi-boundary dev): stop it, or give another address: --api-addr 127.0.0.1:0 picks a free port and the banner shows it\n",
+    );
+  } finally {
+    blocker.close();
+  }
 });
 
 describe("a config file's typos are refused, naming the file, the line, the key and the nearest known one (issue 25, item 3)", () => {

@@ -24,6 +24,8 @@ let dir: string;
 let clone: string;
 /** `npx pulumi-boundary dev` in the clone before `npm ci`, as a newcomer may type it first. */
 let beforeCi: ReturnType<typeof run>;
+/** The clone's `npm ci`, as a newcomer's first command prints it. */
+let ci: ReturnType<typeof run>;
 const run = (cmd: string, args: string[], cwd = clone) => spawnSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 300_000 });
 
 beforeAll(() => {
@@ -32,7 +34,7 @@ beforeAll(() => {
   execFileSync("git", ["clone", "--quiet", repo, clone]);
   execFileSync("git", ["checkout", "--quiet", execFileSync("git", ["rev-parse", "HEAD"], { cwd: repo, encoding: "utf8" }).trim()], { cwd: clone });
   beforeCi = run(npx, ["pulumi-boundary", "dev"]);
-  const ci = run(npm, ["ci", ...INSTALL]);
+  ci = run(npm, ["ci", ...INSTALL]);
   if (ci.status !== 0) throw new Error(`npm ci failed in the clone:\n${ci.stdout}\n${ci.stderr}`);
 }, 600_000);
 
@@ -46,6 +48,12 @@ afterAll(() => {
 test("npx pulumi-boundary dev before npm ci says to run npm ci, and leaves npx working (every npx below reuses its cache entry)", () => {
   expect(beforeCi.status).toBe(1);
   expect(beforeCi.stderr).toContain(`pulumi-boundary is not built in ${clone}: run \`npm ci\` there first, then this command again.`);
+});
+
+test("npm ci on the machine's Node 20 is quiet: no EBADENGINE for the packages that run on the checkout's Node 24 (the checkout's .npmrc)", () => {
+  expect(process.versions.node.split(".")[0]).toBe("24"); // jest itself runs on the dev dependency's Node
+  expect(`${ci.stdout}${ci.stderr}`).not.toContain("EBADENGINE");
+  expect(ci.stderr).not.toMatch(/npm warn/);
 });
 
 /** The bin's file, as package.json names it (one place says where the bin lives). */
@@ -84,7 +92,7 @@ describe.each(["after npm ci", "after a rebuild (npm run demo)"])("the real npx 
     accessSync(bin(), constants.X_OK);
     const before = builtAt();
     const v = run(npx, ["pulumi-boundary", "--version"]);
-    expect([v.status, v.stdout]).toEqual([0, `pulumi-boundary ${version}\n`]);
+    expect([v.status, v.stdout, v.stderr]).toEqual([0, `pulumi-boundary ${version}\n`, ""]); // no EBADENGINE either
     const help = run(npx, ["pulumi-boundary", "dev", "--help"]);
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^Usage: pulumi-boundary dev \[options\]/);

@@ -293,7 +293,7 @@ describe("bad input: exit non-zero, one message naming the input and what to do,
   });
 
   test("the installed package's bin has the command (the packed tarball ships it)", async () => {
-    const installed = path.join(packedProgram(), "node_modules", "pulumi-boundary", "dist", "controller", "cli.js");
+    const installed = path.join(packedProgram(), "node_modules", "pulumi-boundary", "dist", "cli", "main.js");
     const r = await runImport(["--from-terraform", FIXTURE], {}, work(), installed);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).resources).toHaveLength(3);

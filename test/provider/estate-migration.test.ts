@@ -1,0 +1,357 @@
+/**
+ * Moving off Terraform as teams do it (issue 31): states written by every release of
+ * terraform-provider-boundary (each release's `internal/provider/resource_target.go` at its tag
+ * gives the attributes its state holds), a state older than the estate read with `--live`, what
+ * stays in Terraform, and every failure of the command one line naming the fix. The built bin, a
+ * real process, against the real controller.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { OfflineEngine } from "../../examples/offline/engine";
+import { pluginProgram } from "../../examples/offline/plugin-program";
+import { applyTerraformState } from "../../examples/terraform/apply";
+import { packedProgram } from "../../harness/provider-host";
+import { BoundaryClient } from "../../provider/client";
+import { readTerraformState } from "../../provider/estate/terraform";
+import { selfSignedCert } from "../helpers/certs";
+import { CLI } from "../helpers/cli";
+import { ADMIN_TOKEN, PROJECT, startTestController, useTestController } from "../helpers/controller";
+import { startFaultProxy } from "../helpers/fault-proxy";
+
+jest.setTimeout(120_000);
+
+const work = () => mkdtempSync(path.join(tmpdir(), "pb-migrate-"));
+
+/** Runs `pulumi-boundary import …` in `cwd` with `env` on top of this process's (BOUNDARY_* cleared). */
+function runImport(args: string[], env: Record<string, string> = {}, cwd = work()): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("BOUNDARY_")));
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, "import", ...args], { cwd, env: { ...base, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The one line the command printed, after checking it is one line, the exit code and an empty stdout. */
+function message(r: { code: number | null; stdout: string; stderr: string }, code = 1): string {
+  expect([r.code, r.stdout]).toEqual([code, ""]);
+  expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+  return r.stderr.trim();
+}
+
+/**
+ * The attributes of a `boundary_target` instance in each release's state, by the releases that
+ * wrote that shape (read at each tag): SDKv2 stores every attribute of the schema, unset ones as
+ * their zero value (null for a list). Each shape's id lists under the names it had.
+ */
+const SHAPES: { releases: string; attributes: string[]; hosts: string; credentials?: string }[] = [
+  {
+    releases: "v0.1.0 to v1.0.0",
+    attributes: ["default_port", "description", "host_set_ids", "name", "scope_id", "session_connection_limit", "session_max_seconds", "type"],
+    hosts: "host_set_ids",
+  },
+  {
+    releases: "v1.0.1 and v1.0.2",
+    attributes: ["default_port", "description", "host_set_ids", "name", "scope_id", "session_connection_limit", "session_max_seconds", "type", "worker_filter"],
+    hosts: "host_set_ids",
+  },
+  {
+    releases: "v1.0.3 and v1.0.4",
+    attributes: [
+      ...["application_credential_library_ids", "default_port", "description", "host_set_ids", "name", "scope_id"],
+      ...["session_connection_limit", "session_max_seconds", "type", "worker_filter"],
+    ],
+    hosts: "host_set_ids",
+    credentials: "application_credential_library_ids",
+  },
+  {
+    releases: "v1.0.5, a configuration on the deprecated names",
+    attributes: [
+      ...["application_credential_library_ids", "application_credential_source_ids", "default_port", "description", "host_set_ids", "host_source_ids"],
+      ...["name", "scope_id", "session_connection_limit", "session_max_seconds", "type", "worker_filter"],
+    ],
+    hosts: "host_set_ids",
+    credentials: "application_credential_library_ids",
+  },
+  {
+    releases: "v1.0.5 to v1.0.11",
+    attributes: [
+      ...["application_credential_source_ids", "default_port", "description", "host_source_ids", "name", "scope_id"],
+      ...["session_connection_limit", "session_max_seconds", "type", "worker_filter"],
+    ],
+    hosts: "host_source_ids",
+    credentials: "application_credential_source_ids",
+  },
+  {
+    releases: "v1.0.12, a configuration on the deprecated name",
+    attributes: [
+      ...["application_credential_source_ids", "brokered_credential_source_ids", "default_port", "description", "host_source_ids"],
+      ...["injected_application_credential_source_ids", "name", "scope_id", "session_connection_limit", "session_max_seconds", "type", "worker_filter"],
+    ],
+    hosts: "host_source_ids",
+    credentials: "application_credential_source_ids",
+  },
+  {
+    releases: "v1.0.12 to v1.1.3",
+    attributes: [
+      ...["brokered_credential_source_ids", "default_port", "description", "host_source_ids", "injected_application_credential_source_ids"],
+      ...["name", "scope_id", "session_connection_limit", "session_max_seconds", "type", "worker_filter"],
+    ],
+    hosts: "host_source_ids",
+    credentials: "brokered_credential_source_ids",
+  },
+];
+
+/** A value of a set attribute for the shape: the Target's own where it has one, else the attribute's zero value. */
+function attributesOf(shape: (typeof SHAPES)[number], own: Record<string, unknown>): Record<string, unknown> {
+  const zero = (a: string) => (a.endsWith("_ids") ? null : /port|seconds|limit/.test(a) ? 0 : "");
+  return Object.fromEntries(shape.attributes.map((a) => [a, own[a] ?? zero(a)]));
+}
+
+/** A state of format version 4 with `resources`. */
+const stateText = (resources: unknown[]) =>
+  `${JSON.stringify({ version: 4, terraform_version: "1.0.11", serial: 3, lineage: "l", outputs: {}, resources }, null, 2)}\n`;
+
+describe("every release's state shape: host sets and credential libraries come along, under whatever name the state holds them", () => {
+  test.each(SHAPES)("$releases", (shape) => {
+    const dir = work();
+    const own = {
+      id: "ttcp_1234567890",
+      name: "web",
+      type: "tcp",
+      scope_id: PROJECT,
+      default_port: 22,
+      session_connection_limit: -1,
+      session_max_seconds: 28800,
+      [shape.hosts]: ["hsst_1234567891", "hsst_1234567890"],
+      ...(shape.credentials ? { [shape.credentials]: ["clvlt_1234567890"] } : {}),
+    };
+    const file = path.join(dir, "s.tfstate");
+    writeFileSync(
+      file,
+      stateText([
+        { mode: "managed", type: "boundary_target", name: "web", instances: [{ schema_version: 0, attributes: { ...attributesOf(shape, own), id: own.id } }] },
+      ]),
+    );
+    const found = readTerraformState(file);
+    expect(found.unexpressed).toEqual([]);
+    expect(found.targets[0]!.inputs).toEqual({
+      scopeId: PROJECT,
+      name: "web",
+      type: "tcp",
+      hostSetIds: ["hsst_1234567890", "hsst_1234567891"],
+      ...(shape.credentials ? { applicationCredentialLibraryIds: ["clvlt_1234567890"] } : {}),
+      sessionMaxSeconds: 28800,
+      sessionConnectionLimit: -1,
+      defaultPort: 22,
+    });
+  });
+});
+
+describe("a state older than the estate, on --emulate 0.21", () => {
+  const c = useTestController({ emulation: "0.21" });
+
+  test("without --live the state's values and how to check them; with --live the controller's, each difference named, a deleted Target left out; the adoption plans no change", async () => {
+    const dir = work();
+    // written by v1.0.5 on the deprecated names, with what stays in Terraform around the Targets
+    const shape = SHAPES[3]!;
+    const instance = (name: string, own: Record<string, unknown>) => ({
+      schema_version: 0,
+      attributes: attributesOf(shape, { name, type: "tcp", scope_id: PROJECT, session_connection_limit: -1, session_max_seconds: 28800, ...own }),
+    });
+    const withIds = (i: ReturnType<typeof instance>, id: string) => ({ ...i, attributes: { ...i.attributes, id } });
+    const written = path.join(dir, "written.tfstate");
+    writeFileSync(
+      written,
+      stateText([
+        { mode: "managed", type: "boundary_host_catalog", name: "static", instances: [{ attributes: { id: "hcst_1234567890" } }] },
+        {
+          mode: "managed",
+          type: "boundary_host_set",
+          name: "web",
+          instances: [{ attributes: { id: "hsst_1234567891" } }, { attributes: { id: "hsst_1234567890" } }],
+        },
+        {
+          mode: "managed",
+          type: "boundary_target",
+          name: "web",
+          instances: [
+            withIds(
+              instance("web", { default_port: 22, host_set_ids: ["hsst_1234567891"], application_credential_library_ids: ["clvlt_1234567891"] }),
+              "ttcp_OLD0000001",
+            ),
+          ],
+        },
+        {
+          mode: "managed",
+          type: "boundary_target",
+          name: "db",
+          instances: [withIds(instance("db", { default_port: 5432, host_set_ids: ["hsst_1234567890"] }), "ttcp_OLD0000002")],
+        },
+        { mode: "managed", type: "boundary_target", name: "old", instances: [withIds(instance("old", { default_port: 80 }), "ttcp_OLD0000003")] },
+      ]),
+    );
+    const client = new BoundaryClient({ addr: c.apiUrl, token: ADMIN_TOKEN });
+    const state = path.join(dir, "terraform.tfstate");
+    try {
+      const text = await applyTerraformState(written, client);
+      // a tainted instance, which Terraform would replace: named, never adopted
+      const parsed = JSON.parse(text);
+      parsed.resources.push({
+        mode: "managed",
+        type: "boundary_target",
+        name: "broken",
+        instances: [{ status: "tainted", ...withIds(instance("broken", {}), "ttcp_TAINTED001") }],
+      });
+      writeFileSync(state, JSON.stringify(parsed));
+      // days later: someone changed web's port and credential library and deleted old by hand
+      const byName = new Map(c.store.listTargets(PROJECT, false).map((t) => [t.name, t]));
+      const web = await client.getTarget(byName.get("web")!.id);
+      await client.updateTarget(web.id, web.version, ["attributes.default_port"], { attributes: { default_port: 2222 } });
+      const now = await client.getTarget(web.id);
+      await client.changeLists(now.id, now.version, "set", { applicationCredentialLibraryIds: ["clvlt_1234567890"] });
+      await client.deleteTarget(byName.get("old")!.id);
+    } finally {
+      await client.close();
+    }
+    const ids = new Map(c.store.listTargets(PROJECT, false).map((t) => [t.name, t.id]));
+
+    const stale = await runImport(["--from-terraform", state, "--out", "targets.json"], {}, dir);
+    expect(stale.code).toBe(0);
+    expect(stale.stderr).toContain("3 Target(s) from");
+    expect(stale.stderr).toContain("values: the state's, as Terraform last wrote them; a Target changed or deleted since is not seen: run again with --live");
+    expect(stale.stderr).toContain("staying in Terraform: 1 boundary_host_catalog, 2 boundary_host_set (this command adopts Targets only");
+    expect(stale.stderr).toContain("skipped boundary_target.broken (ttcp_TAINTED001, tainted): Terraform holds it as damaged");
+    expect(stale.stderr).not.toContain("not expressible");
+
+    const proxy = await startFaultProxy(c.apiUrl);
+    let live;
+    try {
+      live = await runImport(
+        ["--from-terraform", state, "--live", "--program", "ts", "--out", "targets.json"],
+        { BOUNDARY_ADDR: proxy.url, BOUNDARY_TOKEN: ADMIN_TOKEN },
+        dir,
+      );
+      expect(proxy.seen.every((s) => s.method === "GET")).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+    expect([live.code, live.stdout]).toEqual([0, ""]);
+    const lines = live.stderr.split("\n");
+    expect(lines.filter((l) => l.startsWith("differs: "))).toEqual([
+      'differs: boundary_target.web: applicationCredentialLibraryIds: state ["clvlt_1234567891"], controller ["clvlt_1234567890"] (the controller\'s value written)',
+      "differs: boundary_target.web: defaultPort: state 22, controller 2222 (the controller's value written)",
+    ]);
+    expect(lines.find((l) => l.startsWith("skipped boundary_target.old"))).toMatch(
+      /^skipped boundary_target.old \(ttcp_\w+\): the controller has no such Target \(deleted since the state was written\): left out; .*terraform state rm 'boundary_target.old'/,
+    );
+    expect(live.stderr).toContain("values: the controller's, read now (2 difference(s) from the state)");
+    expect(live.stderr).toContain("2 Target(s) from");
+    const file = JSON.parse(readFileSync(path.join(dir, "targets.json"), "utf8"));
+    expect(file.resources.map((r: { name: string; id: string }) => [r.name, r.id])).toEqual([
+      ["db", ids.get("db")],
+      ["web", ids.get("web")],
+    ]);
+    const program = readFileSync(path.join(dir, "targets.ts"), "utf8");
+    expect(program).toContain('hostSetIds: ["hsst_1234567891"]');
+    expect(program).toContain('applicationCredentialLibraryIds: ["clvlt_1234567890"]');
+    expect(program).toContain("defaultPort: 2222");
+
+    const e = new OfflineEngine({
+      programDir: dir,
+      project: "import-test",
+      stack: "dev",
+      config: { "boundary:addr": c.apiUrl, "boundary:token": ADMIN_TOKEN },
+      pluginDir: path.join(packedProgram(), "node_modules", "pulumi-boundary"),
+    });
+    try {
+      const preview = await e.preview(pluginProgram(path.join(dir, "targets.ts")));
+      expect(preview.steps.map((s) => [s.name, s.op, s.failed]).sort()).toEqual([
+        ["db", "import", undefined],
+        ["web", "import", undefined],
+      ]);
+    } finally {
+      await e.close();
+    }
+  });
+});
+
+describe("every failure one line naming the fix, never a stack trace", () => {
+  const c = useTestController({ emulation: "0.21" });
+  const env = () => ({ BOUNDARY_ADDR: c.apiUrl, BOUNDARY_TOKEN: ADMIN_TOKEN });
+
+  test("--scope global or an org without --recursive is refused before any call, naming --recursive", async () => {
+    const proxy = await startFaultProxy(c.apiUrl);
+    try {
+      for (const scope of ["global", "o_1234567890"]) {
+        expect(message(await runImport(["--scope", scope], { ...env(), BOUNDARY_ADDR: proxy.url }))).toMatch(
+          new RegExp(
+            `^pulumi-boundary import: --scope ${scope}: Targets live in projects: add --recursive to list every project below .*, or give a project id`,
+          ),
+        );
+      }
+      expect(proxy.seen).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+    expect(message(await runImport(["--live", "--scope", PROJECT]), 2)).toBe(
+      "pulumi-boundary import: --live goes with --from-terraform (--scope reads the controller already)",
+    );
+  });
+
+  test("nothing listening, a refused token, an unknown scope", async () => {
+    const closed = await startTestController();
+    const gone = closed.apiUrl;
+    await closed.shutdown();
+    expect(message(await runImport(["--scope", PROJECT], { ...env(), BOUNDARY_ADDR: gone }))).toMatch(
+      new RegExp(`^pulumi-boundary import: GET /v1/targets: ECONNREFUSED.*nothing was sent: no controller answers at ${gone}, the address BOUNDARY_ADDR gives`),
+    );
+    expect(message(await runImport(["--scope", PROJECT], { ...env(), BOUNDARY_TOKEN: "at_0000000000_refused" }))).toMatch(
+      /^pulumi-boundary import: BOUNDARY_TOKEN: .*401/,
+    );
+    expect(message(await runImport(["--scope", "p_0000000000"], env()))).toMatch(/--scope p_0000000000: no such scope .*: give an existing scope id/);
+    // --live reads the same way
+    const dir = work();
+    writeFileSync(
+      path.join(dir, "s.tfstate"),
+      stateText([
+        { mode: "managed", type: "boundary_target", name: "web", instances: [{ attributes: { id: "ttcp_1234567890", name: "web", scope_id: PROJECT } }] },
+      ]),
+    );
+    expect(message(await runImport(["--from-terraform", "s.tfstate", "--live"], { ...env(), BOUNDARY_ADDR: gone }, dir))).toMatch(
+      /^pulumi-boundary import: GET \/v1\/targets\/ttcp_1234567890: ECONNREFUSED.*BOUNDARY_ADDR/,
+    );
+    expect(message(await runImport(["--from-terraform", "s.tfstate", "--live"], { ...env(), BOUNDARY_TOKEN: "at_0000000000_refused" }, dir))).toMatch(
+      /^pulumi-boundary import: BOUNDARY_TOKEN: .*401/,
+    );
+  });
+
+  test("http:// to a TLS listener, and a certificate this machine does not trust", async () => {
+    const dir = work();
+    const cert = selfSignedCert(dir, "api");
+    const tls = await startTestController({
+      api: { host: "127.0.0.1", port: 0, tls: { certFile: cert.certFile, keyFile: cert.keyFile, cert: cert.cert, key: readFileSync(cert.keyFile, "utf8") } },
+    });
+    try {
+      const https = tls.apiUrl;
+      const http = https.replace(/^https:/, "http:");
+      expect(message(await runImport(["--scope", PROJECT], { ...env(), BOUNDARY_ADDR: http }))).toMatch(
+        new RegExp(`^pulumi-boundary import: GET /v1/targets: .*serves TLS.*Use ${https} in boundary:addr \\(or BOUNDARY_ADDR\\)`),
+      );
+      expect(message(await runImport(["--scope", PROJECT], { ...env(), BOUNDARY_ADDR: https }))).toMatch(
+        /^pulumi-boundary import: GET \/v1\/targets: .*the TLS handshake with .* failed.*BOUNDARY_CACERT.*BOUNDARY_TLS_INSECURE/,
+      );
+      // trusted, it answers
+      const ok = await runImport(["--scope", PROJECT], { ...env(), BOUNDARY_ADDR: https, BOUNDARY_CACERT: cert.certFile });
+      expect(message(ok)).toMatch(/no Target found/);
+    } finally {
+      await tls.shutdown();
+    }
+  });
+});
