@@ -68,6 +68,16 @@ describe.each(ROUTES)("the %s route", (route) => {
     expect(diagnostics[0]!.message).toContain(`Target "d" has the name "web" in project ${P1}, as Target "a" has`);
   });
 
+  test("a Target already in the stack (its recorded state) and a new one with its name in its project: the pull request's preview reports the new one", async () => {
+    const name = `live-${route}`;
+    const [applied] = await routes.apply(route, [named("live", { scopeId: P1, name })]);
+    expect(applied!.props).toMatchObject({ name, scopeId: P1, createdTime: expect.any(String) }); // the controller's record
+    const [planned, elsewhere] = await stack(route, [named("planned", { scopeId: P1, name }), named("elsewhere", { scopeId: P2, name })]);
+    const found = (await pack.analyzeStack([applied!, planned!, elsewhere!])).diagnostics;
+    expect(found.map((d) => [d.policy, d.urn])).toEqual([[POLICY, planned!.urn]]);
+    expect(found[0]!.message).toContain(`Target "planned" has the name "${name}" in project ${P1}, as Target "live" has`);
+  });
+
   test("at the level the pack's config gives it, and not at all when disabled", async () => {
     const resources = await stack(route, [named("a", { scopeId: P1, name: "web" }), named("b", { scopeId: P1, name: "web" })]);
     await pack.configure({ [POLICY]: "advisory" });
