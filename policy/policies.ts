@@ -22,6 +22,14 @@ interface TargetRule<S extends Settings> {
 
 const NOT_A_TARGET = `applies only to Targets (${TARGET_TYPES.plugin}, ${TARGET_TYPES.dynamic})`;
 
+/**
+ * Says the policy does not apply (the host records it; an older `@pulumi/policy` has no
+ * `notApplicable`, and a team's own pack may run one: the policy then just passes).
+ */
+function notApplicable(args: { notApplicable?: (reason?: string) => never }): void {
+  args.notApplicable?.(NOT_A_TARGET);
+}
+
 /** A resource policy from a rule: other resources are not applicable; a Target breaking the rule is one violation. */
 function targetPolicy<S extends Settings>(rule: TargetRule<S>): ResourceValidationPolicy {
   return {
@@ -32,7 +40,7 @@ function targetPolicy<S extends Settings>(rule: TargetRule<S>): ResourceValidati
     remediationSteps: rule.remediationSteps,
     configSchema: configSchema(rule.settings),
     validateResource: (args, reportViolation) => {
-      if (!targetRoute(args.type)) args.notApplicable(NOT_A_TARGET);
+      if (!targetRoute(args.type)) return notApplicable(args);
       const problem = rule.judge(args.props, settingValues(rule.name, rule.settings, args.getConfig<Record<string, unknown>>()));
       if (problem) reportViolation(`Target ${JSON.stringify(args.name)} ${problem}`);
     },
@@ -151,7 +159,7 @@ export const uniqueNames: StackValidationPolicy = {
   remediationSteps: "Rename one of the Targets, or leave name out so that the provider names it after the resource.",
   configSchema: configSchema({}),
   validateStack: (args, reportViolation) => {
-    if (!args.resources.some((r) => targetRoute(r.type))) args.notApplicable(NOT_A_TARGET);
+    if (!args.resources.some((r) => targetRoute(r.type))) return notApplicable(args);
     const first = new Map<string, string>();
     for (const r of args.resources) {
       if (!targetRoute(r.type)) continue;

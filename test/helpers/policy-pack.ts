@@ -64,6 +64,8 @@ export interface PolicyPackRun {
   /** What the pack printed after its port (the engine shows it as diagnostics). */
   output(): string;
   pluginInfo(): Promise<string>;
+  /** Handshake as the engine sends it first (the pack folder as root and program directory): the gRPC status code it ends with, 0 for OK. */
+  handshake(dir: string): Promise<number>;
   analyzerInfo(): Promise<{ name: string; version: string; description: string; supportsConfig: boolean; policies: PolicyInfo[] }>;
   /** ConfigureStack, as the engine sends it first. */
   configureStack(stack: string, project: string, dryRun: boolean): Promise<void>;
@@ -171,6 +173,16 @@ function connect(child: ChildProcess, port: string, dir: string, output: () => s
     output,
     pluginInfo: async () => (await call<import("@pulumi/pulumi/proto/plugin_pb").PluginInfo>("getPluginInfo", new empty.Empty())).getVersion(),
     analyzerInfo: info,
+    async handshake(packDir) {
+      const r = new pb.AnalyzerHandshakeRequest();
+      r.setEngineAddress("127.0.0.1:1");
+      r.setRootDirectory(packDir);
+      r.setProgramDirectory(packDir);
+      return call("handshake", r).then(
+        () => 0,
+        (err: { code?: number }) => err.code ?? -1,
+      );
+    },
     async configureStack(stack, project, dryRun) {
       const r = new pb.AnalyzerStackConfigureRequest();
       r.setStack(stack);

@@ -4,11 +4,13 @@
  * Pulumi's real dynamic-provider host; the plugin route's program properties checked by the plugin
  * over gRPC. What Analyze sees is Check's answer; what AnalyzeStack sees in a preview is the
  * projected state: the plugin's Create with `preview`, the inputs for the dynamic host (which has no
- * preview, so the engine takes the inputs as the state).
+ * preview, so the engine takes the inputs as the state). `apply` creates Targets on a real controller
+ * (an earlier `pulumi up`), for what AnalyzeStack sees of a Target already in the stack: its state.
  */
-import { engine, UNKNOWN, type Engine } from "../../harness/engine";
+import { engine, secret, UNKNOWN, type Engine } from "../../harness/engine";
 import { registeredResources, type Declared } from "../../harness/program";
 import { packedProgram, startPlugin, type Host } from "../../harness/provider-host";
+import { ADMIN_TOKEN } from "./controller";
 import { startHostedProvider } from "./dynamic-host";
 import type { AnalyzedResource } from "./policy-pack";
 import { useForSuite } from "./suite";
@@ -26,9 +28,11 @@ export interface Registration {
   failures: { property: string; reason: string }[];
 }
 
-/** The two provider processes, and `register`, which declares Targets by one route. */
+/** The two provider processes: `register` declares Targets by one route, `apply` creates them (an earlier `pulumi up`). */
 export interface TargetRoutes {
   register(route: Route, declared: readonly Declared[]): Promise<Registration[]>;
+  /** Creates the declared Targets on the controller: each as AnalyzeStack sees a Target already in the stack (its recorded state). */
+  apply(route: Route, declared: readonly Declared[]): Promise<AnalyzedResource[]>;
 }
 
 const urnOf = (type: string, name: string) => `urn:pulumi:dev::policy-test::${type}::${name}`;
@@ -45,6 +49,14 @@ export async function startTargetRoutes(): Promise<TargetRoutes & { stop(): Prom
     throw err;
   });
   const dynamicHost = hosted.host;
+  // the plugin configured for the same controller, as the engine configures a provider before any Create
+  await engine(pluginHost, urnOf("pulumi:providers:boundary", "default"))
+    .configure({ addr: hosted.c.apiUrl, token: secret(ADMIN_TOKEN) }, { "boundary:config:addr": hosted.c.apiUrl })
+    .catch(async (err: unknown) => {
+      await pluginHost.stop();
+      await hosted.stop();
+      throw err;
+    });
   const engines = new Map<string, Engine>();
   const engineFor = (host: Host, urn: string) => {
     const key = `${host.pid} ${urn}`;
@@ -52,7 +64,17 @@ export async function startTargetRoutes(): Promise<TargetRoutes & { stop(): Prom
     if (!e) engines.set(key, (e = engine(host, urn)));
     return e;
   };
-  return {
+  const routes: TargetRoutes = {
+    async apply(route, declared) {
+      const registered = await routes.register(route, declared);
+      return Promise.all(
+        registered.map(async ({ analyzed, failures }) => {
+          if (failures.length) throw new Error(`${analyzed.name} fails Check: ${JSON.stringify(failures)}`);
+          const { props } = await engineFor(route === "dynamic" ? dynamicHost : pluginHost, analyzed.urn).create(analyzed.props);
+          return { ...analyzed, props };
+        }),
+      );
+    },
     async register(route, declared) {
       if (route === "dynamic") {
         const registered = registeredResources(program, declared, UNKNOWN);
@@ -76,6 +98,9 @@ export async function startTargetRoutes(): Promise<TargetRoutes & { stop(): Prom
         }),
       );
     },
+  };
+  return {
+    ...routes,
     stop: async () => {
       await pluginHost.stop();
       await hosted.stop();

@@ -28,6 +28,8 @@ const EXPECTED = [
 ] as const;
 
 test("the installed package's pack starts as the engine starts it and describes its six policies, their levels and settings", async () => {
+  // @pulumi/policy 1.21 has no Handshake: the engine falls back on Unimplemented (analyzer_plugin.go) and goes on
+  expect(await pack.handshake(installedPack())).toBe(12); // UNIMPLEMENTED
   const policyVersion = manifest(require.resolve("@pulumi/policy/package.json", { paths: [installedPack()] })).version.replace(/^v/, "");
   expect(await pack.pluginInfo()).toBe(policyVersion);
   await pack.configureStack("dev", "policy-test", true);

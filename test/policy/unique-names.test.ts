@@ -21,6 +21,16 @@ async function stack(route: Route, declared: Declared[]): Promise<AnalyzedResour
   for (const r of registered) expect(r.failures).toEqual([]);
   return registered.map((r) => r.previewed);
 }
+/** What else a stack holds: the stack resource and the plugin's default provider (its name and project are no Target's). */
+const AROUND: AnalyzedResource[] = [
+  { urn: "urn:pulumi:dev::policy-test::pulumi:pulumi:Stack::policy-test-dev", type: "pulumi:pulumi:Stack", name: "policy-test-dev", props: {} },
+  {
+    urn: "urn:pulumi:dev::policy-test::pulumi:providers:boundary::default",
+    type: "pulumi:providers:boundary",
+    name: "default",
+    props: { addr: "http://127.0.0.1:9200", name: "web", scopeId: P1 },
+  },
+];
 const named = (name: string, args: Record<string, unknown>): Declared => ({ name, args: { description: "d", ...args } });
 
 beforeEach(() => pack.configure({}));
@@ -34,7 +44,7 @@ describe.each(ROUTES)("the %s route", (route) => {
       named("d", { scopeId: P1 }),
       named("e", { scopeId: P1 }),
     ]);
-    const { diagnostics, notApplicable } = await pack.analyzeStack(resources);
+    const { diagnostics, notApplicable } = await pack.analyzeStack([...AROUND, ...resources]);
     expect(diagnostics.filter((d) => d.policy === POLICY)).toEqual([]);
     expect(notApplicable).toEqual([]);
   });
@@ -46,7 +56,7 @@ describe.each(ROUTES)("the %s route", (route) => {
       named("c", { scopeId: P1, name: "web" }),
       named("d", { scopeId: P2, name: "web" }),
     ]);
-    const found = (await pack.analyzeStack(resources)).diagnostics.filter((d) => d.policy === POLICY);
+    const found = (await pack.analyzeStack([...AROUND, ...resources])).diagnostics.filter((d) => d.policy === POLICY);
     expect(found.map((d) => [d.urn, d.level])).toEqual([
       [resources[1]!.urn, "mandatory"],
       [resources[2]!.urn, "mandatory"],
@@ -66,6 +76,16 @@ describe.each(ROUTES)("the %s route", (route) => {
     // exactly one: d's duplicate of a; nothing about b or c, and no "can't run during preview"
     expect(diagnostics.map((d) => [d.policy, d.urn])).toEqual([[POLICY, resources[3]!.urn]]);
     expect(diagnostics[0]!.message).toContain(`Target "d" has the name "web" in project ${P1}, as Target "a" has`);
+  });
+
+  test("a Target already in the stack (its recorded state) and a new one with its name in its project: the pull request's preview reports the new one", async () => {
+    const name = `live-${route}`;
+    const [applied] = await routes.apply(route, [named("live", { scopeId: P1, name })]);
+    expect(applied!.props).toMatchObject({ name, scopeId: P1, createdTime: expect.any(String) }); // the controller's record
+    const [planned, elsewhere] = await stack(route, [named("planned", { scopeId: P1, name }), named("elsewhere", { scopeId: P2, name })]);
+    const found = (await pack.analyzeStack([applied!, planned!, elsewhere!])).diagnostics;
+    expect(found.map((d) => [d.policy, d.urn])).toEqual([[POLICY, planned!.urn]]);
+    expect(found[0]!.message).toContain(`Target "planned" has the name "${name}" in project ${P1}, as Target "live" has`);
   });
 
   test("at the level the pack's config gives it, and not at all when disabled", async () => {
