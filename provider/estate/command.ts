@@ -6,7 +6,7 @@
  * line that cannot be run.
  */
 import { writeFileSync } from "node:fs";
-import { ClientSettingsError } from "../client";
+import { ClientSettingsError, LoginRefusedError } from "../client";
 import { PACKAGE, PROVIDER_CONFIG } from "../config";
 import { ImportInputError, type Discovery } from "./discovery";
 import { UsageError, parseFlags } from "./flags";
@@ -44,6 +44,8 @@ From a live scope (every release from ${OLDEST.release} to the newest; pages and
   BOUNDARY_TLS_INSECURE, BOUNDARY_CLIENT_TIMEOUT, BOUNDARY_RATE_LIMIT). A stack's settings are its
   config keys ${config("addr")} and ${config("token")}:
     export ${PROVIDER_CONFIG.addr.env}=$(pulumi config get ${config("addr")}) ${PROVIDER_CONFIG.token.env}=$(pulumi config get ${config("token")})
+  Or, without a token, it logs in as the provider does: ${PROVIDER_CONFIG.authMethodId.env},
+  ${PROVIDER_CONFIG.authMethodLoginName.env} and ${PROVIDER_CONFIG.authMethodPassword.env}.
 
 From Terraform (terraform-provider-boundary):
   --from-terraform <file> a state file, format version 4 (\`terraform state pull > terraform.tfstate\`):
@@ -108,7 +110,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     process.stderr.write(`wrote ${flags.out ?? "the bulk-import file to standard output"}${flags.program === "ts" ? ` and ${programOut}` : ""}; ${next}\n`);
     return 0;
   } catch (err) {
-    if (!(err instanceof ImportInputError) && !(err instanceof ClientSettingsError)) throw err;
+    if (!(err instanceof ImportInputError) && !(err instanceof ClientSettingsError) && !(err instanceof LoginRefusedError)) throw err;
     process.stderr.write(`pulumi-boundary import: ${err.message}\n`);
     return 1;
   }
