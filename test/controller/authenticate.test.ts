@@ -3,6 +3,7 @@
  * (issue 32, item 2): the table's `authenticate` column decides what each release reads and answers.
  */
 import { defaultFixtures } from "../../controller";
+import { loadDevConfig } from "../../controller/config/dev-config";
 import { RELEASE_KEYS, release } from "../../wire/releases";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
 
@@ -161,5 +162,14 @@ describe("Boundary's own CLI, as its source sends (authenticate password, then t
     } finally {
       await c.shutdown();
     }
+  });
+});
+
+describe("the configuration file's controller block", () => {
+  test("auth_token_time_to_live sets the life of the tokens a login issues, as in Boundary's", () => {
+    const read = () => 'controller {\n  auth_token_time_to_live = "90s"\n}\n';
+    expect(loadDevConfig(["--config", "controller.hcl"], read).authTokenTtlMs).toBe(90_000);
+    const bad = () => 'controller {\n  auth_token_time_to_live = "soon"\n}\n';
+    expect(() => loadDevConfig(["--config", "controller.hcl"], bad)).toThrow(/controller\.auth_token_time_to_live/);
   });
 });
