@@ -6,17 +6,20 @@
  */
 import { PROVIDER_CONFIG } from "../config";
 import { UsageError, parseFlags } from "../estate/flags";
+import type { BoundaryClientOptions } from "../client";
 import { runChecks, type Finding } from "./checks";
+import { stackOptions, type RunPulumi } from "./stack";
 
 const FLAGS = {
   scope: { type: "string" },
+  stack: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
 const env = (k: keyof typeof PROVIDER_CONFIG) => PROVIDER_CONFIG[k].env;
 
 /** The command's help. */
-export const DOCTOR_USAGE = `Usage: pulumi-boundary doctor [--scope <project id>]
+export const DOCTOR_USAGE = `Usage: pulumi-boundary doctor [--scope <project id>] [--stack <name>]
 
 Checks the first connection to a Boundary controller with the provider's settings, one line each,
 and stops at the first blocking problem (exit 1). It never writes.
@@ -34,16 +37,18 @@ Settings, as the provider reads them when the stack config does not set them:
   ${env("addr")}, and ${env("token")} or a login: ${env("authMethodId")},
   ${env("authMethodLoginName")} and ${env("authMethodPassword")}
   (also BOUNDARY_CACERT, BOUNDARY_TLS_INSECURE, BOUNDARY_CLIENT_TIMEOUT, ${env("apiGeneration")}).
-  A stack's own: export ${env("addr")}=$(pulumi config get boundary:addr) and so on.
+  With --stack, a stack's own config first (boundary:addr, boundary:token, boundary:authMethod…),
+  read with \`pulumi config --json --show-secrets\` in the project's folder; secrets are never printed.
 
   --scope <id>   the project whose Targets the stack manages
+  --stack <name> read the provider's settings from this stack's config
   -h, --help     this help
 `;
 
 const MARK: Record<Finding["status"], string> = { ok: "ok  ", warn: "warn", fail: "FAIL", skip: "skip" };
 
 /** Runs `pulumi-boundary doctor` with `argv` (after `doctor`); resolves to the exit code. */
-export async function main(argv: readonly string[], environment: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function main(argv: readonly string[], environment: NodeJS.ProcessEnv = process.env, run?: RunPulumi): Promise<number> {
   let flags;
   try {
     flags = parseFlags(argv, FLAGS);
@@ -60,6 +65,14 @@ export async function main(argv: readonly string[], environment: NodeJS.ProcessE
     process.stderr.write(`pulumi-boundary doctor: --scope ${JSON.stringify(flags.scope)}: give a project id (p_ and 10 letters or digits)\n`);
     return 2;
   }
-  const ok = await runChecks({}, environment, flags.scope, (f) => process.stdout.write(`${MARK[f.status]}  ${f.check}: ${f.text}\n`));
+  let options: BoundaryClientOptions = {};
+  try {
+    if (flags.stack !== undefined) options = stackOptions(flags.stack, run);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`pulumi-boundary doctor: ${err.message}\n`);
+    return 2;
+  }
+  const ok = await runChecks(options, environment, flags.scope, (f) => process.stdout.write(`${MARK[f.status]}  ${f.check}: ${f.text}\n`));
   return ok ? 0 : 1;
 }

@@ -4,7 +4,7 @@
  * `http://` to a TLS listener, a wrong password, a missing grant) is reported at its own check, and
  * the run stops there. The doctor never writes: the controller's metrics show only reads.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { runChecks, type Finding } from "../../provider/doctor/checks";
@@ -122,6 +122,32 @@ describe("the command", () => {
       const good = await runCli(["doctor", "--scope", PROJECT], { BOUNDARY_ADDR: c.apiUrl, BOUNDARY_TOKEN: ADMIN_TOKEN });
       expect(good.stdout).toMatch(/^ok {4}grants: in p_1234567890 the credentials may list and create Targets/m);
       expect(good.code).toBe(0);
+    } finally {
+      await c.shutdown();
+    }
+  });
+
+  test("--stack reads the stack's config through Pulumi's CLI (a stand-in here, printing what `pulumi config --json --show-secrets` prints)", async () => {
+    const c = await startTestController({ emulation: "0.21" });
+    const bin = mkdtempSync(path.join(tmpdir(), "pb-pulumi-"));
+    const config = {
+      "boundary:addr": { value: c.apiUrl, secret: false },
+      "boundary:authMethodId": { value: "ampw_1234567890", secret: false },
+      "boundary:authMethodLoginName": { value: "admin", secret: false },
+      "boundary:authMethodPassword": { value: "password", secret: true },
+    };
+    // answers only the call the doctor makes; anything else fails as the real CLI would
+    const script = `#!/bin/sh\nif [ "$*" = "config --json --show-secrets --stack ci" ]; then echo '${JSON.stringify(config)}'; else echo "error: no stack named $5" >&2; exit 255; fi\n`;
+    writeFileSync(path.join(bin, "pulumi"), script, { mode: 0o755 });
+    try {
+      const env = { PATH: `${bin}:${process.env.PATH}` };
+      const good = await runCli(["doctor", "--stack", "ci", "--scope", PROJECT], env);
+      expect(good.stdout).toMatch(/^ok {4}settings: address http:\/\/127\.0\.0\.1:\d+ \(from boundary:addr\); login to ampw_1234567890 as "admin"$/m);
+      expect(good.stdout).toMatch(/^ok {4}credentials: the login works/m);
+      expect(good.code).toBe(0);
+      const missing = await runCli(["doctor", "--stack", "nope"], env);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain("--stack nope: `pulumi config --stack nope` failed (error: no stack named nope)");
     } finally {
       await c.shutdown();
     }
