@@ -3,7 +3,7 @@
  * Configure with the login keys as `pulumi do` sends them (every other key null), and
  * `pulumi-boundary import --scope` with Boundary's CLI's environment names.
  */
-import { secret } from "../../harness/engine";
+import { isWrappedSecret, secret } from "../../harness/engine";
 import { packedProgram, startPlugin } from "../../harness/provider-host";
 import { discoverScope } from "../../provider/estate/scope";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
@@ -70,3 +70,16 @@ test("pulumi-boundary import with a wrong password: one line naming the settings
   ]);
   expect(res.stderr).not.toContain("not-it");
 });
+
+test("the plugin's CheckConfig judges the login's keys and keeps the password a secret", async () => {
+  const p = await startPlugin(packedProgram());
+  try {
+    const e = pulumiDo(p).engine;
+    const sound = await e.checkConfig({ addr: c.apiUrl, authMethodId: "ampw_1234567890", authMethodLoginName: "admin", authMethodPassword: "password" });
+    expect(sound.failures).toEqual([]);
+    expect(isWrappedSecret(sound.inputs.authMethodPassword)).toBe(true);
+    expect((await e.checkConfig({ authMethodId: "amoidc_1234567890" })).failures).toEqual(["authMethodId"]);
+  } finally {
+    await p.stop();
+  }
+}, 60_000);
