@@ -7,7 +7,7 @@
 import { ENV, type BoundaryClientOptions } from "./client";
 import { ClientSettingsError } from "./errors";
 import { looseName, nearestName } from "../common/nearest";
-import { API_GENERATIONS } from "../wire/releases";
+import { API_GENERATIONS, firstReleaseWhere } from "../wire/releases";
 
 /** The package name: the namespace of the stack config keys. */
 export const PACKAGE = "boundary";
@@ -31,7 +31,9 @@ export const PROVIDER_CONFIG = {
   authMethodId: {
     env: ENV.authMethodId,
     secret: false,
-    doc: "A password (`ampw_…`) or LDAP (`amldap_…`, Boundary 0.13+) auth method to log in with when no token is set; a token wins when both are.",
+    doc:
+      `A password (\`ampw_…\`) or LDAP (\`amldap_…\`, Boundary ${firstReleaseWhere((r) => r.authenticate.methods.includes("amldap"))?.release}+) ` +
+      "auth method to log in with when no token is set; a token wins when both are.",
   },
   authMethodLoginName: { env: ENV.authMethodLoginName, secret: false, doc: "The login name to log in with (with `authMethodId`)." },
   authMethodPassword: { env: ENV.authMethodPassword, secret: true, doc: "The password to log in with (with `authMethodId`); kept in memory only." },

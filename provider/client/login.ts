@@ -10,6 +10,10 @@
 import { z } from "zod";
 import { BoundaryApiError, LoginRefusedError, SchemaValidationError, UnexpectedAnswerError } from "./errors";
 import type { LoginSettings } from "./settings";
+import { firstReleaseWhere } from "../../wire/releases";
+
+/** The release whose login first took LDAP auth methods (the release table's). */
+const LDAP_SINCE = firstReleaseWhere((r) => r.authenticate.methods.includes("amldap"))?.release;
 
 /** What a login answers that the client reads: the token (the rest of the auth token is not kept). */
 const LoginAnswer = z.object({ attributes: z.object({ token: z.string().min(1) }) });
@@ -79,7 +83,7 @@ export class Login {
     if (err.status === 400 && err.requestFields.some((f) => f.name === "auth_method_id"))
       return new LoginRefusedError(
         `the controller at ${this.origin} does not know auth methods of the type of ${am} (${from.authMethodId})` +
-          (authMethodId.startsWith("amldap_") ? ": LDAP auth methods came in Boundary 0.13; use a password auth method (ampw_…) or a token" : ""),
+          (authMethodId.startsWith("amldap_") ? `: LDAP auth methods came in Boundary ${LDAP_SINCE}; use a password auth method (ampw_…) or a token` : ""),
       );
     if (err.status === 400)
       return new LoginRefusedError(

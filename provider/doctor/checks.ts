@@ -7,7 +7,10 @@
  */
 import { z } from "zod";
 import { BoundaryApiError, BoundaryClient, LoginRefusedError, UnauthenticatedError, UnexpectedAnswerError, type BoundaryClientOptions } from "../client";
-import type { Release } from "../../wire/releases";
+import { firstReleaseWhere, type Release } from "../../wire/releases";
+
+/** The minor release during which the API rate limiter came (the release table's; its earlier patches lack it). */
+const LIMITER_SINCE = firstReleaseWhere((r) => r.rateLimiter !== undefined)?.release;
 
 /** One line of the report: `ok`, `warn` (worth knowing, not blocking), `fail` (blocking: the run stops), `skip` (not checked, and why). */
 export interface Finding {
@@ -100,7 +103,13 @@ export async function runChecks(
     // 6. the rate limits the controller advertises (Boundary 0.14.3+)
     const policy = rateHeaders["ratelimit-policy"];
     if (policy) say("ok", "rate limits", `the controller advertises ${policy} (RateLimit-Policy): the provider paces its calls within them`);
-    else say("ok", "rate limits", "none advertised (Boundary before 0.14.3, or api_rate_limit_disable): the provider sends as answers come");
+    else
+      say(
+        "ok",
+        "rate limits",
+        `none advertised (a release without the API rate limiter, which came during ${LIMITER_SINCE}, or api_rate_limit_disable): ` +
+          "the provider sends as answers come",
+      );
   } finally {
     await client.close();
   }
