@@ -21,6 +21,7 @@ interface Command {
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   dev: { summary: "start a local Boundary controller (the Target API, /health and /metrics)", load: () => import("../controller/dev-command") },
   import: { summary: "write Pulumi's bulk-import file for Targets from a scope or a Terraform state", load: () => import("../provider/estate/command") },
+  doctor: { summary: "check the first connection to a Boundary with the provider's settings (never writes)", load: () => import("../provider/doctor/command") },
 };
 
 /** The top-level help: the commands and where each one's own help is. */

@@ -123,6 +123,12 @@ function watchParent(gone: () => void): void {
   timer.unref();
 }
 
+/** A token's life as the banner shows it: Boundary's default 7 days unless configured. */
+function formatTtl(ms: number | undefined): string {
+  if (ms === undefined) return "7 days";
+  return ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : `${ms / 1000}s`;
+}
+
 /** A shell word that bash, zsh and sh read back as `text` (single quotes; `'` as '\''). */
 function shellWord(text: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
@@ -175,6 +181,11 @@ function printBanner(config: DevConfig, c: RunningController): void {
     `        Ops address: ${c.opsUrl} (GET /health, GET /metrics)${config.ops.tls ? ` (TLS: ${config.ops.tls.certFile})` : ""}`,
     `        Admin token: ${config.generatedToken ? config.token : "(as given with --token)"}`,
     `          Read-only: ${config.readOnlyToken ? "(as given with --read-only-token)" : "disabled"}`,
+    ...f.auth_methods.map(
+      (m) =>
+        `        Auth method: ${m.id} (${m.accounts.map((a) => `${a.login_name}${a.grant === "read-only" ? " read-only" : ""}`).join(", ")}; ` +
+        `POST /v1/auth-methods/${m.id}:authenticate, tokens live ${formatTtl(config.authTokenTtlMs)})`,
+    ),
     `     Graceful wait: ${config.gracefulShutdownWaitMs ? `${config.gracefulShutdownWaitMs} ms` : "disabled"}`,
     `          Log level: ${config.logLevel}${config.logLevel === "info" ? " (--log-level debug logs each request)" : ""}`,
     `            Storage: in memory: Targets are gone when the controller stops`,

@@ -10,11 +10,12 @@ import { Drain } from "./drain";
 import { ConfigError } from "./errors";
 import { RateLimiter } from "./rate-limit";
 import { Authenticator } from "./http/auth";
+import { AuthTokens } from "./sessions/auth-tokens";
 import { apiChain } from "./http/chain";
 import { Metrics, opsHandler, type HealthState } from "./http/ops";
 import { requestLogger, silentLogger } from "./log";
 import { Sessions } from "./sessions";
-import { Store } from "./store";
+import { Store, defaultFixtures } from "./store";
 import type { ControllerOptions, ListenerOptions, HostPort } from "./config/options";
 import { rereadTls, secureOptions } from "./config/tls";
 import { sleep } from "../common/sleep";
@@ -63,7 +64,9 @@ export async function startController(options: ControllerOptions): Promise<Runni
     options.store ??
     new Store(options.fixtures, { ignoreCreateAssociations: options.ignoreCreateAssociations, emulation: options.emulation, maxPageSize: options.maxPageSize });
   const sessions = new Sessions(store, options.maxSessions);
-  const auth = new Authenticator(options.token, options.readOnlyToken);
+  // fixtures built before auth methods were seeded hold none: `boundary dev`'s then
+  const tokens = new AuthTokens(options.fixtures.auth_methods ?? defaultFixtures().auth_methods, options.authTokenTtlMs);
+  const auth = new Authenticator(options.token, options.readOnlyToken, tokens);
   const metrics = new Metrics();
   const health: HealthState = { shuttingDown: false };
   let closing = false;
@@ -71,7 +74,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   // releases with the rate limiter (the release table: 0.14.3+) limit every /v1/ request by default
   const limiter =
     store.release.rateLimiter && options.rateLimits !== "disabled" ? new RateLimiter(store.release, options.rateLimits ?? [], options.maxQuotas) : undefined;
-  const handleApi = apiChain({ store, sessions, auth, metrics, logger: requestLogger(logger), closing: () => closing, limiter });
+  const handleApi = apiChain({ store, sessions, auth, tokens, metrics, logger: requestLogger(logger), closing: () => closing, limiter });
 
   const api = serve(options.api, (req, res) => void handleApi(req, res));
   const handleOps = opsHandler(health, metrics, store.release.healthBody);

@@ -36,6 +36,8 @@ export interface RouteOptions {
   program: string;
   addr: string;
   token: string;
+  /** Log in with this auth method instead of giving the token (`boundary:authMethodId`, …; the password a secret). */
+  login?: { authMethodId: string; loginName: string; password: string };
   /** The serialized provider the SDK writes into a dynamic resource's inputs (see `serializedProvider`). */
   providerText?: string;
   /** The fake engine's address, for the plugin's warnings. */
@@ -57,7 +59,14 @@ export async function startRoute(kind: RouteKind, o: RouteOptions): Promise<Rout
     const host = await startHost(o.program, o.env);
     const e = engine(host, "urn:pulumi:dev::stack-test::pulumi-nodejs:dynamic/boundary:Target::t");
     // the engine sends the whole stack config, namespaced, with secrets wrapped
-    await e.configure({ "boundary:addr": o.addr, "boundary:token": secret(o.token) });
+    const credentials = o.login
+      ? {
+          "boundary:authMethodId": o.login.authMethodId,
+          "boundary:authMethodLoginName": o.login.loginName,
+          "boundary:authMethodPassword": secret(o.login.password),
+        }
+      : { "boundary:token": secret(o.token) };
+    await e.configure({ "boundary:addr": o.addr, ...credentials });
     const providerText = o.providerText ?? "";
     return {
       kind,
@@ -76,7 +85,10 @@ export async function startRoute(kind: RouteKind, o: RouteOptions): Promise<Rout
   const host = await startPlugin(o.program, { env: o.env, engineAddress: o.engineAddress });
   const e = engine(host, "urn:pulumi:dev::stack-test::boundary:index:Target::t");
   if (o.engineAddress) await e.handshake(o.engineAddress);
-  await e.configure({ addr: o.addr, token: secret(o.token) }, { "boundary:config:addr": o.addr });
+  const credentials = o.login
+    ? { authMethodId: o.login.authMethodId, authMethodLoginName: o.login.loginName, authMethodPassword: secret(o.login.password) }
+    : { token: secret(o.token) };
+  await e.configure({ addr: o.addr, ...credentials }, { "boundary:config:addr": o.addr });
   return { kind, engine: e, host, register: (_name, args) => ({ ...args }), stop: () => host.stop() };
 }
 

@@ -1,13 +1,13 @@
 /**
  * The provider's configuration, in one place: the stack config keys (`boundary:addr`,
- * `boundary:token`), which is secret, their environment fallbacks, and how a route's lookup becomes
+ * `boundary:token`, the login's `boundary:authMethod…`), which are secret, their environment fallbacks, and how a route's lookup becomes
  * client options. The dynamic route looks keys up in the engine's config, the plugin in Configure's
  * arguments, the functions in the program's stack config; the client falls back to the environment.
  */
 import { ENV, type BoundaryClientOptions } from "./client";
 import { ClientSettingsError } from "./errors";
 import { looseName, nearestName } from "../common/nearest";
-import { API_GENERATIONS } from "../wire/releases";
+import { API_GENERATIONS, firstReleaseWhere } from "../wire/releases";
 
 /** The package name: the namespace of the stack config keys. */
 export const PACKAGE = "boundary";
@@ -28,6 +28,15 @@ export const PROVIDER_CONFIG = {
     secret: false,
     doc: `The controller's API generation, ${API_GENERATIONS.map((g) => JSON.stringify(g)).join(" or ")}; learned from its answers when unset.`,
   },
+  authMethodId: {
+    env: ENV.authMethodId,
+    secret: false,
+    doc:
+      `A password (\`ampw_…\`) or LDAP (\`amldap_…\`, Boundary ${firstReleaseWhere((r) => r.authenticate.methods.includes("amldap"))?.release}+) ` +
+      "auth method to log in with when no token is set; a token wins when both are.",
+  },
+  authMethodLoginName: { env: ENV.authMethodLoginName, secret: false, doc: "The login name to log in with (with `authMethodId`)." },
+  authMethodPassword: { env: ENV.authMethodPassword, secret: true, doc: "The password to log in with (with `authMethodId`); kept in memory only." },
 } as const satisfies Record<string, ConfigSpec>;
 /** A key of the provider's configuration (`boundary:<key>`), as PROVIDER_CONFIG lists them. */
 export type ConfigKey = keyof typeof PROVIDER_CONFIG;
@@ -48,7 +57,14 @@ function setValue(value: string | undefined): string | undefined {
 /** Client options from a lookup of the config keys; an unset, empty or null key is left to the environment, then the default. */
 export function providerOptions(lookup: (key: ConfigKey) => string | undefined): BoundaryClientOptions {
   const generation = setValue(lookup("apiGeneration"));
-  return { addr: setValue(lookup("addr")), token: setValue(lookup("token")), apiGeneration: generation as BoundaryClientOptions["apiGeneration"] };
+  return {
+    addr: setValue(lookup("addr")),
+    token: setValue(lookup("token")),
+    apiGeneration: generation as BoundaryClientOptions["apiGeneration"],
+    authMethodId: setValue(lookup("authMethodId")),
+    authMethodLoginName: setValue(lookup("authMethodLoginName")),
+    authMethodPassword: setValue(lookup("authMethodPassword")),
+  };
 }
 
 /** Provider inputs the engine itself may add to a provider resource's inputs: never the user's config keys. */

@@ -23,6 +23,7 @@ import {
   ClientSettingsError,
   DeadlineError,
   ListNotAppliedError,
+  LoginRefusedError,
   NotFoundError,
   SchemaValidationError,
   TimeoutError,
@@ -65,6 +66,8 @@ export interface ProviderErrorEntry {
 export const PROVIDER_ERRORS: readonly ProviderErrorEntry[] = [
   { error: BoundaryClientError, statuses: [] },
   { error: ClientSettingsError, statuses: [] },
+  // the login's 400, 401 and 404, named by the setting to fix (an API call's answers keep their own classes)
+  { error: LoginRefusedError, statuses: [] },
   { error: BoundaryApiError, statuses: "any" },
   { error: ActionNotRoutedError, statuses: [405] },
   // 409 Aborted (ours); real Boundary's 404 "incorrect version" on PATCH, 500 "0 rows updated" on the actions

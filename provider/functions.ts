@@ -153,15 +153,27 @@ const isSecretField = (k: string): boolean => (SESSION_SECRET_FIELDS as readonly
 /** What `authorizeSession` returns: each field of the session as an Output (two of them secret). */
 export type AuthorizeSessionResult = { [K in keyof SessionView]-?: pulumi.Output<SessionView[K]> };
 
-/** Address and token for functions: explicit options, else stack config, else BOUNDARY_* (read when called). */
-function clientFor(options: BoundaryClientOptions | undefined, addr: string | undefined, token: string | undefined): BoundaryClient {
-  const fromStack = providerOptions((key) => (key === "addr" ? addr : key === "token" ? token : undefined));
-  return new BoundaryClient({ ...options, addr: options?.addr ?? fromStack.addr, token: options?.token ?? fromStack.token });
+/** The provider's settings for functions: explicit options, else stack config, else BOUNDARY_* (read when called). */
+function clientFor(options: BoundaryClientOptions | undefined, stack: StackConfig): BoundaryClient {
+  const fromStack = providerOptions((key) => stack[key]);
+  const merged = { ...fromStack, ...options };
+  for (const k of Object.keys(merged) as (keyof BoundaryClientOptions)[])
+    if (merged[k] === undefined) merged[k] = fromStack[k as keyof typeof fromStack] as never;
+  return new BoundaryClient(merged);
 }
 
-function stackConfig(): pulumi.Output<[string | undefined, string | undefined]> {
+/** The stack config keys functions read (the token and the password as secrets). */
+type StackConfig = Partial<Record<"addr" | "token" | "apiGeneration" | "authMethodId" | "authMethodLoginName" | "authMethodPassword", string>>;
+
+function stackConfig(): pulumi.Output<StackConfig> {
   const cfg = new pulumi.Config(PACKAGE);
-  return pulumi.all([cfg.get("addr"), cfg.getSecret("token")]);
+  return pulumi.all({
+    addr: cfg.get("addr"),
+    token: cfg.getSecret("token"),
+    authMethodId: cfg.get("authMethodId"),
+    authMethodLoginName: cfg.get("authMethodLoginName"),
+    authMethodPassword: cfg.getSecret("authMethodPassword"),
+  });
 }
 
 /**
@@ -171,8 +183,8 @@ function stackConfig(): pulumi.Output<[string | undefined, string | undefined]> 
  * `authorizationToken` and `credentials` are secret outputs.
  */
 export function authorizeSession(args: AuthorizeSessionInputs | pulumi.Input<AuthorizeSessionArgs>, options?: BoundaryClientOptions): AuthorizeSessionResult {
-  const raw: pulumi.Output<SessionAuthorization> = pulumi.all([pulumi.output(args), stackConfig()]).apply(async ([a, [addr, token]]) => {
-    const client = clientFor(options, addr, token);
+  const raw: pulumi.Output<SessionAuthorization> = pulumi.all([pulumi.output(args), stackConfig()]).apply(async ([a, stack]) => {
+    const client = clientFor(options, stack);
     try {
       const { hostId, ...identity } = decodeAuthorizeSessionArgs(a);
       return await client.authorizeSession(identity, hostId);
@@ -276,8 +288,8 @@ export type TargetSummary = Omit<TargetState, "__managed" | ListState> & Partial
  * Boundary's list answers do not carry them; `readLists: true` reads each Target to report them.
  */
 export function getTargets(args: Inputs<GetTargetsArgs> | pulumi.Input<GetTargetsArgs>, options?: BoundaryClientOptions): pulumi.Output<TargetSummary[]> {
-  const result = pulumi.all([pulumi.output(args), stackConfig()]).apply(async ([a, [addr, token]]) => {
-    const client = clientFor(options, addr, token);
+  const result = pulumi.all([pulumi.output(args), stackConfig()]).apply(async ([a, stack]) => {
+    const client = clientFor(options, stack);
     try {
       return await findTargets(client, a as GetTargetsArgs);
     } finally {

@@ -90,6 +90,21 @@ export interface PortFacts {
   aboveMax?: string;
 }
 
+/**
+ * What `POST /v1/auth-methods/{id}:authenticate` reads and answers (AuthenticateRequest and
+ * AuthenticateResponse in auth_method_service.proto; handlers/authmethods password.go, ldap.go).
+ * Every release reads `{"command":"login","attributes":{"login_name","password"}}` (an empty command is
+ * `login`) and answers `{"command","attributes":<the auth token>}`.
+ */
+export interface AuthenticateFacts {
+  /** The auth method prefixes it logs in with a name and a password: password (`ampw`), LDAP (`amldap`, 0.13+). */
+  methods: readonly ("ampw" | "amldap")[];
+  /** The deprecated `credentials` stands in for absent `attributes` (0.4–0.6; a reserved name from 0.7, so discarded). */
+  credentials: boolean;
+  /** `type` beside the deprecated `token_type` in the request, and `type` in the answer (0.8+). */
+  type: boolean;
+}
+
 /** Every fact of one release. */
 export interface ReleaseFacts {
   /** `spec`, or the minor release (`0.12`). */
@@ -218,6 +233,8 @@ export interface ReleaseFacts {
   authorizeSessionPath: "segment" | "rest";
   /** Go's http.ServeMux cleans paths first: one with `.`, `..` or `//` is a 301 to the clean path (`redirect`); or no cleaning (`none`). */
   pathCleaning: "redirect" | "none";
+  /** What the authenticate action reads and answers. */
+  authenticate: AuthenticateFacts;
   /** What GET /health answers on the ops listener: `{}` as JSON (the health service through the gateway) or an empty body (the spec). */
   healthBody: "json" | "empty";
 }
@@ -226,7 +243,7 @@ export interface ReleaseFacts {
  * A row after the first: the facts that changed (`adds`, `requires`, `replaces` accumulate; `lists`,
  * `ports`, `authorizeSession` and `actionErrors` merge over the previous row's; the rest replace).
  */
-export type ReleaseRow = Partial<Omit<ReleaseFacts, "fields" | "values" | "lists" | "actionErrors" | "authorizeSession" | "ports">> & {
+export type ReleaseRow = Partial<Omit<ReleaseFacts, "fields" | "values" | "lists" | "actionErrors" | "authorizeSession" | "ports" | "authenticate">> & {
   release: string;
   patch: string;
   changes: string;
@@ -237,4 +254,6 @@ export type ReleaseRow = Partial<Omit<ReleaseFacts, "fields" | "values" | "lists
   ports?: Partial<PortFacts>;
   /** authorize-session's facts that changed (the rest are the previous release's). */
   authorizeSession?: Partial<SessionFacts>;
+  /** The authenticate action's facts that changed. */
+  authenticate?: Partial<AuthenticateFacts>;
 };

@@ -125,6 +125,7 @@ export const V04: ReleaseFacts = {
   pathCleaning: "redirect",
   // ops came in 0.8 (handlers/health: GetHealthResponse{} through the gateway); earlier rows serve it the same way
   healthBody: "json",
+  authenticate: { methods: ["ampw"], credentials: true, type: false },
 };
 
 /** The three lists' facts in the releases 0.5 to 0.21, the ones several rows share. */
@@ -139,11 +140,9 @@ const INJECTED = (prefixes: readonly string[]) => listOf(prefixes, ["credential-
 const STATIC_010 = ["credup_", "cred_", "credspk_"] as const;
 
 /** The rate limiter's default quotas, the same from 0.14.3 to 0.21.3 (internal/ratelimit/config.go). */
-const RATE_LIMITS = {
-  periodSeconds: 30,
-  list: { authToken: 150, ipAddress: 1500, total: 1500 },
-  other: { authToken: 3000, ipAddress: 30000, total: 30000 },
-} as const;
+// prettier-ignore
+const RATE_LIMITS = { periodSeconds: 30, list: { authToken: 150, ipAddress: 1500, total: 1500 },
+  other: { authToken: 3000, ipAddress: 30000, total: 30000 } } as const;
 
 /** The rows after 0.4, each what changed in that release. */
 export const ROWS = [
@@ -193,6 +192,7 @@ export const ROWS = [
       fields: ["application_credential_source_ids", "egress_credential_source_ids"],
     },
     authorizeSession: { noHosts: "No endpoint found from available target host sources." },
+    authenticate: { credentials: false },
     // go.mod: gorm v2 (a lookup after a write sets every column)
     patchEchoesUnmasked: false,
   },
@@ -202,6 +202,7 @@ export const ROWS = [
     changes: "authorize-session: the session certificate names the workers' addresses; host_id may name a plugin host (h_)",
     // internal/session/session.go newCert(addresses); TS validateAuthorizeSessionRequest takes plugin.Subtype
     authorizeSession: { certificateNamesWorkers: true, hostIds: ["hst_", "h_"] },
+    authenticate: { type: true },
     // TS validateUpdateRequest: SubtypeFromId(req.GetId()), then the subtype's Vet
     ports: { vetsUpdate: true },
   },
@@ -275,6 +276,7 @@ export const ROWS = [
     patch: "0.13.1",
     changes: "attributes.default_client_port (in the session token too); no worker at all is its own 400",
     adds: { fields: ["defaultClientPort"] },
+    authenticate: { methods: ["ampw", "amldap"] },
     // TP SessionAuthorizationData default_client_port = 160; TS checks ListWorkers' answer before the filter
     // SP: `post: "/v1/targets/{id=**}:authorize-session"`
     authorizeSessionPath: "rest",

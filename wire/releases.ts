@@ -24,7 +24,7 @@ export type * from "./release-facts";
 
 /** A later row over the previous release: the facts it states replace, the ones it adds accumulate. */
 function fold(previous: ReleaseFacts, row: ReleaseRow): ReleaseFacts {
-  const { adds, requires, replaces, lists, actionErrors, authorizeSession, ports, ...facts } = row;
+  const { adds, requires, replaces, lists, actionErrors, authorizeSession, ports, authenticate, ...facts } = row;
   return {
     ...previous,
     withinMinor: undefined,
@@ -37,6 +37,7 @@ function fold(previous: ReleaseFacts, row: ReleaseRow): ReleaseFacts {
     replaces: [...previous.replaces, ...(replaces ?? [])],
     authorizeSession: { ...previous.authorizeSession, ...authorizeSession },
     ports: { ...previous.ports, ...ports },
+    authenticate: { ...previous.authenticate, ...authenticate },
     actionErrors: {
       ...previous.actionErrors,
       ...actionErrors,

@@ -123,6 +123,7 @@ export function loadDevConfig(argv: string[], readFile: (path: string) => string
     emulation: emulationOf(values.emulate, controllerBlock?.attrs["emulate"]),
     ...(controllerBlock ? rateLimitsOf(controllerBlock) : {}),
     ...(controllerBlock ? maxPageSizeOf(controllerBlock) : {}),
+    ...(controllerBlock ? tokenLifeOf(controllerBlock) : {}),
     logFormat,
     logLevel: logLevel as LogLevel,
     warnings,
@@ -169,6 +170,15 @@ function maxPageSizeOf(controller: Block): { maxPageSize?: number } {
   if (typeof max !== "number" || !Number.isInteger(max) || max < 1)
     throw new ConfigError(`controller.max_page_size: ${JSON.stringify(max)} must be a whole number > 0`);
   return { maxPageSize: max };
+}
+
+/** The controller block's `auth_token_time_to_live`: how long a token a login issues lives (Boundary's default 7 days, at most a year here). */
+function tokenLifeOf(controller: Block): { authTokenTtlMs?: number } {
+  const ttl = controller.attrs["auth_token_time_to_live"];
+  if (ttl === undefined) return {};
+  if (typeof ttl !== "string" && typeof ttl !== "number")
+    throw new ConfigError(`controller.auth_token_time_to_live: ${JSON.stringify(ttl)} must be a duration such as "24h"`);
+  return { authTokenTtlMs: configDuration("controller.auth_token_time_to_live", ttl, 365 * 24 * 3_600_000) };
 }
 
 /** `--emulate`, else the config file's `controller { emulate = "…" }`, else the spec. */

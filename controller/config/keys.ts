@@ -23,12 +23,11 @@ interface BlockKeys {
 const RATE_LIMIT: BlockKeys = { read: ["resources", "actions", "per", "limit", "period"], boundaryOnly: ["unlimited"], blocks: {} };
 
 const CONTROLLER: BlockKeys = {
-  read: ["graceful_shutdown_wait_duration", "emulate", "api_rate_limit_max_quotas", "api_rate_limit_disable", "max_page_size"],
+  read: ["graceful_shutdown_wait_duration", "emulate", "api_rate_limit_max_quotas", "api_rate_limit_disable", "max_page_size", "auth_token_time_to_live"],
   boundaryOnly: [
     "name",
     "description",
     "public_cluster_addr",
-    "auth_token_time_to_live",
     "auth_token_time_to_stale",
     "worker_status_grace_period",
     "liveness_time_to_stale",

@@ -26,6 +26,8 @@ export interface ControllerOptions {
   ops: ListenerOptions;
   token: string;
   readOnlyToken?: string;
+  /** How long a token an account's login issues lives (Boundary's `auth_token_time_to_live`; default 7 days). */
+  authTokenTtlMs?: number;
   /** 0 disables the grace period: shutdown starts at once. */
   gracefulShutdownWaitMs: number;
   fixtures: Fixtures;

@@ -1,11 +1,13 @@
 /**
  * Bearer-token authentication. Two grants: the admin token may do everything; the read-only token
- * may list and read. Tokens are compared in constant time and never logged.
+ * may list and read. The configured tokens, and those an account's login issued (`AuthTokens`),
+ * each carrying its account's grant until it expires. Tokens are compared in constant time and never logged.
  */
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Release } from "../../wire/releases";
 import { ControllerFault } from "../errors";
+import type { AuthTokens } from "../sessions/auth-tokens";
 
 /** Who a token names: the admin (every action) or the read-only principal. */
 export interface Principal {
@@ -15,6 +17,8 @@ export interface Principal {
 
 const ADMIN: Principal = { grant: "admin" };
 const READ_ONLY: Principal = { grant: "read-only" };
+/** Who calls a route anyone may call (`:authenticate`, before any token): the least grant, and the chain asks it for nothing. */
+export const ANONYMOUS: Principal = Object.freeze({ grant: "read-only" });
 /** What the read-only grant allows, in every release. */
 const READ_ONLY_ACTIONS = Object.freeze(["no-op", "read"]);
 
@@ -31,8 +35,12 @@ export class Authenticator {
   /** The tokens' lengths in UTF-16 units, as a presented token's string is measured. */
   private readonly lengths: ReadonlySet<number>;
 
-  /** An authenticator of these tokens (the read-only one optional). */
-  constructor(adminToken: string, readOnlyToken?: string) {
+  /** An authenticator of these tokens (the read-only one optional), and of those `issued` issues. */
+  constructor(
+    adminToken: string,
+    readOnlyToken?: string,
+    private readonly issued?: AuthTokens,
+  ) {
     this.admin = Buffer.from(adminToken);
     this.readOnly = readOnlyToken ? Buffer.from(readOnlyToken) : undefined;
     this.lengths = new Set([adminToken.length, ...(readOnlyToken ? [readOnlyToken.length] : [])]);
@@ -47,6 +55,8 @@ export class Authenticator {
       if (same(presented, this.admin)) return ADMIN;
       if (same(presented, this.readOnly)) return READ_ONLY;
     }
+    const grant = token === undefined ? undefined : this.issued?.grantOf(token);
+    if (grant) return grant === "admin" ? ADMIN : READ_ONLY;
     throw new ControllerFault("Unauthenticated", "Unauthenticated, or invalid token.");
   }
 }

@@ -10,8 +10,9 @@ import { readTargetBody } from "./target-body";
 import type { RateLimiter } from "../rate-limit";
 import type { Logger } from "../log";
 import type { Sessions } from "../sessions";
+import type { AuthTokens } from "../sessions/auth-tokens";
 import type { Store } from "../store";
-import { actionsOf, authorize, type Authenticator } from "./auth";
+import { ANONYMOUS, actionsOf, authorize, type Authenticator } from "./auth";
 import { GATEWAY_MAX_BODY_BYTES, decodeBody, readJson, readText } from "./body";
 import { gatewayBody } from "./gateway-body";
 import { errorReply, send, toControllerFault } from "./errors";
@@ -25,6 +26,8 @@ export interface ChainDeps {
   store: Store;
   sessions: Sessions;
   auth: Authenticator;
+  /** The tokens logins issue (`:authenticate`). */
+  tokens: AuthTokens;
   metrics: Metrics;
   logger: Logger;
   /** True once the API listener is closing: answers then close their connection. */
@@ -56,11 +59,13 @@ export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerRes
       const { route, id } = match(method, pathname, q < 0 ? "" : url.slice(q + 1), release);
       template = route.template;
       rateHeaders = limit(deps.limiter, route, req);
-      const principal = deps.auth.authenticate(req);
-      authorize(principal, route.action);
+      // a route anyone may call (logging in) asks no token and no grant
+      const principal = route.anonymous ? ANONYMOUS : deps.auth.authenticate(req);
+      if (!route.anonymous) authorize(principal, route.action);
       const ctx: Context = {
         store: deps.store,
         sessions: deps.sessions,
+        tokens: deps.tokens,
         principal,
         actions: actionsOf(principal, release),
         query: q < 0 ? NO_QUERY : new URLSearchParams(url.slice(q + 1)),
@@ -126,7 +131,7 @@ function refuseRest(req: IncomingMessage, res: ServerResponse): void {
 function limit(limiter: RateLimiter | undefined, route: Route, req: IncomingMessage): Record<string, string> | undefined {
   if (!limiter) return undefined;
   const token = /^bearer\s+(at_[0-9A-Za-z]+)/i.exec(req.headers.authorization ?? "")?.[1] ?? "";
-  const decision = limiter.take("target", route.action, req.socket.remoteAddress ?? "", token);
+  const decision = limiter.take(route.resource ?? "target", route.action, req.socket.remoteAddress ?? "", token);
   if (decision.refuse) {
     const kind = decision.refuse.status === 429 ? "ResourceExhausted" : "Unavailable";
     throw new ControllerFault(kind, "Too many requests.", [], { ...decision.headers, "retry-after": String(decision.refuse.retryAfterSeconds) }, true);

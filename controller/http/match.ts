@@ -14,6 +14,7 @@ import type { Release } from "../../wire/releases";
 import { invalidField } from "../errors";
 import { NO_ROUTE, NoRouteAnswer, outsideApi, rateLimiterRefusal } from "./no-route";
 import { byTemplate, COLLECTION, ITEM, type Route } from "./routes";
+import { accountMatch } from "./account-routes";
 
 /** A route and the `{id}` it matched (decoded). */
 export interface Matched {
@@ -26,6 +27,9 @@ export interface Matched {
  * takes it (see NO_ROUTE): a redirect, no such path, an action it does not route, a wrong method.
  */
 export function match(method: string, pathname: string, query: string, r: Release): Matched {
+  // logging in and reading a scope: the routes beside the Target API (account-routes.ts)
+  const account = accountMatch(method, pathname, r);
+  if (account) return account;
   if (r.routing === "ours") return ourMatch(method, pathname, r);
   if (r.pathCleaning === "redirect") redirectIfUnclean(method, pathname, query);
   const path = goUnescape(pathname);

@@ -10,6 +10,7 @@ import { LIST_FIELDS, type AssociationOp } from "../../wire/target-fields";
 import type { SentIds } from "../rules/actions";
 import { invalidField } from "../errors";
 import type { Sessions } from "../sessions";
+import type { AuthTokens } from "../sessions/auth-tokens";
 import type { TargetRecord } from "../record";
 import { maybeAlias, type Store } from "../store";
 import { pageSteps } from "../pagination";
@@ -35,6 +36,8 @@ export interface Reply {
 export interface Context {
   store: Store;
   sessions: Sessions;
+  /** The tokens logins issue. */
+  tokens: AuthTokens;
   principal: Principal;
   /** The caller's `authorized_actions` on a Target in the release emulated. */
   actions: readonly string[];
@@ -50,6 +53,10 @@ export interface Route<B = unknown> {
   template: string;
   /** What the caller must be allowed to do: an action's name in the release, or list/create. */
   action: string;
+  /** The resource the rate limiter counts it against (default `target`). */
+  resource?: string;
+  /** Anyone may call it, with or without a token (`:authenticate`). */
+  anonymous?: boolean;
   /** The body's wire schema; none means the body is not read. */
   body?: z.ZodType<B>;
   /** A Target body: its output-only keys get Boundary's "read only field" message. */

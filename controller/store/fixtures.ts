@@ -84,6 +84,25 @@ const printable = z.string().regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, "must not
 
 const Worker = z.object({ name: printable.min(1), tags: z.record(z.string(), z.array(z.string())).default({}) }).strict();
 
+/** An account of an auth method: its login name and password, and the grant its tokens carry. */
+const Account = z.object({ login_name: printable.min(1), password: z.string().min(1), grant: z.enum(["admin", "read-only"]) }).strict();
+
+/** An auth method that logs in with a name and a password (`POST /v1/auth-methods/{id}:authenticate`): password (`ampw_`) or LDAP (`amldap_`, 0.13+). */
+const AuthMethod = z.object({ id: id("ampw", "amldap"), scope_id: z.literal("global").default("global"), accounts: z.array(Account).min(1) }).strict();
+
+/** `boundary dev`'s auth method: `admin`/`password` may do everything, `user`/`password` holds the read-only grant. */
+export const DEV_AUTH_METHOD_ID = "ampw_1234567890";
+const devAuthMethods = (): z.infer<typeof AuthMethod>[] => [
+  {
+    id: DEV_AUTH_METHOD_ID,
+    scope_id: "global",
+    accounts: [
+      { login_name: "admin", password: "password", grant: "admin" },
+      { login_name: "user", password: "password", grant: "read-only" },
+    ],
+  },
+];
+
 /** The fixture arrays this file gives a schema of its own; those of other kinds REFERENTS names take the generic one. */
 const TYPED = {
   host_sets: z.array(HostSet).default([]),
@@ -117,6 +136,7 @@ export const Fixtures = z
     ...TYPED,
     workers: z.array(Worker).default([]),
     aliases: z.array(Alias).default([]),
+    auth_methods: z.array(AuthMethod).default(devAuthMethods),
   })
   .strict();
 /** A fixtures file, parsed (defaults filled). */
@@ -133,6 +153,8 @@ export type FixtureCredential = z.infer<typeof Credential>;
 export type FixtureWorker = z.infer<typeof Worker>;
 /** A seeded alias. */
 export type FixtureAlias = z.infer<typeof Alias>;
+/** A seeded auth method and its accounts. */
+export type FixtureAuthMethod = z.infer<typeof AuthMethod>;
 
 /** The id of the user every session is authorized for. */
 export const DEV_USER_ID = "u_1234567890";
@@ -207,6 +229,7 @@ export function defaultFixtures(): Fixtures {
     ],
     workers: [{ name: "dev-worker", tags: { type: ["dev"] } }],
     aliases: [],
+    auth_methods: devAuthMethods(),
   };
 }
 
@@ -252,6 +275,14 @@ export function parseFixtures(input: unknown): Fixtures {
   f.credentials.forEach((c, i) => {
     unique(`credentials.${i}.id`, c.id);
     inProject(`credentials.${i}.scope_id`, c.scope_id);
+  });
+  f.auth_methods.forEach((m, i) => {
+    unique(`auth_methods.${i}.id`, m.id);
+    const names = new Set<string>();
+    m.accounts.forEach((a, j) => {
+      if (names.has(a.login_name)) throw new ConfigError(`fixtures: auth_methods.${i}.accounts.${j}.login_name: ${a.login_name} appears twice`);
+      names.add(a.login_name);
+    });
   });
   f.aliases.forEach((a, i) => {
     unique(`aliases.${i}.id`, a.id);

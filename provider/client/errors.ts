@@ -18,6 +18,15 @@ export class ClientSettingsError extends BoundaryClientError {
   static override readonly code = "BOUNDARY_CLIENT_SETTINGS";
 }
 
+/**
+ * Logging in with the configured auth method was refused: a wrong login name or password, an auth
+ * method the controller does not have, or one of a type its release does not know. The message names
+ * the setting to fix, never the password.
+ */
+export class LoginRefusedError extends BoundaryClientError {
+  static override readonly code = "BOUNDARY_LOGIN_REFUSED";
+}
+
 /** The controller answered with an error status. */
 export class BoundaryApiError extends BoundaryClientError {
   static override readonly code: string = "BOUNDARY_API_ERROR";

@@ -43,6 +43,9 @@ export const CONNECT_FAILED = Symbol("pulumi-boundary.connect-failed");
 
 /** Turns failures into the catalogue's errors, for one client's settings (its address, its token). */
 export class Failures {
+  /** Tokens a login issued: scrubbed like the configured one. */
+  readonly secrets = new Set<string>();
+
   /** Failures named against `settings` (the address in messages, the token scrubbed). */
   constructor(readonly settings: ClientSettings) {}
 
@@ -139,10 +142,15 @@ export class Failures {
     }
     const err = apiError(method, path, answer.status, boundary.kind, boundary.message, boundary.fields, headers);
     if (err instanceof UnauthenticatedError) {
+      const login = this.settings.login;
       const note = this.settings.token
         ? `The controller refused the token (wrong, expired or revoked, or made by another controller) given by ${this.settings.tokenFrom}: ` +
           "set a valid one with `pulumi config set --secret boundary:token <token>` or BOUNDARY_TOKEN."
-        : "No token was given: set one with `pulumi config set --secret boundary:token <token>` or BOUNDARY_TOKEN.";
+        : login
+          ? `The controller refused the token its login with ${JSON.stringify(login.authMethodId)} as ${JSON.stringify(login.loginName)} issued, ` +
+            "even after logging in again: is a proxy in front of it, or is its token lifetime shorter than a request?"
+          : "No token was given: set one with `pulumi config set --secret boundary:token <token>` or BOUNDARY_TOKEN, " +
+            "or log in with `boundary:authMethodId`, `boundary:authMethodLoginName` and `boundary:authMethodPassword`.";
       return new UnauthenticatedError(method, path, answer.status, boundary.kind, boundary.message, boundary.fields, headers, note);
     }
     return err;
@@ -164,8 +172,8 @@ export class Failures {
 
   /** Removes the token, and any bearer credential, from text that may reach an error message. */
   readonly scrub = (text: string): string => {
-    const token = this.settings.token;
-    const masked = token ? text.split(token).join("[redacted]") : text;
+    let masked = text;
+    for (const secret of [this.settings.token, this.settings.login?.password, ...this.secrets]) if (secret) masked = masked.split(secret).join("[redacted]");
     return masked.replace(/(bearer\s+)[^\s"',;]+/gi, "$1[redacted]").replace(/(authorization["']?\s*[:=]\s*["']?)(?!bearer)[^\s"',;]+/gi, "$1[redacted]");
   };
 }

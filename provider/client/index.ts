@@ -1,7 +1,7 @@
 /** The typed Boundary API client: the client, its settings, its errors. */
 export { BoundaryClient, type TargetIdentity, type HttpMethod, type ListChange, type CredentialSources } from "./client";
 export type { WireCall, ListQuery, ListIds } from "./api";
-export { resolveSettings, ENV, type BoundaryClientOptions, type ClientSettings } from "./settings";
+export { resolveSettings, ENV, type BoundaryClientOptions, type ClientSettings, type LoginSettings } from "./settings";
 export {
   BoundaryClientError,
   ClientSettingsError,
@@ -17,5 +17,6 @@ export {
   UnauthenticatedError,
   UnexpectedAnswerError,
   ListNotAppliedError,
+  LoginRefusedError,
 } from "./errors";
 export { Operation, DEFAULT_OPERATION_TIMEOUT_MS, type OperationOptions } from "./operation";

@@ -28,6 +28,27 @@ export interface BoundaryClientOptions {
   rateLimit?: number;
   /** The controller's API generation, when it must not be learned. Default: `BOUNDARY_API_GENERATION`, else learned from its answers. */
   apiGeneration?: ApiGeneration;
+  /** A password (`ampw_…`) or LDAP (`amldap_…`) auth method to log in with when no token is given. Default: `BOUNDARY_AUTH_METHOD_ID`. */
+  authMethodId?: string;
+  /** The login name to log in with. Default: `BOUNDARY_AUTHENTICATE_PASSWORD_LOGIN_NAME`. */
+  authMethodLoginName?: string;
+  /** The password to log in with. Default: `BOUNDARY_AUTHENTICATE_PASSWORD_PASSWORD`. Never logged, never in an error. */
+  authMethodPassword?: string;
+}
+
+/** Where one login setting came from, for messages: the provider's config (or the option) or its environment variable. */
+export type LoginSettingSource<K extends string, E extends string> = `boundary:${K}` | E;
+
+/** How the client logs in when no token is given: an auth method, a login name and a password, and where each was set. */
+export interface LoginSettings {
+  authMethodId: string;
+  loginName: string;
+  password: string;
+  from: {
+    authMethodId: LoginSettingSource<"authMethodId", "BOUNDARY_AUTH_METHOD_ID">;
+    loginName: LoginSettingSource<"authMethodLoginName", "BOUNDARY_AUTHENTICATE_PASSWORD_LOGIN_NAME">;
+    password: LoginSettingSource<"authMethodPassword", "BOUNDARY_AUTHENTICATE_PASSWORD_PASSWORD">;
+  };
 }
 
 /** v0.4's names (`host_set_ids`, `:set-host-sets`; Boundary < 0.11) or current ones (`host_source_ids`, `:set-host-sources`). */
@@ -49,6 +70,10 @@ export interface ClientSettings {
   tlsInsecure: boolean;
   rateLimit: number | undefined;
   apiGeneration: ApiGeneration | undefined;
+  /** The login, when no token is given and an auth method is (a token wins, as in terraform-provider-boundary). */
+  login: LoginSettings | undefined;
+  /** An auth method was configured too, but the token wins: for the doctor to say so. */
+  loginIgnored: boolean;
 }
 
 /** The environment variables every Boundary client honours, by the setting they provide. */
@@ -62,7 +87,55 @@ export const ENV = {
   tlsInsecure: "BOUNDARY_TLS_INSECURE",
   rateLimit: "BOUNDARY_RATE_LIMIT",
   apiGeneration: "BOUNDARY_API_GENERATION",
+  authMethodId: "BOUNDARY_AUTH_METHOD_ID",
+  authMethodLoginName: "BOUNDARY_AUTHENTICATE_PASSWORD_LOGIN_NAME",
+  authMethodPassword: "BOUNDARY_AUTHENTICATE_PASSWORD_PASSWORD",
 } as const;
+
+/** The auth method prefixes a login with a name and a password takes: password, and LDAP (Boundary 0.13+). */
+export const LOGIN_PREFIXES = ["ampw_", "amldap_"] as const;
+
+/**
+ * The login settings, each from its option or else its environment variable, checked before any call:
+ * all three or none, and an auth method a name and a password log in to (OIDC needs a browser).
+ */
+function resolveLogin(options: BoundaryClientOptions, env: NodeJS.ProcessEnv): LoginSettings | undefined {
+  const pick = <K extends "authMethodId" | "authMethodLoginName" | "authMethodPassword">(key: K) => {
+    const value = options[key] || env[ENV[key]] || undefined;
+    return { value, from: (options[key] ? `boundary:${key}` : ENV[key]) as `boundary:${K}` | (typeof ENV)[K] };
+  };
+  const id = pick("authMethodId");
+  const name = pick("authMethodLoginName");
+  const password = pick("authMethodPassword");
+  const given = [id, name, password].filter((s) => s.value !== undefined);
+  if (given.length === 0) return undefined;
+  const missing = [
+    ["boundary:authMethodId", ENV.authMethodId, id],
+    ["boundary:authMethodLoginName", ENV.authMethodLoginName, name],
+    ["boundary:authMethodPassword", ENV.authMethodPassword, password],
+  ].filter(([, , s]) => (s as { value?: string }).value === undefined);
+  if (missing.length > 0) {
+    const set = given.map((s) => s.from).join(", ");
+    const need = missing.map(([key, variable]) => `${key} (or ${variable})`).join(" and ");
+    throw new ClientSettingsError(`${set} is set, so the provider logs in, but ${need} is not: set it, or give a token (boundary:token) instead`);
+  }
+  const am = id.value!;
+  if (am.startsWith("amoidc_"))
+    throw new ClientSettingsError(
+      `${id.from}: ${JSON.stringify(am)} is an OIDC auth method, which logs in through a browser: ` +
+        "give a password (ampw_…) or LDAP (amldap_…) auth method, or a token (boundary:token)",
+    );
+  if (!LOGIN_PREFIXES.some((p) => am.startsWith(p)) || !/^[a-z]+_[0-9A-Za-z]{10}$/.test(am))
+    throw new ClientSettingsError(
+      `${id.from}: ${JSON.stringify(am)} is not an auth method id: a password auth method is ampw_ and 10 letters or digits, an LDAP one amldap_…`,
+    );
+  return {
+    authMethodId: am,
+    loginName: name.value!,
+    password: password.value!,
+    from: { authMethodId: id.from, loginName: name.from, password: password.from },
+  };
+}
 
 function parseUrl(key: string, value: string): URL {
   let url: URL;
@@ -133,11 +206,13 @@ export function resolveSettings(options: BoundaryClientOptions = {}, env: NodeJS
     const generations = API_GENERATIONS.map((g) => JSON.stringify(g)).join(" or ");
     throw new ClientSettingsError(`${options.apiGeneration ? "apiGeneration" : ENV.apiGeneration}: ${JSON.stringify(generation)} must be ${generations}`);
   }
+  const token = options.token ?? (env[ENV.token] || undefined);
+  const login = resolveLogin(options, env);
   return {
     origin: api.origin,
     basePath: api.pathname.replace(/\/+$/, ""),
     opsOrigin: ops.origin,
-    token: options.token ?? (env[ENV.token] || undefined),
+    token,
     addrFrom: options.addr ? "boundary:addr" : env[ENV.addr] ? "BOUNDARY_ADDR" : "default",
     tokenFrom: options.token ? "boundary:token" : env[ENV.token] ? "BOUNDARY_TOKEN" : undefined,
     timeoutMs: timeoutMs && timeoutMs > 0 ? timeoutMs : 60_000,
@@ -146,5 +221,8 @@ export function resolveSettings(options: BoundaryClientOptions = {}, env: NodeJS
     tlsInsecure: options.tlsInsecure ?? /^(1|true|yes)$/i.test(env[ENV.tlsInsecure] ?? ""),
     rateLimit,
     apiGeneration: generation,
+    // a token wins over a login, as in terraform-provider-boundary
+    login: token === undefined ? login : undefined,
+    loginIgnored: token !== undefined && login !== undefined,
   };
 }

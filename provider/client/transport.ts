@@ -11,6 +11,7 @@ import { CONNECT_FAILED, Failures, first, type Answer } from "./failures";
 import { deadline, pacing, retry, type OperationDispatchOptions } from "./interceptors";
 import type { Operation } from "./operation";
 import { Pacer } from "./pacer";
+import { Login } from "./login";
 import type { ClientSettings } from "./settings";
 
 export type { Answer } from "./failures";
@@ -39,21 +40,52 @@ export class Transport {
   /** Keeps the client inside the server's rate limits (and BOUNDARY_RATE_LIMIT), shared by both listeners. */
   private readonly pacer: Pacer;
   private readonly failures: Failures;
+  /** The login, when the settings give an auth method and no token. */
+  private readonly login: Login | undefined;
 
   /** A transport for `settings`; no connection is made until the first request. */
   constructor(readonly settings: ClientSettings) {
     this.pacer = new Pacer(settings.rateLimit);
     this.failures = new Failures(settings);
+    this.login = settings.login ? new Login(settings.login, settings.origin) : undefined;
   }
 
-  /** One API call under `op`: the answer, or the typed error of an error status (its text scrubbed of credentials). */
+  /**
+   * One API call under `op`: the answer, or the typed error of an error status (its text scrubbed of
+   * credentials). Without a token but with a login, the login's token (see `login.ts`); Boundary's
+   * 401 for it (expired, revoked) is one more login and the call once more: a 401 is answered before
+   * anything is applied, so any call may be sent again.
+   */
   async api(op: Operation, method: string, path: string, body: unknown): Promise<Answer> {
+    const token = this.login ? await this.login.token((p, b) => this.authenticate(op, p, b)) : this.settings.token;
+    if (this.login && token) this.failures.secrets.add(token);
+    let answer = await this.call(op, method, path, body, token);
+    if (this.login && token !== undefined && refusedToken(answer)) {
+      const fresh = await this.login.renew(token, (p, b) => this.authenticate(op, p, b));
+      // an issued token is scrubbed from every message, like a configured one
+      this.failures.secrets.add(fresh);
+      answer = await this.call(op, method, path, body, fresh);
+    }
+    return this.checked(method, path, answer);
+  }
+
+  /** The login's call: the answer's text, or the typed error of its status; no token is sent. */
+  private async authenticate(op: Operation, path: string, body: unknown): Promise<string> {
+    return this.checked("POST", path, await this.call(op, "POST", path, body, undefined)).text;
+  }
+
+  /** One request of the API listener, with `token` as its bearer (none: no Authorization header). */
+  private call(op: Operation, method: string, path: string, body: unknown, token: string | undefined): Promise<Answer> {
     if (!this.api_) {
       this.apiPool = this.pool(this.settings.origin);
       this.api_ = this.apiPool.compose(deadline(this.settings.timeoutMs, this.failures), pacing(this.pacer), retry(this.settings.maxRetries));
     }
+    return this.send(op, this.api_, method, this.settings.basePath + path, body, token);
+  }
+
+  /** The answer of `method path`, or the typed error of its status or of a page that is not the API's. */
+  private checked(method: string, path: string, answer: Answer): Answer {
     const fullPath = this.settings.basePath + path;
-    const answer = await this.send(op, this.api_, method, fullPath, body, true);
     if (answer.status >= 400) throw this.failures.errorFrom(method, path.split("?")[0]!, fullPath.split("?")[0]!, answer);
     // a page that is not JSON is no answer of the API, whatever its status (Boundary's admin UI answers a GET of any path outside /v1/ with its index page)
     const type = first(answer.headers["content-type"]);
@@ -69,7 +101,7 @@ export class Transport {
       // 503 is the answer here (shutting down), never a reason to send again
       this.ops_ = this.opsPool.compose(deadline(this.settings.timeoutMs, this.failures), pacing(this.pacer));
     }
-    return this.send(op, this.ops_, "GET", "/health", undefined, false);
+    return this.send(op, this.ops_, "GET", "/health", undefined, undefined);
   }
 
   /** Closes the keep-alive connections. */
@@ -88,10 +120,10 @@ export class Transport {
   }
 
   /** One request through a composed pool under `op`, its answer read whole; a failure is the catalogue's typed error. */
-  private async send(op: Operation, dispatcher: undici.Dispatcher, method: string, path: string, body: unknown, auth: boolean): Promise<Answer> {
+  private async send(op: Operation, dispatcher: undici.Dispatcher, method: string, path: string, body: unknown, token: string | undefined): Promise<Answer> {
     const headers: Record<string, string> = { accept: "application/json" };
     if (body !== undefined) headers["content-type"] = "application/json";
-    if (auth && this.settings.token) headers.authorization = `Bearer ${this.settings.token}`;
+    if (token) headers.authorization = `Bearer ${token}`;
     const request: OperationRequest = {
       method: method as undici.Dispatcher.HttpMethod,
       path,
@@ -105,6 +137,16 @@ export class Transport {
     } catch (err) {
       throw await this.failures.plainHttpToTls(op, this.failures.transportError(op, { method, path: path.split("?")[0]! }, err));
     }
+  }
+}
+
+/** Boundary's own 401 (its error body, kind Unauthenticated): the token was refused, and nothing was done. */
+function refusedToken(answer: Answer): boolean {
+  if (answer.status !== 401) return false;
+  try {
+    return (JSON.parse(answer.text) as { kind?: unknown }).kind === "Unauthenticated";
+  } catch {
+    return false;
   }
 }
 

@@ -46,6 +46,8 @@ From a live scope (every release from ${OLDEST.release} to the newest; pages and
   BOUNDARY_TLS_INSECURE, BOUNDARY_CLIENT_TIMEOUT, BOUNDARY_RATE_LIMIT). A stack's settings are its
   config keys ${config("addr")} and ${config("token")}:
     export ${PROVIDER_CONFIG.addr.env}=$(pulumi config get ${config("addr")}) ${PROVIDER_CONFIG.token.env}=$(pulumi config get ${config("token")})
+  Or, without a token, it logs in as the provider does: ${PROVIDER_CONFIG.authMethodId.env},
+  ${PROVIDER_CONFIG.authMethodLoginName.env} and ${PROVIDER_CONFIG.authMethodPassword.env}.
 
 From Terraform (terraform-provider-boundary):
   --from-terraform <file> a state file, format version 4 (\`terraform state pull > terraform.tfstate\`):

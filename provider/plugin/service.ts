@@ -14,7 +14,7 @@ import type * as grpc from "@grpc/grpc-js";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
 import { ClientSettingsError, ResourceInitError } from "../errors";
 import { resolveSettings } from "../client/settings";
-import { CONFIG_KEYS, PACKAGE, configKeyProblem, providerOptions, refuseUnknownConfigKeys, type ConfigKey } from "../config";
+import { CONFIG_KEYS, PACKAGE, PROVIDER_CONFIG, configKeyProblem, providerOptions, refuseUnknownConfigKeys, type ConfigKey } from "../config";
 import { GetTargetsArgsSchema, SESSION_SECRET_FIELDS, decodeAuthorizeSessionArgs, findTargets, sessionView } from "../functions";
 import { Operation } from "../client";
 import { TargetCore, type OperationContext } from "../resource/core";
@@ -30,12 +30,18 @@ import type { Sdk } from "./sdk";
 type Obj = Record<string, unknown>;
 type StructLike = { toJavaScript(): Obj } | undefined;
 
+/** The login's config keys, and stand-ins for the others when one is judged alone. */
+const LOGIN_KEYS: readonly ConfigKey[] = ["authMethodId", "authMethodLoginName", "authMethodPassword"];
+const LOGIN_PLACEHOLDERS: Partial<Record<ConfigKey, string>> = { authMethodId: "ampw_0000000000", authMethodLoginName: "name", authMethodPassword: "password" };
+
 /** What the client's settings parser says of one config value (its message names the key), or undefined when it takes it. */
 function settingsProblem(key: ConfigKey, value: string): string | undefined {
   try {
     // an empty environment: only the value is judged
+    // a login key is judged with the others of the login present (whether all three are given is the first call's to say)
+    const login = LOGIN_KEYS.includes(key) ? LOGIN_PLACEHOLDERS : {};
     resolveSettings(
-      providerOptions((k) => (k === key ? value : undefined)),
+      providerOptions((k) => (k === key ? value : login[k])),
       {},
     );
     return undefined;
@@ -123,7 +129,7 @@ export class BoundaryProviderService {
     const failures = [];
     for (const key of CONFIG_KEYS) {
       const value = unwrapSecrets(news[key]);
-      if (value === undefined || value === null || value === UNKNOWN || key === "token") continue;
+      if (value === undefined || value === null || value === UNKNOWN || PROVIDER_CONFIG[key].secret) continue;
       const problem = typeof value === "string" ? settingsProblem(key, value) : `${key} must be a string, got ${JSON.stringify(value)}`;
       if (problem) failures.push(this.failure(key, problem));
     }
@@ -131,9 +137,12 @@ export class BoundaryProviderService {
       const problem = configKeyProblem(key);
       if (problem) failures.push(this.failure(key, problem));
     }
-    const token = news.token === undefined || isSecret(news.token) ? {} : { token: wrapSecret(news.token) };
+    // the token and the password stay secrets whatever the program sent
+    const secrets = Object.fromEntries(
+      CONFIG_KEYS.filter((k) => PROVIDER_CONFIG[k].secret && news[k] !== undefined && !isSecret(news[k])).map((k) => [k, wrapSecret(news[k])]),
+    );
     const r = new this.s.proto.CheckResponse();
-    r.setInputs(this.toStruct({ ...news, ...token }));
+    r.setInputs(this.toStruct({ ...news, ...secrets }));
     r.setFailuresList(failures);
     return r;
   }

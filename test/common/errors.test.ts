@@ -42,6 +42,13 @@ const cases: [name: string, code: string, make: (m: Copy) => Error, message: str
   ["PulumiBoundaryError", "BOUNDARY_ERROR", (m) => new m.common.PulumiBoundaryError("root"), "root", []],
   ["BoundaryClientError", "BOUNDARY_CLIENT_ERROR", (m) => new m.provider.BoundaryClientError("client"), "client", ["PulumiBoundaryError"]],
   [
+    "LoginRefusedError",
+    "BOUNDARY_LOGIN_REFUSED",
+    (m) => new m.provider.LoginRefusedError("check boundary:authMethodPassword"),
+    "check boundary:authMethodPassword",
+    ["BoundaryClientError", "PulumiBoundaryError"],
+  ],
+  [
     "ClientSettingsError",
     "BOUNDARY_CLIENT_SETTINGS",
     (m) => new m.provider.ClientSettingsError("BOUNDARY_ADDR: bad"),
@@ -337,7 +344,7 @@ test("codes are unique", () => {
 });
 
 test("an API error carries the response's headers", () => {
-  expect(cases[3]![2](a)).toMatchObject({ status: 400, kind: "InvalidArgument", headers: { "retry-after": "3" } });
+  expect(cases[4]![2](a)).toMatchObject({ status: 400, kind: "InvalidArgument", headers: { "retry-after": "3" } });
 });
 
 test("the controller's catalogue: each of its classes is a case above, and each kind has one status", () => {

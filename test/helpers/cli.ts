@@ -37,10 +37,11 @@ export function startCli(args: string[]): Promise<CliProcess> {
   });
 }
 
-/** Runs the CLI to completion (for argument errors). */
-export function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs the CLI to completion (for argument errors); `env` on top of this process's, its BOUNDARY_* left out when given. */
+export function runCli(args: string[], env?: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const base = env ? Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("BOUNDARY_"))) : process.env;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...base, ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

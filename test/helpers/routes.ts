@@ -4,7 +4,7 @@
  * sees them (the host's output; the plugin's Engine/Log, through a fake engine).
  */
 import { packedProgram, serializedProvider } from "../../harness/provider-host";
-import { startRoute, type Route, type RouteKind } from "../../harness/stack";
+import { startRoute, type Route, type RouteKind, type RouteOptions } from "../../harness/stack";
 import { ADMIN_TOKEN } from "./controller";
 import { startFakeEngine, type FakeEngine } from "./fake-engine";
 
@@ -20,12 +20,24 @@ export interface TestRoute extends Route {
 }
 
 /** Starts a provider process of `kind` configured for `addr`; `env` reaches the provider's client (BOUNDARY_CLIENT_TIMEOUT, …). */
-export async function routeTo(kind: RouteKind, addr: string, options: { env?: Record<string, string>; token?: string } = {}): Promise<TestRoute> {
+export async function routeTo(
+  kind: RouteKind,
+  addr: string,
+  options: { env?: Record<string, string>; token?: string; login?: RouteOptions["login"] } = {},
+): Promise<TestRoute> {
   const program = packedProgram();
   let fake: FakeEngine | undefined;
   if (kind === "plugin") fake = await startFakeEngine(program);
   if (kind === "dynamic") providerText ??= serializedProvider(program);
-  const route = await startRoute(kind, { program, addr, token: options.token ?? ADMIN_TOKEN, providerText, engineAddress: fake?.address, env: options.env });
+  const route = await startRoute(kind, {
+    program,
+    addr,
+    token: options.token ?? ADMIN_TOKEN,
+    login: options.login,
+    providerText,
+    engineAddress: fake?.address,
+    env: options.env,
+  });
   return {
     ...route,
     warnings: () =>

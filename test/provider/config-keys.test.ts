@@ -15,7 +15,7 @@ test("the dynamic host refuses boundary:address, naming boundary:addr; other pac
     const e = engine(host, "urn:pulumi:dev::host-test::pulumi-nodejs:dynamic/boundary:Target::web");
     await e.configure({ "boundary:address": "http://127.0.0.1:1", "boundary:token": secret(ADMIN_TOKEN), "aws:region": "eu-west-1" });
     await expect(e.check({ scopeId: PROJECT, name: "x", __provider: serializedProvider(program) }, {})).rejects.toThrow(
-      /boundary:address is not a config key of the boundary provider: did you mean boundary:addr\? \(its keys: boundary:addr, boundary:token, boundary:apiGeneration\)/,
+      /boundary:address is not a config key of the boundary provider: did you mean boundary:addr\? \(its keys: boundary:addr, boundary:token, boundary:apiGeneration, boundary:authMethodId, boundary:authMethodLoginName, boundary:authMethodPassword\)/,
     );
   } finally {
     await host.stop();
@@ -29,6 +29,7 @@ test("the nearest key: by edit distance, or one key inside the other; none when 
   expect(configKeyProblem("authToken")).toMatch(/did you mean boundary:token\?/);
   expect(configKeyProblem("api_generation")).toMatch(/did you mean boundary:apiGeneration\?/);
   expect(configKeyProblem("colour")).toBe(
-    "boundary:colour is not a config key of the boundary provider (its keys: boundary:addr, boundary:token, boundary:apiGeneration)",
+    "boundary:colour is not a config key of the boundary provider (its keys: boundary:addr, boundary:token, boundary:apiGeneration, " +
+      "boundary:authMethodId, boundary:authMethodLoginName, boundary:authMethodPassword)",
   );
 });

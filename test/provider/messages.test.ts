@@ -62,7 +62,12 @@ describe.each(ROUTES)("through the %s route", (kind) => {
   });
 
   test.each([
-    ["missing", "", "No token was given: set one with `pulumi config set --secret boundary:token <token>` or BOUNDARY_TOKEN."],
+    [
+      "missing",
+      "",
+      "No token was given: set one with `pulumi config set --secret boundary:token <token>` or BOUNDARY_TOKEN, " +
+        "or log in with `boundary:authMethodId`, `boundary:authMethodLoginName` and `boundary:authMethodPassword`.",
+    ],
     [
       "refused",
       "at_0000000000_s1ThisTokenIsNotKnownHere",
