@@ -55,7 +55,8 @@ describe("--help and --version", () => {
   test.each([
     ["imprt", "did you mean `pulumi-boundary import`?"],
     ["deb", "did you mean `pulumi-boundary dev`?"],
-    ["frobnicate", "the commands are dev, import"],
+    ["frobnicate", "the commands are dev, import, doctor"],
+    ["doctr", "did you mean `pulumi-boundary doctor`?"],
   ])("a mistyped command %s: one line naming the nearest one, exit 2", async (command, hint) => {
     const r = await runCli([command, "--scope", "global"]);
     expect([r.code, r.stdout]).toEqual([2, ""]);
