@@ -21,7 +21,7 @@ import { filterProblem } from "../../common/rules";
 import type { Target } from "../../wire/target";
 import * as api from "../client/api";
 import type { BoundaryClient } from "../client";
-import { BoundaryApiError } from "../errors";
+import { BoundaryApiError } from "../client/errors";
 import { ListRefusal } from "./errors";
 import { ListQuerySchema, type GetTargetsArgs } from "../functions";
 import { UNKNOWN } from "../resource/inputs";

@@ -12,7 +12,8 @@
  */
 import type * as grpc from "@grpc/grpc-js";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
-import { ClientSettingsError, ResourceInitError } from "../errors";
+import { ClientSettingsError } from "../client/errors";
+import { ResourceInitError } from "../resource/errors";
 import { resolveSettings } from "../client/settings";
 import { CONFIG_KEYS, PACKAGE, configKeyProblem, providerOptions, refuseUnknownConfigKeys, type ConfigKey } from "../config";
 import { GetTargetsArgsSchema, SESSION_SECRET_FIELDS, decodeAuthorizeSessionArgs, findTargets, sessionView } from "../functions";
