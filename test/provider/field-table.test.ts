@@ -16,7 +16,6 @@ import { RELEASES, fieldSince, knows } from "../../wire/releases";
 import {
   INPUT_FIELDS,
   MASK_PATHS,
-  TARGET_FIELDS,
   programMustSet,
   spec,
   type InputField,
