@@ -45,6 +45,8 @@ export interface KindSpec {
   docType: (facts: InputFacts) => string;
   /** The value Boundary leaves out or answers for "unset" (proto3's zero value): read as the default, or unset. */
   zero: unknown;
+  /** The zero is a value a program means (`false`): read as itself, never as unset, so setting it is no change forever. */
+  zeroIsValue?: boolean;
   /** How two values compare: as they are, or as sets (order and repeats never a change). */
   compare: "value" | "set";
 }
@@ -81,6 +83,7 @@ export const FIELD_KINDS = {
     proto: { wrapper: "bool" },
     docType: () => "boolean",
     zero: false,
+    zeroIsValue: true,
     compare: "value",
   },
   ids: {

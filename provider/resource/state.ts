@@ -193,7 +193,7 @@ function serverValue(t: Target, f: FieldSpec, name: InputField): unknown {
   const v = firstAt(t, f.association ? ANSWER_NAMES.get(name)! : [f.wire]);
   const kind = kindOf(f.kind);
   if (kind.compare === "set") return [...((v as string[] | undefined) ?? [])].sort();
-  if (v === undefined || v === null || v === kind.zero) return f.default ?? (f.required ? "" : undefined);
+  if (v === undefined || v === null || v === kind.zero) return kind.zeroIsValue ? kind.zero : (f.default ?? (f.required ? "" : undefined));
   return v;
 }
 
