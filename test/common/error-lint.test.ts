@@ -5,8 +5,10 @@
  * what each rule must refuse, where it was once written (a `new TypeError` in the client's
  * interceptors, a thrown object that was no Error in the controller's routing), through the
  * project's own configuration, so a rule switched off or scoped wrongly fails here.
+ * And the provider's catalogue is a leaf: each module imports its side's catalogue, only the index the whole.
  */
 import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
 import * as path from "node:path";
 
 const ROOT = path.join(__dirname, "..", "..");
@@ -49,3 +51,19 @@ test("lint refuses a built-in error outside the catalogues, a thrown non-Error, 
     "provider/resource/update.ts": [],
   });
 }, 180_000);
+
+/** The TypeScript sources under `dir`, as paths from the root. */
+const sourcesIn = (dir: string): string[] =>
+  fs
+    .readdirSync(path.join(ROOT, dir), { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
+    .map((f) => path.join(dir, f));
+
+test("the provider's catalogue is a leaf of the tree: only the package's index imports it, every other module its side's catalogue", () => {
+  const importers = sourcesIn("provider").filter((f) =>
+    [...fs.readFileSync(path.join(ROOT, f), "utf8").matchAll(/from "(\.{1,2}\/[^"]*)"/g)].some(
+      (m) => path.normalize(path.join(path.dirname(f), m[1]!)) === path.join("provider", "errors"),
+    ),
+  );
+  expect(importers).toEqual([path.join("provider", "index.ts")]);
+});

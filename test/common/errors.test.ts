@@ -391,12 +391,3 @@ test("no module of provider/, common/ or wire/ defines an error class outside th
     expect(Object.keys(a.controller.CONTROLLER_ERRORS)).toContain(name);
   }
 });
-
-test("the provider's catalogue is a leaf of the tree: only the package's index imports it, every other module its side's catalogue", () => {
-  const importers = sourcesIn(["provider"]).filter((f) =>
-    [...fs.readFileSync(path.join(ROOT, f), "utf8").matchAll(/from "(\.{1,2}\/[^"]*)"/g)].some(
-      (m) => path.normalize(path.join(path.dirname(f), m[1]!)) === path.join("provider", "errors"),
-    ),
-  );
-  expect(importers).toEqual([path.join("provider", "index.ts")]);
-});
