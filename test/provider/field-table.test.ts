@@ -13,16 +13,7 @@ import type { TargetArgs } from "../../provider/resource/resource";
 import { OUTPUT_FIELDS, TargetState } from "../../provider/resource/state";
 import { FIELD_KINDS, kindOf } from "../../wire/field-kinds";
 import { RELEASES, fieldSince, knows } from "../../wire/releases";
-import {
-  INPUT_FIELDS,
-  MASK_PATHS,
-  programMustSet,
-  spec,
-  type InputField,
-  type RequiredField,
-  type TargetFields,
-  type ValueOf,
-} from "../../wire/target-fields";
+import { INPUT_FIELDS, MASK_PATHS, programMustSet, spec, type InputField, type RequiredField, type TargetFields, type ValueOf } from "../../wire/target-fields";
 
 /** True when X and Y are the same type (not merely assignable). */
 type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false;
