@@ -14,6 +14,21 @@ const nodeCommonJs = {
   console: "readonly",
 };
 
+/** The package's source (what it ships), held to the error rules below. */
+const SOURCES = ["common/**/*.ts", "wire/**/*.ts", "provider/**/*.ts", "controller/**/*.ts"];
+/** Where error classes are defined: the catalogues (see docs/architecture.md, Errors), and the Node version guard. */
+const CATALOGUES = ["common/errors.ts", "common/filter.ts", "controller/errors.ts", "provider/errors.ts", "provider/*/errors.ts", "provider/node-version.ts"];
+/** A built-in error made outside the catalogues: it has no code, and callers cannot tell it from a bug. */
+const BUILT_IN_ERRORS = ["NewExpression", "CallExpression"].map((node) => ({
+  selector: `${node}[callee.name=/^(Aggregate|Eval|Range|Reference|Syntax|Type|URI)?Error$/]`,
+  message: "Errors only from the catalogues: throw a class of provider/errors.ts, controller/errors.ts or common/errors.ts.",
+}));
+/** A cast through unknown says nothing the checker can hold to: type the value instead. */
+const AS_UNKNOWN_AS = {
+  selector: "TSAsExpression > TSAsExpression.expression[typeAnnotation.type='TSUnknownKeyword']",
+  message: "No `as unknown as`: type the value (a guard, `in`, a typed helper).",
+};
+
 export default tseslint.config(
   // examples/basic/node_modules is the example's own install (it links the package); dist/ is build output.
   { ignores: ["dist/", "node_modules/", "coverage/", "examples/basic/node_modules/", ".pulumi-state/"] },
@@ -47,6 +62,22 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Errors only from the catalogues: the source throws nothing but errors (a thrown page or string has no code
+    // and no stack), and builds no built-in error (`new Error`, `new TypeError`, ...) outside the catalogues,
+    // whose classes carry a code. `only-throw-error` needs the types, so these files are linted with them.
+    files: SOURCES,
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/only-throw-error": "error",
+      "no-restricted-syntax": ["error", AS_UNKNOWN_AS, ...BUILT_IN_ERRORS],
+    },
+  },
+  {
+    // the catalogues themselves, and the Node version guard (loaded before the rest, so before the catalogues)
+    files: CATALOGUES,
+    rules: { "no-restricted-syntax": ["error", AS_UNKNOWN_AS] },
   },
   {
     // The build script, jest's config and its reporter are CommonJS run by Node: linted as such, not skipped.

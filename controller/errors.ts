@@ -126,6 +126,18 @@ export class ConfigSyntaxError extends PulumiBoundaryError {
 }
 
 /**
+ * An answer that is not Boundary's error body (a page, plain text, or nothing): thrown by routing
+ * (`http/no-route.ts`, `http/match.ts`), replied as it is.
+ */
+export class NoRouteAnswer extends PulumiBoundaryError {
+  static override readonly code = "BOUNDARY_NO_ROUTE_ANSWER";
+  /** The answer to send as it is. */
+  constructor(readonly reply: { status: number; page?: { contentType: string; text: string }; headers?: Readonly<Record<string, string>> }) {
+    super(`no route: answered ${reply.status}${reply.page ? ` (${reply.page.contentType})` : ""}`);
+  }
+}
+
+/**
  * Every error class the controller throws, by name: what the error table test enumerates. The last
  * five are shared with the provider's catalogue (defined in `common/`, thrown by code both sides run).
  */
@@ -133,6 +145,7 @@ export const CONTROLLER_ERRORS = {
   ControllerFault,
   ConfigError,
   ConfigSyntaxError,
+  NoRouteAnswer,
   InvalidDurationError,
   UnknownReleaseError,
   FilterSyntaxError,

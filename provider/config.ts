@@ -5,7 +5,7 @@
  * arguments, the functions in the program's stack config; the client falls back to the environment.
  */
 import { ENV, type BoundaryClientOptions } from "./client";
-import { ClientSettingsError } from "./errors";
+import { ClientSettingsError } from "./client/errors";
 import { looseName, nearestName } from "../common/nearest";
 import { API_GENERATIONS, firstReleaseWhere } from "../wire/releases";
 

@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { SessionAuthorization, Target } from "../wire/target";
 import { LIST_FIELDS, associationOf, getPath, type ListField, type TargetFields } from "../wire/target-fields";
 import { firstReleaseWhere } from "../wire/releases";
-import { BoundaryClient, NotFoundError, type BoundaryClientOptions, type TargetIdentity } from "./client";
+import { BoundaryClient, findTargets, type BoundaryClientOptions, type TargetIdentity } from "./client";
 import { ANSWER_NAMES } from "./client/list-check";
 import { PACKAGE, providerOptions } from "./config";
 import { FunctionArgumentError } from "./plugin/errors";
@@ -255,24 +255,15 @@ export function targetSummary(t: Target, read = false): TargetSummary {
 }
 
 /**
- * getTargets' lookup on a client: one list (followed page by page), and with `readLists` one read
- * per Target found (a few at a time) so that its id lists are known; a Target deleted meanwhile is
- * left out.
+ * getTargets' lookup on a client (both routes: the program's function and the plugin's invoke):
+ * the client's `findTargets`, reading each Target with `readLists` so that its id lists are known;
+ * a Target deleted meanwhile is left out (`findTargets`' one rule).
  */
-export async function findTargets(client: BoundaryClient, args: GetTargetsArgs): Promise<TargetSummary[]> {
+export async function getTargetsOn(client: BoundaryClient, args: GetTargetsArgs): Promise<TargetSummary[]> {
   const { readLists, ...query } = args;
-  const listed = await client.listTargets(query);
-  if (!readLists) return listed.map((t) => targetSummary(t));
-  const read: (Target | undefined)[] = [];
-  for (let i = 0; i < listed.length; i += READS_AT_ONCE) {
-    const batch = listed
-      .slice(i, i + READS_AT_ONCE)
-      .map((t) => client.getTarget(t.id).catch((err) => (err instanceof NotFoundError ? undefined : Promise.reject(err))));
-    read.push(...(await Promise.all(batch)));
-  }
-  return read.filter((t): t is Target => t !== undefined).map((t) => targetSummary(t, true));
+  const found = await findTargets(client, query, { read: readLists === true });
+  return found.targets.map((t) => targetSummary(t, readLists === true));
 }
-const READS_AT_ONCE = 8;
 
 /** getTargets' arguments: the scope, whether to descend, a Boundary filter expression. */
 export type GetTargetsArgs = z.infer<typeof GetTargetsArgsSchema>;
@@ -291,7 +282,7 @@ export function getTargets(args: Inputs<GetTargetsArgs> | pulumi.Input<GetTarget
   const result = pulumi.all([pulumi.output(args), stackConfig()]).apply(async ([a, stack]) => {
     const client = clientFor(options, stack);
     try {
-      return await findTargets(client, a as GetTargetsArgs);
+      return await getTargetsOn(client, a as GetTargetsArgs);
     } finally {
       await client.close();
     }

@@ -15,11 +15,12 @@
  * Keys are the camelCase names a Pulumi program writes; `wire` is the field's dotted path in
  * Boundary's JSON (`attributes.default_port`).
  */
+import type { z } from "zod";
 import { canonicalAddress, ipv6Literal } from "../common/address";
 import * as rules from "../common/rules";
+import { FIELD_KINDS, type FieldKind, type ProtoType } from "./field-kinds";
 
-/** The shape of a field's value: decides its wire, input, state and package-schema types. */
-export type FieldKind = "string" | "integer" | "ids" | "enum";
+export type { FieldKind } from "./field-kinds";
 
 /**
  * The kinds of resource an id list names, each with what a Target's summary of one carries. The
@@ -105,9 +106,12 @@ export type AssociationOp = "add" | "set" | "remove";
 
 /** Everything known about one input field of a Target. */
 export interface FieldSpec {
+  /** The shape of its value (`field-kinds.ts`): decides its wire, input, state, protobuf and package-schema types. */
   kind: FieldKind;
   /** Dotted path in the wire Target and in request bodies. */
   wire: string;
+  /** Its protobuf type in Boundary's Target message, where not its kind's (`FIELD_KINDS[kind].proto`). */
+  proto?: ProtoType;
   /** The allowed values, for `enum`. */
   values?: readonly string[];
   /** Every Target has it, and a create body must carry it. */
@@ -162,6 +166,7 @@ export const TARGET_FIELDS = {
   scopeId: field({
     kind: "string",
     wire: "scope_id",
+    proto: { kind: "string" },
     required: true,
     replaces: true,
     check: (v: string) => (/^p_[0-9A-Za-z]+$/.test(v) ? undefined : "must be a project scope id (p_…): targets live in projects"),
@@ -265,6 +270,7 @@ export const TARGET_FIELDS = {
   sessionMaxSeconds: field({
     kind: "integer",
     wire: "session_max_seconds",
+    proto: { wrapper: "uint32" },
     mask: true,
     default: 28800,
     check: (v: number) => (rules.isSessionMaxSeconds(v) ? undefined : `must be greater than zero and at most ${rules.MAX_INT32}`),
@@ -359,16 +365,8 @@ export function associationOf(f: ListField): Association {
   return TARGET_FIELDS[f].association;
 }
 
-/** The TypeScript type of a field's value, from its kind. */
-export type ValueOf<F extends FieldSpec> = F["kind"] extends "string"
-  ? string
-  : F["kind"] extends "integer"
-    ? number
-    : F["kind"] extends "ids"
-      ? string[]
-      : F["values"] extends readonly (infer V)[]
-        ? V
-        : string;
+/** The TypeScript type of a field's value: its values (an enum's), or its kind's. */
+export type ValueOf<F extends FieldSpec> = F extends { values: readonly (infer V)[] } ? V : z.infer<(typeof FIELD_KINDS)[F["kind"]]["zod"]>;
 
 /** The fields a program must set: required, and not named by the provider. */
 export type RequiredField = {

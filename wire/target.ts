@@ -9,6 +9,7 @@
  * client mistake the server names.
  */
 import { z } from "zod";
+import { FIELD_KINDS, kindOf } from "./field-kinds";
 import {
   INPUT_FIELDS,
   LIST_FIELDS,
@@ -123,11 +124,7 @@ export const VIEW_ONLY_KEYS: readonly string[] = [...READ_ONLY_FIELDS.filter((k)
 // ---- the table's fields on the wire: the zod shapes are built from the table, and so are their static types ----
 
 type Wire<K extends InputField> = TargetFields[K]["wire"];
-type Zod<K extends InputField> = TargetFields[K]["kind"] extends "ids"
-  ? z.ZodArray<z.ZodString>
-  : TargetFields[K]["kind"] extends "integer"
-    ? z.ZodNumber
-    : z.ZodString;
+type Zod<K extends InputField> = (typeof FIELD_KINDS)[TargetFields[K]["kind"]]["zod"];
 /** One field's schema: optional, and nullable when `K` is among `N`. */
 type Leaf<K extends InputField, N> = z.ZodOptional<K extends N ? z.ZodNullable<Zod<K>> : Zod<K>>;
 type Parent = { [K in InputField]: Wire<K> extends `${infer H}.${string}` ? H : never }[InputField];
@@ -174,7 +171,7 @@ function tableShape<M extends Message>(message: M): TableShape<M> {
   const shape: Shape = {};
   for (const name of INPUT_FIELDS) {
     const f = spec(name);
-    const base = f.kind === "ids" ? z.array(z.string()) : f.kind === "integer" ? z.number().int() : z.string();
+    const base = kindOf(f.kind).zod;
     const value = (NULLABLE[message](f) ? base.nullable() : base).optional();
     const [head, ...rest] = f.wire.split(".");
     if (rest.length === 0) shape[head!] = value;

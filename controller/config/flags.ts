@@ -97,7 +97,7 @@ export function checkFlagNames(argv: string[]): void {
     if (arg === "--") return;
     const m = /^(--?)([^=]+)(=.*)?$/.exec(arg);
     if (!m || arg.length <= 2) continue;
-    const [, dashes, name, inline] = m as unknown as [string, string, string, string | undefined];
+    const [, dashes = "", name = "", inline] = m; // the pattern always fills the first two groups
     if (known.includes(name)) {
       if (dashes === "-") throw new ConfigError(`${arg}: options take two dashes: --${name}${inline ?? ""} (${help})`);
       if (!inline && DEV_FLAGS[name as keyof typeof DEV_FLAGS].type === "string") i++; // its value may start with a dash

@@ -8,6 +8,7 @@
  * PATCH, whose mask still names it (so it clears); the path's id wins over a body's (`body: "*"`).
  */
 import { knows, listIn, type Release } from "../../wire/releases";
+import { kindOf } from "../../wire/field-kinds";
 import { INPUT_FIELDS, LIST_FIELDS, associationOf, spec } from "../../wire/target-fields";
 import { attributesRefused } from "./target-body";
 import { readGoJson } from "./go-json";
@@ -47,10 +48,6 @@ const ALIAS: ProtoMessage = {
     },
   },
 };
-/** The Target's scalar fields that are plain strings in TP; every other string is a StringValue. */
-const PLAIN = new Set(["scope_id", "type"]);
-/** The Target's integer fields' wrappers (TP). */
-const INTEGERS: Record<string, ProtoField> = { session_max_seconds: { wrapper: "uint32" }, session_connection_limit: { wrapper: "int32" } };
 
 /** Each list name's summaries (`host_set_ids` → `host_sets`), from the field table. */
 const SUMMARIES = new Map<string, string>(
@@ -80,7 +77,8 @@ function targetMessage(r: Release): ProtoMessage {
     if (s.association || !knows(r, f)) continue;
     const [head] = s.wire.split(".");
     if (s.wire.includes(".")) fields[head!] = { wellKnown: "Struct" };
-    else fields[head!] = s.kind === "integer" ? INTEGERS[head!]! : PLAIN.has(head!) ? STRING : { wrapper: "string" };
+    // the field's protobuf type (TP): its row's where Boundary declares another than its kind's
+    else fields[head!] = s.proto ?? kindOf(s.kind).proto;
   }
   for (const f of LIST_FIELDS) {
     for (const name of listIn(r, f)?.answers ?? []) {

@@ -7,13 +7,9 @@
  * error; the spec's controller with a plain-text 404 naming the path.
  */
 import { RELEASES, type Release } from "../../wire/releases";
-import { ControllerFault } from "../errors";
+import { ControllerFault, NoRouteAnswer } from "../errors";
 
-/** An answer that is not Boundary's error body (a page, plain text, or nothing): thrown by routing, replied as it is. */
-export class NoRouteAnswer {
-  /** The answer to send as it is. */
-  constructor(readonly reply: { status: number; page?: { contentType: string; text: string }; headers?: Readonly<Record<string, string>> }) {}
-}
+export { NoRouteAnswer } from "../errors";
 
 /** Every action name any release has (Boundary's action map keeps the removed ones: it knows them, and refuses them as not the Target's). */
 const KNOWN_ACTIONS = new Set(RELEASES.flatMap((r) => r.actions));

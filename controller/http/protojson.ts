@@ -3,16 +3,17 @@
  * DiscardUnknown) decodes the value Go's encoding/json read into the route's request message. Its
  * rules, written from decode.go and well_known_types.go: the top level must be an object; a field
  * may come once ("duplicate field"); `null` leaves a field unset; a wrapper (`StringValue`) takes
- * its scalar, a uint32 a number or a quoted number that is a whole number in range; a repeated
+ * its scalar, a uint32 a number or a quoted number that is a whole number in range, a bool `true` or `false`; a repeated
  * field an array; a message an object; a Struct any object; a key the message lacks is skipped.
  * Errors carry protojson's words and the token's line:column. Messages are described by data
  * (`ProtoMessage`), so each release's Target is built from the release table.
  */
 
+import type { ProtoScalar } from "../../wire/field-kinds";
 import { ControllerFault } from "../errors";
 
 /** A scalar kind, as protojson names it in its errors. */
-export type ScalarKind = "string" | "uint32" | "int32";
+export type ScalarKind = ProtoScalar;
 /** A field of a message: a scalar, a wrapper of one (`value`), a well-known type, or a message. */
 export type ProtoField =
   { kind: ScalarKind; repeated?: boolean } | { wrapper: ScalarKind } | { wellKnown: "Struct" | "Timestamp" } | { message: ProtoMessage; repeated?: boolean };
@@ -123,7 +124,8 @@ export function decodeProto(text: string, root: ProtoMessage, words: TypeWords):
   const scalar = (kind: ScalarKind, jsonName: string): unknown => {
     const t = lx.read();
     if (kind === "string" && t.kind === "string") return JSON.parse(t.raw);
-    if (kind !== "string") {
+    if (kind === "bool" && (t.kind === "true" || t.kind === "false")) return t.kind === "true";
+    if (kind === "uint32" || kind === "int32") {
       const numeric = t.kind === "number" ? t.raw : t.kind === "string" ? (JSON.parse(t.raw) as string) : undefined;
       const n = numeric !== undefined && numeric.trim() === numeric ? protoInteger(numeric, kind) : undefined;
       if (n !== undefined) return n;

@@ -24,6 +24,17 @@ import { Transport, type Answer } from "./transport";
 export type { HttpMethod, TargetIdentity } from "./api";
 export type { ListChange, CredentialSources } from "./lists";
 
+/** One page of a Target list, as the controller answered it (see `BoundaryClient.targetPages`). */
+export interface TargetPage {
+  items: Target[];
+  /** The controller's clock when it answered (its `Date` header, ms since the epoch). */
+  controllerTime: number | undefined;
+  /** Boundary's `response_type` (0.15+: "delta" while pages follow, "complete" at the end); none from earlier releases. */
+  responseType: string | undefined;
+  /** The token the next page (or a later refresh) is asked with (0.15+). */
+  listToken: string | undefined;
+}
+
 /**
  * A client of one controller. Every method makes one API call (plus bounded retries of what is
  * safe to retry, and one more through the other action after a 405 on a list action), parses the
@@ -134,17 +145,30 @@ export class BoundaryClient extends ListActionsWithNames {
    * epoch), for judging times the controller wrote (`created_time`) on its own clock.
    */
   async listTargetsAnswered(q: ListQuery): Promise<{ targets: Target[]; controllerTime: number | undefined }> {
-    const op = this.op();
     let controllerTime: number | undefined;
-    const items: Target[] = [];
+    const targets: Target[] = [];
+    for await (const page of this.targetPages(q)) {
+      controllerTime ??= page.controllerTime;
+      targets.push(...page.items);
+    }
+    return { targets, controllerTime };
+  }
+
+  /**
+   * The one page iterator of a Target list: each page as the controller answered it (one call
+   * each), from `q.listToken` if given, with the same query plus the last page's `list_token` until
+   * the answer is not a "delta" (0.15+: "complete"; earlier releases answer the whole list at once).
+   * A list token that comes back twice is a broken answer, not a loop.
+   */
+  async *targetPages(q: ListQuery): AsyncGenerator<TargetPage> {
+    const op = this.op();
     const seen = new Set<string>();
-    for (let listToken: string | undefined; ;) {
+    for (let listToken = q.listToken; ;) {
       const call = api.listTargets({ ...q, listToken });
       const answer = await this.transport.api(op, call.method, call.path, call.body);
-      controllerTime ??= answer.date;
       const page = parse(answer, "GET", "/v1/targets", call.answer!);
-      for (const item of page.items) items.push(item);
-      if (page.response_type !== "delta" || !page.list_token) return { targets: items, controllerTime };
+      yield { items: page.items, controllerTime: answer.date, responseType: page.response_type, listToken: page.list_token };
+      if (page.response_type !== "delta" || !page.list_token) return;
       if (seen.has(page.list_token))
         throw new SchemaValidationError("GET", "/v1/targets", [{ path: ["list_token"], message: "the same list token came back twice" }]);
       seen.add((listToken = page.list_token));

@@ -1,6 +1,7 @@
 /** The typed Boundary API client: the client, its settings, its errors. */
-export { BoundaryClient, type TargetIdentity, type HttpMethod, type ListChange, type CredentialSources } from "./client";
+export { BoundaryClient, type TargetPage, type TargetIdentity, type HttpMethod, type ListChange, type CredentialSources } from "./client";
 export type { WireCall, ListQuery, ListIds } from "./api";
+export { findTargets, type TargetQuery, type FoundTargets } from "./find";
 export { resolveSettings, ENV, type BoundaryClientOptions, type ClientSettings, type LoginSettings } from "./settings";
 export {
   BoundaryClientError,

@@ -14,6 +14,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type * as undici from "undici";
+import { InternalError } from "../../common/errors";
 import { CancelledError, DeadlineError } from "./errors";
 import { first, type Failures } from "./failures";
 import { Operation, formatMs, type RequestName } from "./operation";
@@ -38,7 +39,7 @@ export const MAX_RETRY_AFTER_MS = 30_000;
 /** The operation a request runs under; a request without one is a bug of the transport. */
 function operationOf(opts: undici.Dispatcher.DispatchOptions): Operation {
   const op = (opts as OperationDispatchOptions).operation;
-  if (!(op instanceof Operation)) throw new TypeError("a request of the client's dispatcher carries no operation");
+  if (!(op instanceof Operation)) throw new InternalError("a request of the client's dispatcher carries no operation");
   return op;
 }
 

@@ -12,6 +12,7 @@
 import type { Target } from "../../wire/target";
 import { INPUT_FIELDS, spec, type AssociationOp, type InputField, type ListField } from "../../wire/target-fields";
 import type { ListIds } from "./api";
+import { InternalError } from "../../common/errors";
 import { BoundaryClientError } from "./errors";
 
 type Fields = typeof import("../../wire/target-fields").TARGET_FIELDS;
@@ -81,10 +82,20 @@ export abstract class ListActions {
     if (given.length === 0) throw new BoundaryClientError(`${op} on target ${id}: no list given (one of ${LISTS.join(", ")})`);
     return this.associate(id, op, version, given);
   }
+
+  // the named methods go on the prototype here, where v0.4's protected action may be called
+  static {
+    Object.assign(
+      ListActions.prototype,
+      namedMethods((self, ...args) => self.v04Action(...args)),
+    );
+  }
 }
 
-/** The named methods, made from the field table (see the module comment). */
-function namedMethods(): Record<string, (this: ListActions, id: string, version: number, arg: never) => Promise<Target>> {
+/** The named methods, made from the field table (see the module comment), v0.4's calling `v04`. */
+function namedMethods(
+  v04: (self: ListActions, ...args: Parameters<V04Action>) => Promise<Target>,
+): Record<string, (this: ListActions, id: string, version: number, arg: never) => Promise<Target>> {
   const methods: Record<string, (this: ListActions, id: string, version: number, arg: never) => Promise<Target>> = {};
   for (const noun of new Set(LISTS.map((f) => spec(f).association!.current.action))) {
     const carried = LISTS.filter((f) => spec(f).association!.current.action === noun);
@@ -102,12 +113,19 @@ function namedMethods(): Record<string, (this: ListActions, id: string, version:
     if (!noun) continue;
     for (const op of OPS)
       methods[`${op}${pascal(noun)}`] = function (id, version, ids: readonly string[]) {
-        return (this as unknown as { v04Action: V04Action }).v04Action(id, op, field, version, ids);
+        return v04(this, id, op, field, version, ids);
       };
   }
   return methods;
 }
-Object.assign(ListActions.prototype, namedMethods());
 
+/** Whether `base`'s prototype carries every named method (`NamedListMethods`): the names the type expects, as the table makes them. */
+function carriesNamedMethods(base: abstract new () => ListActions): base is abstract new () => ListActions & NamedListMethods {
+  const nouns = LISTS.flatMap((f) => [spec(f).association!.current.action, spec(f).association!.action ?? []].flat());
+  return nouns.every((noun) => OPS.every((op) => typeof Reflect.get(base.prototype, `${op}${pascal(noun)}`) === "function"));
+}
+
+const withNames: abstract new () => ListActions = ListActions;
+if (!carriesNamedMethods(withNames)) throw new InternalError("the client's named list methods were not made from the field table");
 /** `ListActions` with its named methods typed: what the client extends. */
-export const ListActionsWithNames = ListActions as unknown as abstract new () => ListActions & NamedListMethods;
+export const ListActionsWithNames = withNames;

@@ -1,12 +1,13 @@
 /**
  * Finds the Targets of a live scope through the provider's own client: the same settings
  * (BOUNDARY_ADDR, BOUNDARY_TOKEN, …), every release's list (v0.4's single answer, 0.15's pages and
- * list tokens), and the same pacing under Boundary's rate limits. It only reads: one list (page by
- * page), and with `read` one GET per Target (lists carry no association ids).
+ * list tokens), and the same pacing under Boundary's rate limits. It only reads, through the client's
+ * `findTargets`: one list (page by page), and with `read` one GET per Target (lists carry no
+ * association ids); a Target deleted between the list and its read is left out, as getTargets leaves it.
  */
 import { filterProblem } from "../../common/rules";
 import type { Target } from "../../wire/target";
-import { BoundaryApiError, BoundaryClient, UnauthenticatedError, UnexpectedAnswerError, type BoundaryClientOptions } from "../client";
+import { BoundaryApiError, BoundaryClient, UnauthenticatedError, UnexpectedAnswerError, findTargets, type BoundaryClientOptions } from "../client";
 import { inputsFromState, stateFromTarget } from "../resource/state";
 import { ImportInputError, type Discovery, type FoundTarget } from "./discovery";
 import { ordered } from "./terraform";
@@ -42,7 +43,7 @@ export async function discoverScope(q: ScopeQuery, options: BoundaryClientOption
   try {
     let listed: Target[];
     try {
-      listed = await client.listTargets({ scopeId: q.scopeId, recursive: q.recursive, filter: q.filter });
+      listed = (await findTargets(client, { scopeId: q.scopeId, recursive: q.recursive, filter: q.filter }, { read: q.read })).targets;
     } catch (err) {
       throw listFailure(q, err);
     }
@@ -53,7 +54,7 @@ export async function discoverScope(q: ScopeQuery, options: BoundaryClientOption
       const projectId = t.scope_id ?? t.scope?.id ?? "";
       const project = t.scope?.name || projectId;
       const found: FoundTarget = { id: t.id, source: `${projectId}/${t.name ?? t.id}`, projectId, nameParts: [...(qualify ? [project] : []), t.name ?? ""] };
-      if (q.read) found.inputs = ordered(inputsFromState(stateFromTarget(await client.getTarget(t.id), []), true));
+      if (q.read) found.inputs = ordered(inputsFromState(stateFromTarget(t, []), true));
       targets.push(found);
     }
     if (targets.length === 0) {
@@ -76,7 +77,8 @@ export async function discoverScope(q: ScopeQuery, options: BoundaryClientOption
 
 /** A list's failure as the input it is about and what to do; anything else is passed on. */
 function listFailure(q: ScopeQuery, err: unknown): Error {
-  if (!(err instanceof BoundaryApiError) || err instanceof UnexpectedAnswerError) return err as Error;
+  // a read's failure (with `read`) is passed on as it is: only the list's answer is about the scope
+  if (!(err instanceof BoundaryApiError) || err instanceof UnexpectedAnswerError || !/^\/v1\/targets(\?|$)/.test(err.path)) return err as Error;
   const said = `(the controller answered ${err.status} ${err.kind}: ${err.apiMessage})`;
   if (err instanceof UnauthenticatedError) return new ImportInputError(`BOUNDARY_TOKEN: ${err.message}`);
   if (err.status === 404)

@@ -19,9 +19,9 @@
 import { z } from "zod";
 import { filterProblem } from "../../common/rules";
 import type { Target } from "../../wire/target";
-import * as api from "../client/api";
-import type { BoundaryClient } from "../client";
-import { BoundaryApiError } from "../errors";
+import { InternalError } from "../../common/errors";
+import { findTargets, type BoundaryClient, type TargetPage } from "../client";
+import { BoundaryApiError } from "../client/errors";
 import { ListRefusal } from "./errors";
 import { ListQuerySchema, type GetTargetsArgs } from "../functions";
 import { UNKNOWN } from "../resource/inputs";
@@ -134,27 +134,32 @@ function decodeCursor(token: string, q: string): Cursor {
  */
 async function boundaryPage(client: BoundaryClient, query: GetTargetsArgs, size: number, cursor: Cursor | undefined): Promise<Page> {
   const pass = cursor?.pass ?? "list";
-  let answer;
+  let answer: TargetPage | undefined;
   try {
-    answer = await client.send(api.listTargets({ ...query, listToken: cursor?.listToken, pageSize: size }));
+    // one page of the client's page iterator: the next call resumes from its list token
+    for await (const page of client.targetPages({ ...query, listToken: cursor?.listToken, pageSize: size })) {
+      answer = page;
+      break;
+    }
   } catch (err) {
     if (err instanceof BoundaryApiError && err.kind === "invalid list token")
       throw new ListRefusal("InvalidArgument", `continuation_token: the controller no longer takes it (${err.message}); start the list again`);
     throw err;
   }
-  if (answer.response_type === undefined) return ordered(answer.items, size, undefined);
+  if (!answer) throw new InternalError("a list answered no page");
+  if (answer.responseType === undefined) return ordered(answer.items, size, undefined);
   const newest = cursor?.newest ?? newestOf(answer.items);
   const items = pass === "refresh" ? answer.items.filter((t) => cursor!.newest !== undefined && createdAfter(t, cursor!.newest)) : answer.items;
   const results = items.map(result);
-  if (answer.response_type === "delta" && answer.list_token) return { results, next: { mode: "pages", pass, listToken: answer.list_token, newest } };
+  if (answer.responseType === "delta" && answer.listToken) return { results, next: { mode: "pages", pass, listToken: answer.listToken, newest } };
   // the pass is complete: a list pass that took more than one page looks once for Targets created meanwhile
-  const refresh = pass === "list" && cursor !== undefined && answer.list_token !== undefined && newest !== undefined;
-  return { results, next: refresh ? { mode: "pages", pass: "refresh", listToken: answer.list_token, newest } : undefined };
+  const refresh = pass === "list" && cursor !== undefined && answer.listToken !== undefined && newest !== undefined;
+  return { results, next: refresh ? { mode: "pages", pass: "refresh", listToken: answer.listToken, newest } : undefined };
 }
 
 /** A page of a release that answers the whole list at once: the ids after `after`, in order. */
 async function wholePage(client: BoundaryClient, query: GetTargetsArgs, size: number, after: string | undefined): Promise<Page> {
-  return ordered((await client.send(api.listTargets(query))).items, size, after);
+  return ordered((await findTargets(client, query)).targets, size, after);
 }
 
 function ordered(items: Target[], size: number, after: string | undefined): Page {

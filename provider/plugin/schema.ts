@@ -5,6 +5,7 @@
  * session fields from the one list of them.
  */
 import { valueSince } from "../../wire/releases";
+import { enumTypeName, kindOf } from "../../wire/field-kinds";
 import { z } from "zod";
 import { INPUT_FIELDS, programMustSet, spec, type FieldSpec } from "../../wire/target-fields";
 import { PROVIDER_CONFIG, type ConfigSpec } from "../config";
@@ -23,23 +24,19 @@ type Prop = {
 };
 
 const str = (description: string): Prop => ({ type: "string", description });
-const int = (description: string): Prop => ({ type: "integer", description });
-const strings = (description: string): Prop => ({ type: "array", items: { type: "string", description: "" }, description });
-const ref = (type: string, description: string): Prop => ({ $ref: `#/types/boundary:index:${type}`, description });
 const refs = (type: string, description: string): Prop => ({ type: "array", items: { $ref: `#/types/boundary:index:${type}`, description: "" }, description });
-
-/** The package-schema type of an enum field (`type` → `TargetType`), so generated SDKs get its values as constants. */
-const enumTypeName = (field: string) => `Target${field[0]!.toUpperCase()}${field.slice(1)}`;
 
 /** A Target input's package-schema property, from its kind. */
 function inputProp(field: string, f: FieldSpec): Prop {
-  const p = f.kind === "integer" ? int(f.doc) : f.kind === "ids" ? strings(f.doc) : f.kind === "enum" ? ref(enumTypeName(field), f.doc) : str(f.doc);
+  const type = kindOf(f.kind).pulumi(field);
+  // the package schema's other arrays carry an empty description on their items: so do the inputs'
+  const p: Prop = { ...type, ...("items" in type && { items: { ...type.items, description: "" } }), description: f.doc };
   return f.secret ? { ...p, secret: true } : p;
 }
 
 /** The enum types of the Target's enum fields, each value with the release that added it where a later one did. */
 const ENUM_TYPES = Object.fromEntries(
-  INPUT_FIELDS.filter((f) => spec(f).kind === "enum").map((f) => [
+  INPUT_FIELDS.filter((f) => spec(f).values).map((f) => [
     `boundary:index:${enumTypeName(f)}`,
     {
       type: "string",

@@ -12,10 +12,11 @@
  */
 import type * as grpc from "@grpc/grpc-js";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
-import { ClientSettingsError, ResourceInitError } from "../errors";
+import { ClientSettingsError } from "../client/errors";
+import { ResourceInitError } from "../resource/errors";
 import { resolveSettings } from "../client/settings";
 import { CONFIG_KEYS, PACKAGE, PROVIDER_CONFIG, configKeyProblem, providerOptions, refuseUnknownConfigKeys, type ConfigKey } from "../config";
-import { GetTargetsArgsSchema, SESSION_SECRET_FIELDS, decodeAuthorizeSessionArgs, findTargets, sessionView } from "../functions";
+import { GetTargetsArgsSchema, SESSION_SECRET_FIELDS, decodeAuthorizeSessionArgs, getTargetsOn, sessionView } from "../functions";
 import { Operation } from "../client";
 import { TargetCore, type OperationContext } from "../resource/core";
 import { UNKNOWN } from "../resource/inputs";
@@ -312,7 +313,7 @@ export class BoundaryProviderService {
       case "boundary:index:getTargets": {
         const parsed = GetTargetsArgsSchema.safeParse(args);
         if (!parsed.success) throw new FunctionArgumentError(`getTargets: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
-        ret = { targets: await findTargets(client, parsed.data) };
+        ret = { targets: await getTargetsOn(client, parsed.data) };
         break;
       }
       default:

@@ -5,35 +5,24 @@
  * their outcome into state. What the engine hands in is parsed at the door, so corrupt state or
  * inputs fail with an error naming the field instead of a wrong plan.
  *
+ * Create and update, with their recovery, are `create.ts`'s and `update.ts`'s.
+ *
  * Contract (as Pulumi's dynamic providers): create is all-or-recorded (a Target that exists is never
  * lost: a later failure is a ResourceInitError carrying its id and state); a failed delete means
  * the Target still exists; read answers undefined when the Target is gone.
  */
 import { z } from "zod";
-import type { Target } from "../../wire/target";
 import { INPUT_FIELDS, type InputField } from "../../wire/target-fields";
-import { BoundaryApiError, BoundaryClient, NotFoundError, Operation, VersionConflictError, type BoundaryClientOptions } from "../client";
+import { BoundaryClient, NotFoundError, Operation, type BoundaryClientOptions } from "../client";
 import { RELEASES, type Release } from "../../wire/releases";
-import { applyPlan } from "./apply";
 import { autoname, generatedNameFailure, type NamingContext } from "./autoname";
 import { createTarget } from "./create";
-import { InvalidResourceDataError, PlanError, ResourceInitError, TargetDeletedError, UnsupportedInputError } from "./errors";
-import { droppedFields, generationFailures, needsGeneration, releasesOf } from "./generation";
+import { InvalidResourceDataError, UnsupportedInputError } from "./errors";
+import { generationFailures, needsGeneration, releasesOf } from "./generation";
 import { checkInputs, type CheckFailure, type TargetInputs } from "./inputs";
-import {
-  callsFor,
-  changes,
-  diffOf,
-  projectCreate,
-  projectChanges,
-  replayChanges,
-  sameValue,
-  undecidedAmong,
-  type Change,
-  type PlanContext,
-  type TargetDiff,
-} from "./plan";
-import { TargetState, inputsFromState, managedFields, stateAfterChange, stateFromTarget } from "./state";
+import { changes, diffOf, projectCreate, projectChanges, undecidedAmong, type Change, type PlanContext, type TargetDiff } from "./plan";
+import { TargetState, inputsFromState, managedFields, stateFromTarget } from "./state";
+import { updateTarget } from "./update";
 
 const ManagedList = z.array(z.enum(INPUT_FIELDS as [InputField, ...InputField[]]));
 
@@ -222,63 +211,16 @@ export class TargetCore {
 
   /**
    * Brings the Target from `olds` (state) to `news` (inputs) with the fewest calls: the run's
-   * planned changes, what the preview showed. A version conflict (changed outside Pulumi) replays
-   * those changes, and only those, on a fresh read; a failure after some calls succeeded is a
-   * ResourceInitError holding what the controller now has; a Target found deleted says so.
+   * planned changes, what the preview showed. A conflict or a lost answer is `update.ts`'s.
    */
   async update(id: string, olds: unknown, news: Record<string, unknown>, ctx: OperationContext = {}): Promise<TargetState> {
     const state = withPrior(parseState(olds), ctx);
     const inputs = parseInputs(news) as TargetInputs;
-    const managed = managedFields(inputs);
     const { client } = this.clientFor(ctx);
     await this.refuseUnsupported(client, inputs, state);
     const { changed: planned } = await this.planned(() => client, state, inputs, ctx);
     refuseReplacement(id, planned);
-    let last: Target | undefined;
-    try {
-      last = await applyPlan(client, id, state.version, callsFor(state, planned));
-    } catch (err) {
-      if (!(err instanceof PlanError)) throw err;
-      const seen = await this.afterFailure(client, id, err, err.last?.version ?? state.version);
-      if (seen.kind === "deleted") throw new TargetDeletedError(id, seen.cause);
-      if (seen.kind === "failed") throw partial(id, err, managed, state);
-      last = await this.replay(
-        client,
-        id,
-        err.last ? stateFromTarget(err.last, state.__managed) : state,
-        seen.current,
-        planned,
-        managed,
-        ctx.warn ?? this.warn,
-      );
-    }
-    const updated = last ? stateAfterChange(last, state, managed) : { ...state, __managed: managed };
-    const dropped = droppedFields(inputs, updated);
-    if (dropped.length > 0) throw new ResourceInitError(id, updated, [`updating target ${id}: ${dropped.map((d) => d.reason).join("; ")}`]);
-    return updated;
-  }
-
-  /**
-   * Why a call of an update failed. A recognised conflict is one. A NotFound, or the plain 500
-   * current Boundary answers a stale version with on its actions ("Failed to set target host
-   * sources"), is judged by a fresh read: gone (deleted outside Pulumi), a moved version (a
-   * conflict), or else a real failure, reported as it is.
-   */
-  private async afterFailure(
-    client: BoundaryClient,
-    id: string,
-    err: PlanError,
-    sent: number,
-  ): Promise<{ kind: "conflict"; current?: Target } | { kind: "deleted"; cause: Error } | { kind: "failed" }> {
-    if (err.cause instanceof VersionConflictError) return { kind: "conflict" };
-    const ambiguous = err.cause instanceof NotFoundError || (err.failedCall.op === "set" && err.cause instanceof BoundaryApiError && err.cause.status === 500);
-    if (!ambiguous) return { kind: "failed" };
-    try {
-      const current = await client.getTarget(id);
-      return current.version !== sent && !(err.cause instanceof NotFoundError) ? { kind: "conflict", current } : { kind: "failed" };
-    } catch (e) {
-      return e instanceof NotFoundError ? { kind: "deleted", cause: err.cause as Error } : { kind: "failed" };
-    }
+    return updateTarget(client, id, state, inputs, planned, ctx.warn ?? this.warn);
   }
 
   /** Deletes the Target; one already gone (Boundary's own NotFound) counts as deleted, any other answer is an error. */
@@ -287,42 +229,6 @@ export class TargetCore {
       await this.clientFor(ctx).client.deleteTarget(id);
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
-    }
-  }
-
-  /**
-   * The Target changed outside Pulumi since it was last read (its version moved). Re-read it, say
-   * which fields changed, and replay this run's planned changes, and only those, once from the
-   * current version: what changed outside (another stack's change, an attach someone made, a field
-   * the engine ignores) stays as the controller holds it.
-   */
-  private async replay(
-    client: BoundaryClient,
-    id: string,
-    known: TargetState,
-    read: Target | undefined,
-    planned: readonly Change[],
-    managed: InputField[],
-    warn: (m: string) => void,
-  ): Promise<Target> {
-    let current = read;
-    try {
-      current ??= await client.getTarget(id);
-    } catch (err) {
-      if (err instanceof NotFoundError) throw new TargetDeletedError(id, err);
-      throw err;
-    }
-    const fresh = stateFromTarget(current, known.__managed);
-    const outside = INPUT_FIELDS.filter((f) => !sameValue(known[f], fresh[f]));
-    warn(
-      `target ${id} was changed outside Pulumi (version ${known.version} → ${fresh.version}` +
-        `${outside.length ? `; changed: ${outside.join(", ")}` : ""}); retrying once from the current version.`,
-    );
-    try {
-      return (await applyPlan(client, id, fresh.version, callsFor(fresh, replayChanges(fresh, planned)))) ?? current;
-    } catch (err) {
-      if (err instanceof PlanError && err.cause instanceof NotFoundError) throw new TargetDeletedError(id, err.cause);
-      throw partial(id, err, managed, known);
     }
   }
 }
@@ -356,13 +262,6 @@ function refuseReplacement(target: string | undefined, planned: readonly Change[
     "and an update cannot replace; nothing was changed. Run `pulumi up` with a program that declares this Target (Pulumi replaces it), " +
     "or delete it and create a new one (`pulumi do boundary:index:Target delete <id>`, then `create`).";
   throw new UnsupportedInputError(JSON.stringify(target ?? "(unnamed)"), [{ property: replaced[0]!.field, reason }]);
-}
-
-/** A failure after some calls succeeded is recorded as what the controller now holds (the aliases of `before` when the answer has none). */
-function partial(id: string, err: unknown, managed: InputField[], before: TargetState): unknown {
-  if (!(err instanceof PlanError)) return err;
-  if (!err.last) return err.cause;
-  return new ResourceInitError(id, stateAfterChange(err.last, before, managed), [`updating target ${id}: ${err.message}`]);
 }
 
 /** The state, managing also what the program set at its previous run (a field it has since removed is reset). */

@@ -7,7 +7,7 @@
  */
 import type { Target } from "../../wire/target";
 import { spec, type InputField } from "../../wire/target-fields";
-import { BoundaryApiError, CancelledError, DeadlineError, TransportError, type BoundaryClient, type Operation } from "../client";
+import { BoundaryApiError, CancelledError, DeadlineError, TransportError, findTargets, type BoundaryClient, type Operation } from "../client";
 import { applyPlan } from "./apply";
 import { CreateNotAppliedError, CreateOutcomeUnknownError, NameTakenError, PlanError, ResourceInitError, TargetNotAdoptedError } from "./errors";
 import { droppedFields } from "./generation";
@@ -105,7 +105,7 @@ async function findCreated(
   for (let attempt = 0; ; attempt++) {
     let answer;
     try {
-      answer = await lookup.listTargetsAnswered({ scopeId: inputs.scopeId, filter: `"/item/name" == ${JSON.stringify(name)}` });
+      answer = await findTargets(lookup, { scopeId: inputs.scopeId, filter: `"/item/name" == ${JSON.stringify(name)}` });
     } catch (err) {
       const again =
         (err instanceof TransportError && !(err instanceof CancelledError) && !(err instanceof DeadlineError)) ||
@@ -134,8 +134,8 @@ async function findCreated(
 /** The id of the Target holding a name Boundary refused as taken, if a lookup finds it (best effort). */
 async function nameHolder(client: BoundaryClient, inputs: TargetInputs): Promise<string | undefined> {
   try {
-    const found = await client.listTargets({ scopeId: inputs.scopeId, filter: `"/item/name" == ${JSON.stringify(inputs.name ?? "")}` });
-    return found.find((t) => t.name === inputs.name)?.id;
+    const found = await findTargets(client, { scopeId: inputs.scopeId, filter: `"/item/name" == ${JSON.stringify(inputs.name ?? "")}` });
+    return found.targets.find((t) => t.name === inputs.name)?.id;
   } catch {
     return undefined;
   }

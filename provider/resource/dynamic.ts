@@ -44,8 +44,9 @@ export class DynamicTargetProvider implements pulumi.dynamic.ResourceProvider {
   /** Stack config `boundary:addr` / `boundary:token`; unset keys fall back to BOUNDARY_ADDR / BOUNDARY_TOKEN. */
   async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
     // the host's Config keeps the whole stack config, namespaced, in `rawConfig`: a misspelt boundary:… key is named
-    const raw = (req.config as unknown as { rawConfig?: Record<string, unknown> }).rawConfig ?? {};
-    refuseUnknownConfigKeys(Object.keys(raw).flatMap((k) => (k.startsWith(`${PACKAGE}:`) ? [k.slice(PACKAGE.length + 1)] : [])));
+    const raw = "rawConfig" in req.config ? req.config.rawConfig : undefined;
+    const keys = typeof raw === "object" && raw !== null ? Object.keys(raw) : [];
+    refuseUnknownConfigKeys(keys.flatMap((k) => (k.startsWith(`${PACKAGE}:`) ? [k.slice(PACKAGE.length + 1)] : [])));
     await this.core.configure(providerOptions((key) => req.config.get(`boundary:${key}`)));
   }
 

@@ -45,7 +45,7 @@ function refusal(r: Release, f: InputField, inputs: Partial<TargetInputs>, state
   const v = inputs[f];
   if (!isSet(v)) return requires(r, f) && (!state || state.__managed.includes(f)) ? "required" : undefined;
   if (!knows(r, f)) return "unknown";
-  if (typeof v === "string" && spec(f).kind === "enum" && !takesValue(r, f, v)) return "value";
+  if (typeof v === "string" && spec(f).values && !takesValue(r, f, v)) return "value";
   if (idsRefused(r, f, v).length > 0) return "ids";
   // a description no release takes is the field's own rule's to name (checkInputs), not the release's
   if (f === "description" && typeof v === "string" && descriptionProblem(v, r.descriptions) && descriptionSince(v)) return "description";

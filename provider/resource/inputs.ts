@@ -8,6 +8,7 @@ import { z } from "zod";
 import { hasAnyIdPrefix, oneOf } from "../../common/rules";
 import { looseName, nearestName } from "../../common/nearest";
 import { anyReleasePrefixes } from "../../wire/releases";
+import { kindOf } from "../../wire/field-kinds";
 import {
   INPUT_FIELDS,
   TARGET_FIELDS,
@@ -26,18 +27,12 @@ export const UNKNOWN: string = unknownValue;
 /** A field's input schema: its kind, and its rule with the provider's wording. */
 function inputSchema(f: FieldSpec, name: InputField): z.ZodType {
   // a list takes the ids of every kind some release takes (the release table's); what the controller's release does not take is generation.ts's to refuse
-  const prefixes = f.kind === "ids" ? anyReleasePrefixes(name) : [];
-  const whole = "must be a whole number";
-  let s: z.ZodType =
-    f.kind === "integer"
-      ? z.number(whole).int(whole)
-      : f.kind === "enum"
-        ? z.enum(f.values as [string, ...string[]], {
-            error: `must be ${f.values!.length === 1 ? "" : "one of "}${f.values!.map((v) => JSON.stringify(v)).join(", ")}`,
-          })
-        : f.kind === "ids"
-          ? z.array(z.string().refine((id) => hasAnyIdPrefix(id, prefixes), `must be a ${f.association!.noun} id starting with ${oneOf(prefixes)}`))
-          : z.string();
+  const prefixes = f.association ? anyReleasePrefixes(name) : [];
+  const id = f.association && {
+    takes: (id: string) => hasAnyIdPrefix(id, prefixes),
+    message: `must be a ${f.association.noun} id starting with ${oneOf(prefixes)}`,
+  };
+  let s: z.ZodType = kindOf(f.kind).input({ values: f.values, id: id || undefined });
   const check = f.check as ((v: unknown) => string | undefined) | undefined;
   if (check) {
     s = s.superRefine((v, ctx) => {

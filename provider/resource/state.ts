@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { ANSWER_NAMES } from "../client/list-check";
 import { fieldSince, firstReleaseWhere, summariesOf } from "../../wire/releases";
+import { kindOf } from "../../wire/field-kinds";
 import type { Target } from "../../wire/target";
 import {
   INPUT_FIELDS,
@@ -140,7 +141,7 @@ type StateShape = { [K in InputField]: K extends Stored ? z.ZodType<ValueOf<Targ
 
 /** The server's value of a field as state holds it: the kind only, no rule (the server is the truth). */
 function stateSchema(f: FieldSpec, name?: InputField): z.ZodType {
-  const s = f.kind === "ids" ? z.array(z.string()) : f.kind === "integer" ? z.number().int() : z.string();
+  const s = kindOf(f.kind).zod;
   // state written before a field existed lacks it: it reads as the controller's default
   if (name && fieldSince(name) && f.default !== undefined) return (s as z.ZodType<unknown>).default(f.default);
   return f.required || f.default !== undefined ? s : s.optional();
@@ -190,8 +191,9 @@ function summaries(t: Target, f: InputField): ({ id: string } & Record<string, u
  */
 function serverValue(t: Target, f: FieldSpec, name: InputField): unknown {
   const v = firstAt(t, f.association ? ANSWER_NAMES.get(name)! : [f.wire]);
-  if (f.kind === "ids") return [...((v as string[] | undefined) ?? [])].sort();
-  if (v === undefined || v === null || v === "" || v === 0) return f.default ?? (f.required ? "" : undefined);
+  const kind = kindOf(f.kind);
+  if (kind.compare === "set") return [...((v as string[] | undefined) ?? [])].sort();
+  if (v === undefined || v === null || v === kind.zero) return kind.zeroIsValue ? kind.zero : (f.default ?? (f.required ? "" : undefined));
   return v;
 }
 

@@ -4,6 +4,7 @@
  * doc, the same text the package schema and TargetArgs' TSDoc carry.
  */
 import { fieldSince } from "../../wire/releases";
+import { kindOf } from "../../wire/field-kinds";
 import { INPUT_FIELDS, programMustSet, spec, type InputField } from "../../wire/target-fields";
 
 /** Where the table sits in docs/provider.md: `npm run generate` replaces what lies between the markers. */
@@ -16,7 +17,7 @@ export const INPUTS_TABLE = {
 /** An input's type as the table words it. */
 function typeOf(f: InputField): string {
   const s = spec(f);
-  const type = s.kind === "enum" ? s.values!.map((v) => `\`"${v}"\``).join(", ") : s.kind === "integer" ? "number" : s.kind === "ids" ? "string[]" : "string";
+  const type = kindOf(s.kind).docType({ values: s.values });
   return programMustSet(f) ? `${type}, required` : type;
 }
 

@@ -7,8 +7,9 @@
  */
 import { checkInputs } from "../../provider/resource/inputs";
 import { createRequest } from "../../provider/resource/plan";
-import { RELEASES, knows, replacement, type ListField, type Release } from "../../wire/releases";
-import { TARGET_FIELDS, spec, type InputField } from "../../wire/target-fields";
+import type { FieldKind } from "../../wire/field-kinds";
+import { RELEASES, knows, listIn, replacement, type ListField, type Release } from "../../wire/releases";
+import { INPUT_FIELDS, TARGET_FIELDS, spec, type InputField } from "../../wire/target-fields";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { speech } from "../helpers/releases";
 
@@ -95,6 +96,22 @@ const VECTORS: [InputField, unknown, boolean][] = [
   ["defaultClientPort", 0, false],
   ["defaultClientPort", 65536, false],
 ];
+
+/**
+ * A value of a field's kind (valid) and one of another kind (invalid): what a field without a rule
+ * of its own is judged by, so a new field of a kind that exists needs no vectors here.
+ */
+const BY_KIND: Record<FieldKind, (f: InputField) => [unknown, unknown]> = {
+  string: () => ["a value", 5],
+  integer: () => [5, "five"],
+  boolean: () => [true, "yes"],
+  enum: (f) => [spec(f).values![0], 5],
+  ids: (f) => [[`${listIn(judgeOf(f), f as ListField)!.prefixes[0]}1234567890`], ["x_1234567890"]],
+};
+for (const f of INPUT_FIELDS.filter((f) => !spec(f).check)) {
+  const [valid, invalid] = BY_KIND[spec(f).kind](f);
+  VECTORS.push([f, valid, true], [f, invalid, false]);
+}
 
 let n = 0;
 test.each(VECTORS)("%s = %j: valid is %s on both sides", async (field, value, valid) => {

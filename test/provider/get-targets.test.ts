@@ -3,10 +3,10 @@
  * lists (its list query does not load them: every release from 0.4 to 0.21), so a listed Target's
  * `hostSetIds`, credential lists and their summaries are left out; `readLists: true` reads each
  * Target to report them. The spec's controller, whose list items carry the lists, reports them as
- * listed. `findTargets` is what both routes run (the program's function and the plugin's invoke).
+ * listed. `getTargetsOn` is what both routes run (the program's function and the plugin's invoke).
  */
 import { BoundaryClient } from "../../provider/client";
-import { GetTargetsArgsSchema, findTargets } from "../../provider/functions";
+import { GetTargetsArgsSchema, getTargetsOn } from "../../provider/functions";
 import { ADMIN_TOKEN, PROJECT, startTestController } from "../helpers/controller";
 import { countCalls } from "../helpers/metrics";
 
@@ -18,11 +18,11 @@ test.each(["0.21", "0.4"] as const)("--emulate %s: listed Targets leave their li
   try {
     const t = await c.create({ name: "with-hosts", host_set_ids: ["hsst_1234567890"] });
     await c.create({ name: "bare" });
-    const listed = await findTargets(client, { scopeId: PROJECT });
+    const listed = await getTargetsOn(client, { scopeId: PROJECT });
     expect(listed.map((x) => x.name).sort()).toEqual(["bare", "with-hosts"]);
     for (const x of listed) for (const key of LISTS) expect(x).not.toHaveProperty(key);
 
-    const { result: read, calls } = await countCalls(c.opsUrl, () => findTargets(client, { scopeId: PROJECT, readLists: true }));
+    const { result: read, calls } = await countCalls(c.opsUrl, () => getTargetsOn(client, { scopeId: PROJECT, readLists: true }));
     expect(calls).toEqual({ "GET /v1/targets": 1, "GET /v1/targets/{id}": 2 });
     expect(read.find((x) => x.id === t.id)).toMatchObject({ hostSetIds: ["hsst_1234567890"], hostSets: [{ id: "hsst_1234567890" }] });
     expect(read.find((x) => x.name === "bare")).toMatchObject({ hostSetIds: [], applicationCredentialLibraryIds: [] });
@@ -37,7 +37,7 @@ test("the spec's controller, whose list items carry the lists, has them reported
   const client = new BoundaryClient({ addr: c.apiUrl, token: ADMIN_TOKEN });
   try {
     await c.create({ name: "with-hosts", host_set_ids: ["hsst_1234567890"] });
-    const [listed] = await findTargets(client, { scopeId: PROJECT });
+    const [listed] = await getTargetsOn(client, { scopeId: PROJECT });
     expect(listed).toMatchObject({ name: "with-hosts", hostSetIds: ["hsst_1234567890"] });
   } finally {
     await client.close();
