@@ -121,23 +121,23 @@ export function pacing(pacer: Pacer): Interceptor {
     const req = requestName(opts);
     const kind = quotaOf(opts.method, opts.path);
     pacer
-      .acquire(kind, (ms, why) => op.wait(ms, req, why))
+      .acquire(kind, (ms, why, wake) => op.wait(ms, req, why, wake))
       .then(
-        () => {
+        (sentAt) => {
           let released = false;
-          const release = (header: string | string[] | undefined) => {
-            if (!released) pacer.release(kind, header);
+          const release = (header: string | string[] | undefined, answered: boolean) => {
+            if (!released) pacer.release(kind, header, sentAt, answered);
             released = true;
           };
           dispatch(
             opts,
             wrap(handler, {
               onResponseStart: (c, status, headers, message) => {
-                release(headers["ratelimit"]);
+                release(headers["ratelimit"], true);
                 handler.onResponseStart?.(c, status, headers, message);
               },
               onResponseError: (c, err) => {
-                release(undefined);
+                release(undefined, false);
                 handler.onResponseError?.(c, err);
               },
             }),
