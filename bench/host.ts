@@ -66,7 +66,7 @@ async function floorProvider(program: string, name: string, keepTarget: boolean)
 }
 
 /** Runs `op` for i = 0..n-1, `concurrency` at a time; resolves with the wall time in ms. */
-async function timed(n: number, concurrency: number, op: (i: number) => Promise<void>): Promise<number> {
+export async function timed(n: number, concurrency: number, op: (i: number) => Promise<void>): Promise<number> {
   let next = 0;
   const started = performance.now();
   await Promise.all(
@@ -122,30 +122,30 @@ async function phases(e: Engine, n: number, concurrency: number, extra: Record<s
  * `pulumi-boundary dev`, in its own process as a Boundary controller would be, so the engine's
  * side of the bench (this process) does not share an event loop with the server.
  */
-async function withController<T>(program: string, run: (addr: string) => Promise<T>): Promise<T> {
+export async function withController<T>(program: string, run: (addr: string, banner: string) => Promise<T>, flags: string[] = []): Promise<T> {
   const manifest = require.resolve("pulumi-boundary/package.json", { paths: [program] });
   const { bin } = JSON.parse(readFileSync(manifest, "utf8")) as { bin: Record<string, string> };
   const cli = path.join(path.dirname(manifest), bin["pulumi-boundary"]!);
-  const args = [cli, "dev", "--api-addr", "127.0.0.1:0", "--ops-addr", "127.0.0.1:0", "--token", TOKEN];
+  const args = [cli, "dev", "--api-addr", "127.0.0.1:0", "--ops-addr", "127.0.0.1:0", "--token", TOKEN, ...flags];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   const exited = new Promise((r) => child.once("exit", r));
   try {
+    let banner = "";
     const addr = await new Promise<string>((resolve, reject) => {
-      let banner = "";
       let found = false;
       child.stdout!.on("data", (d) => {
         // the banner first, then one log line per request: read the address, drain the rest
         if (found) return;
         banner += d;
         const m = /API address: (\S+)/.exec(banner);
-        if (m) {
+        if (m && /Static credentials:.*\n/.test(banner)) {
           found = true;
           resolve(m[1]!);
         }
       });
       child.once("exit", (code) => reject(new Error(`the controller exited ${code}: ${banner}`)));
     });
-    return await run(addr);
+    return await run(addr, banner);
   } finally {
     child.kill("SIGTERM");
     await exited;

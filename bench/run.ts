@@ -4,6 +4,7 @@ import { EMULATED, benchEmulation } from "./emulation";
 import { GENERATION_CALLS_HEADER, MEASURED_WORDS, PACED, benchGenerationCalls, benchPacing } from "./generations";
 import * as path from "node:path";
 import { benchHost } from "./host";
+import { ESTATE_HEADER, benchEstate } from "./estate";
 import { benchListAndSessions, benchRegex } from "./hostile";
 import { PAGED, PLUGIN_LIST_HEADER, WHOLE, benchPluginList } from "./list";
 import { SCALE_SIZES, benchListMemory, benchScale } from "./scale";
@@ -14,8 +15,23 @@ import { printTable } from "./table";
 
 /** `--quick`: the headline ratios only (the bin's throughput against bare node:http, one round; filters), in under a minute. */
 const QUICK = process.argv.includes("--quick");
+/** `--estate`: the 10,000-Target estate alone (several minutes per run: Boundary's default quotas set its pace). */
+const ESTATE = process.argv.includes("--estate");
+
+/** The estate's table, with what it measures. */
+async function estate(): Promise<void> {
+  progress("an estate of 10,000 targets through Pulumi's host against --emulate 0.21's default rate limits (minutes per run)");
+  const rows = await benchEstate(path.join(__dirname, "..", ".."));
+  console.log("\nAn estate through Pulumi's real dynamic-provider host (installed from the packed tarball), 16 operations at a time, against");
+  console.log("the bin's --emulate 0.21 with Boundary's default rate limits (3,000 calls per 30 s per action per token; a quarter of the");
+  console.log("Targets with a host set and a credential library). Wall time: median (min–max) of the runs; the quota floor is the least");
+  console.log("time the limiter allows for the calls made (goal wall / floor ≤ 1.1); calls from the controller's /metrics against the");
+  console.log("minimum (goal equal); the provider process's peak RSS (goal ≤ 512 MiB)\n");
+  printTable(ESTATE_HEADER, rows);
+}
 
 async function main() {
+  if (ESTATE) return estate();
   progress("controller throughput against an independent bare server");
   console.log("Controller throughput, the controller started by its bin as users start it (`pulumi-boundary dev`, default flags) against");
   console.log("a bare node:http server in a process of its own sending the same bytes and answering a GET at once (autocannon,");
@@ -95,6 +111,8 @@ async function main() {
   progress("emulating current Boundary");
   console.log(`\nEmulating current Boundary (--emulate ${EMULATED.release}) against the spec's behaviour, sequential requests over HTTP\n`);
   printTable(["case", "baseline", "measured", "ratio"], await benchEmulation());
+
+  await estate();
 
   console.log(`\n__provider serialized from this checkout (the SDK copies the proxy by value): ${await providerBytes()} bytes`);
   console.log("(an installed package serializes its entry module by reference: 263 bytes, asserted ≤ 1 KB in test/provider/host.test.ts)");
