@@ -5,6 +5,7 @@ import { GENERATION_CALLS_HEADER, MEASURED_WORDS, PACED, benchGenerationCalls, b
 import * as path from "node:path";
 import { benchHost } from "./host";
 import { ESTATE_HEADER, benchEstate } from "./estate";
+import { benchProfile } from "./profile";
 import { benchListAndSessions, benchRegex } from "./hostile";
 import { PAGED, PLUGIN_LIST_HEADER, WHOLE, benchPluginList } from "./list";
 import { SCALE_SIZES, benchListMemory, benchScale } from "./scale";
@@ -30,8 +31,22 @@ async function estate(): Promise<void> {
   printTable(ESTATE_HEADER, rows);
 }
 
+/** `--profile`: a CPU profile of the provider process through Pulumi's host, summarised. */
+async function profile(): Promise<void> {
+  progress("a CPU profile of the provider through Pulumi's dynamic-provider host");
+  const p = await benchProfile(path.join(__dirname, "..", ".."));
+  console.log("\nThe provider through Pulumi's dynamic-provider host, profiled (ms per phase, 16 at a time)\n");
+  printTable(["phase", "ms"], p.phases);
+  console.log("\nThe host process's CPU by package (self time; idle is waiting on the network)\n");
+  printTable(["package", "ms", "share"], p.byPackage);
+  console.log("\nThis package's own functions by self time\n");
+  printTable(["function", "ms", "share"], p.own);
+  console.log(`\nprofile (open in Chrome's DevTools): ${p.file}`);
+}
+
 async function main() {
   if (ESTATE) return estate();
+  if (process.argv.includes("--profile")) return profile();
   progress("controller throughput against an independent bare server");
   console.log("Controller throughput, the controller started by its bin as users start it (`pulumi-boundary dev`, default flags) against");
   console.log("a bare node:http server in a process of its own sending the same bytes and answering a GET at once (autocannon,");
