@@ -198,7 +198,8 @@ function medians(runs: Phases[]): Phases {
 /**
  * Rows: each phase's wall time for the floor, the dynamic route and the plugin route, as ratios to
  * the floor, and the floor that keeps the Target's outputs with the dynamic route's ratio to it.
- * Each is the median of `reps` runs taken in turn (this machine moves single runs by ±30%).
+ * Each time is the median of `reps` runs taken in turn (this machine moves single runs by ±30%);
+ * each ratio the median of the runs' own ratios, with their smallest and largest.
  */
 export async function benchHost(
   root: string,
@@ -228,15 +229,21 @@ export async function benchHost(
     runs.plugin.push(await viaPlugin(program, n, concurrency));
   }
   const [floor, kept, dynamic, plugin] = [runs.floor, runs.kept, runs.dynamic, runs.plugin].map(medians) as [Phases, Phases, Phases, Phases];
+  // each ratio: the median of the runs' own ratios (both sides from the same run), with their range
+  const ratio = (p: (typeof PHASES)[number], top: Phases[], bottom: Phases[]) => {
+    const rs = top.map((t, r) => t[p] / bottom[r]![p]).sort((a, b) => a - b);
+    const median = rs[Math.floor(rs.length / 2)]!;
+    return rs.length > 1 ? `${median.toFixed(2)} (${rs[0]!.toFixed(2)}–${rs[rs.length - 1]!.toFixed(2)})` : median.toFixed(2);
+  };
   const rows = PHASES.map((p) => [
     PHASE_NAMES[p],
     floor[p].toFixed(0),
     dynamic[p].toFixed(0),
-    (dynamic[p] / floor[p]).toFixed(2),
+    ratio(p, runs.dynamic, runs.floor),
     plugin[p].toFixed(0),
-    (plugin[p] / floor[p]).toFixed(2),
+    ratio(p, runs.plugin, runs.floor),
     kept[p].toFixed(0),
-    (dynamic[p] / kept[p]).toFixed(2),
+    ratio(p, runs.dynamic, runs.kept),
   ]);
   return { rows, providerBytes: Buffer.byteLength(ours), stateBytes: dynamic.stateBytes, floorStateBytes: floor.stateBytes, keptStateBytes: kept.stateBytes };
 }

@@ -98,7 +98,8 @@ async function main() {
   progress("the provider through Pulumi's host and as a plugin (the longest part: several minutes)");
   const host = await benchHost(path.join(__dirname, "..", ".."));
   console.log("\nProvider through Pulumi's real dynamic-provider host and as a plugin, installed from the packed tarball,");
-  console.log("1,000 Targets, 16 at a time, controller in its own process (ms per phase, median of 3 runs taken in turn;");
+  console.log("1,000 Targets, 16 at a time, controller in its own process (ms per phase, median of 3 runs taken in turn; each ratio");
+  console.log("the median of the runs' own ratios, both sides measured in the same run, with their smallest and largest;");
   console.log("ratio to a minimal provider making the same HTTP calls through the same host; goals 1.3× dynamic, 1.2× plugin;");
   console.log("last two columns: the same floor keeping the API's Target in its outputs, and the dynamic route's ratio to it)\n");
   printTable(["phase", "floor", "dynamic route", "ratio", "plugin route", "ratio", "floor keeping the Target", "dynamic / it"], host.rows);
