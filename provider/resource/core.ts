@@ -17,7 +17,7 @@ import { RELEASES, type Release } from "../../wire/releases";
 import { applyPlan } from "./apply";
 import { autoname, generatedNameFailure, type NamingContext } from "./autoname";
 import { createTarget } from "./create";
-import { clause, InvalidResourceDataError, PlanError, ResourceInitError, TargetDeletedError, UnsupportedInputError } from "./errors";
+import { changedAgain, InvalidResourceDataError, PlanError, ResourceInitError, TargetDeletedError, UnsupportedInputError } from "./errors";
 import { droppedFields, generationFailures, needsGeneration, releasesOf } from "./generation";
 import { checkInputs, type CheckFailure, type TargetInputs } from "./inputs";
 import {
@@ -323,14 +323,8 @@ export class TargetCore {
     } catch (err) {
       if (err instanceof PlanError && err.cause instanceof NotFoundError) throw new TargetDeletedError(id, err.cause);
       // the one replay met a conflict too: someone else keeps writing; recorded as the controller holds it
-      if (err instanceof PlanError && err.cause instanceof VersionConflictError) {
-        const applied = err.last ? "part of this run's changes were applied" : "none of this run's changes were applied";
-        throw new ResourceInitError(id, stateAfterChange(err.last ?? current, known, managed), [
-          `updating target ${id}: another writer changed the Target again while this update was replayed once from version ${fresh.version} ` +
-            `(${clause(err.message)}); ${applied}, and the stack records the Target as the controller holds it. ` +
-            "Run `pulumi up` again once the other writer is done (`pulumi preview` shows what is left to change).",
-        ]);
-      }
+      if (err instanceof PlanError && err.cause instanceof VersionConflictError)
+        throw new ResourceInitError(id, stateAfterChange(err.last ?? current, known, managed), [changedAgain(id, fresh.version, err)]);
       throw partial(id, err, managed, known);
     }
   }

@@ -13,6 +13,19 @@ export function clause(message: string): string {
 }
 
 /**
+ * Why an update stopped when its one replay, from `version`, met a version conflict too (`failed`):
+ * another writer keeps changing the Target. Whether any of the run's changes landed, and what to do.
+ */
+export function changedAgain(id: string, version: number, failed: PlanError): string {
+  const applied = failed.last ? "part of this run's changes were applied" : "none of this run's changes were applied";
+  return (
+    `updating target ${id}: another writer changed the Target again while this update was replayed once from version ${version} ` +
+    `(${clause(failed.message)}); ${applied}, and the stack records the Target as the controller holds it. ` +
+    "Run `pulumi up` again once the other writer is done (`pulumi preview` shows what is left to change)."
+  );
+}
+
+/**
  * The Target exists but the operation did not finish: the engine must record it with this id and
  * these properties (a partial failure, `ErrorResourceInitFailed`) and show `reasons`. Each route's
  * adapter translates it; the dynamic one adds `__provider` to `properties`.
