@@ -1,7 +1,7 @@
 /**
  * An estate: 10,000 Targets (a quarter with host sets and credential libraries) through Pulumi's
- * real dynamic-provider host, installed from the packed tarball, against the bin's
- * `--emulate 0.21` with Boundary's default rate limits, in the engine's order: `up`,
+ * real dynamic-provider host, installed from the packed tarball, against the bin emulating the
+ * newest release (`--emulate`) with Boundary's default rate limits, in the engine's order: `up`,
  * `preview --refresh`, an `up` changing 1% of them, `destroy`. Each phase against the quota floor
  * (the least time Boundary's limiter allows for the calls made: per action, a window per `limit`
  * calls), the calls made (the controller's /metrics) against the minimum, and the provider
@@ -11,14 +11,15 @@ import { readFileSync } from "node:fs";
 import { engine, secret, type Engine } from "../harness/engine";
 import { packAndInstall } from "../harness/pack";
 import { serializedProvider, startHost } from "../harness/provider-host";
-import { release } from "../wire/releases";
+import { NEWEST, type Release } from "../wire/releases";
 import { timed, withController } from "./host";
 import { progress } from "./progress";
 import { TOKEN } from "./start";
 
 const PROJECT = "p_1234567890";
 const URN = "urn:pulumi:bench::bench::pulumi-nodejs:dynamic/boundary:Target::t";
-const EMULATED = release("0.21");
+/** The release emulated: the table's newest (Boundary's default rate limits are its). */
+const EMULATED: Release = NEWEST;
 
 type Obj = Record<string, unknown>;
 

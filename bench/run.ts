@@ -12,6 +12,7 @@ import { SCALE_SIZES, benchListMemory, benchScale } from "./scale";
 import { benchCalls, benchLatency, providerBytes } from "./provider";
 import { benchStateCost } from "./state-cost";
 import { progress } from "./progress";
+import { NEWEST } from "../wire/releases";
 import { printTable } from "./table";
 
 /** `--quick`: the headline ratios only (the bin's throughput against bare node:http, one round; filters), in under a minute. */
@@ -21,10 +22,10 @@ const ESTATE = process.argv.includes("--estate");
 
 /** The estate's table, with what it measures. */
 async function estate(): Promise<void> {
-  progress("an estate of 10,000 targets through Pulumi's host against --emulate 0.21's default rate limits (minutes per run)");
+  progress(`an estate of 10,000 targets through Pulumi's host against --emulate ${NEWEST.release}'s default rate limits (minutes per run)`);
   const rows = await benchEstate(path.join(__dirname, "..", ".."));
   console.log("\nAn estate through Pulumi's real dynamic-provider host (installed from the packed tarball), 16 operations at a time, against");
-  console.log("the bin's --emulate 0.21 with Boundary's default rate limits (3,000 calls per 30 s per action per token; a quarter of the");
+  console.log(`the bin's --emulate ${NEWEST.release} with Boundary's default rate limits (3,000 calls per 30 s per action per token; a quarter of the`);
   console.log("Targets with a host set and a credential library). Wall time: median (min–max) of the runs; the quota floor is the least");
   console.log("time the limiter allows for the calls made (goal wall / floor ≤ 1.1); calls from the controller's /metrics against the");
   console.log("minimum (goal equal); the provider process's peak RSS (goal ≤ 512 MiB)\n");
