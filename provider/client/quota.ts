@@ -57,7 +57,8 @@ export class Quota {
     this.expire(now);
     if (this.unlimited) return Infinity;
     if (this.limit === undefined) return 1 - inFlight;
-    const remaining = this.windows.length ? Math.min(...this.windows.map((w) => w.remaining)) : this.limit;
+    // a fresh window allows its limit; one request at least, so a limit of 0 is the controller's to refuse, not a wait without end
+    const remaining = this.windows.length ? Math.min(...this.windows.map((w) => w.remaining)) : Math.max(1, this.limit);
     return remaining - inFlight;
   }
 

@@ -75,3 +75,11 @@ test("the smallest limit seen is what a fresh window allows", () => {
   seen(q, 10, 5, 4, 1, 6);
   expect(q.allowance(2000, 0)).toBe(6);
 });
+
+test("a quota whose limit is 0 never leaves a request waiting without end: once its window ends, one goes and the controller answers", () => {
+  const q = new Quota();
+  seen(q, 0, 0, 0, 1, 0);
+  expect(q.allowance(500, 0)).toBe(0);
+  expect(q.nextReset(500)).toBe(1000);
+  expect(q.allowance(1000, 0)).toBe(1);
+});
