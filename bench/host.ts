@@ -66,7 +66,7 @@ async function floorProvider(program: string, name: string, keepTarget: boolean)
 }
 
 /** Runs `op` for i = 0..n-1, `concurrency` at a time; resolves with the wall time in ms. */
-async function timed(n: number, concurrency: number, op: (i: number) => Promise<void>): Promise<number> {
+export async function timed(n: number, concurrency: number, op: (i: number) => Promise<void>): Promise<number> {
   let next = 0;
   const started = performance.now();
   await Promise.all(
@@ -122,30 +122,30 @@ async function phases(e: Engine, n: number, concurrency: number, extra: Record<s
  * `pulumi-boundary dev`, in its own process as a Boundary controller would be, so the engine's
  * side of the bench (this process) does not share an event loop with the server.
  */
-async function withController<T>(program: string, run: (addr: string) => Promise<T>): Promise<T> {
+export async function withController<T>(program: string, run: (addr: string, banner: string) => Promise<T>, flags: string[] = []): Promise<T> {
   const manifest = require.resolve("pulumi-boundary/package.json", { paths: [program] });
   const { bin } = JSON.parse(readFileSync(manifest, "utf8")) as { bin: Record<string, string> };
   const cli = path.join(path.dirname(manifest), bin["pulumi-boundary"]!);
-  const args = [cli, "dev", "--api-addr", "127.0.0.1:0", "--ops-addr", "127.0.0.1:0", "--token", TOKEN];
+  const args = [cli, "dev", "--api-addr", "127.0.0.1:0", "--ops-addr", "127.0.0.1:0", "--token", TOKEN, ...flags];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   const exited = new Promise((r) => child.once("exit", r));
   try {
+    let banner = "";
     const addr = await new Promise<string>((resolve, reject) => {
-      let banner = "";
       let found = false;
       child.stdout!.on("data", (d) => {
         // the banner first, then one log line per request: read the address, drain the rest
         if (found) return;
         banner += d;
         const m = /API address: (\S+)/.exec(banner);
-        if (m) {
+        if (m && /Static credentials:.*\n/.test(banner)) {
           found = true;
           resolve(m[1]!);
         }
       });
       child.once("exit", (code) => reject(new Error(`the controller exited ${code}: ${banner}`)));
     });
-    return await run(addr);
+    return await run(addr, banner);
   } finally {
     child.kill("SIGTERM");
     await exited;
@@ -198,7 +198,8 @@ function medians(runs: Phases[]): Phases {
 /**
  * Rows: each phase's wall time for the floor, the dynamic route and the plugin route, as ratios to
  * the floor, and the floor that keeps the Target's outputs with the dynamic route's ratio to it.
- * Each is the median of `reps` runs taken in turn (this machine moves single runs by ±30%).
+ * Each time is the median of `reps` runs taken in turn (this machine moves single runs by ±30%);
+ * each ratio the median of the runs' own ratios, with their smallest and largest.
  */
 export async function benchHost(
   root: string,
@@ -228,15 +229,21 @@ export async function benchHost(
     runs.plugin.push(await viaPlugin(program, n, concurrency));
   }
   const [floor, kept, dynamic, plugin] = [runs.floor, runs.kept, runs.dynamic, runs.plugin].map(medians) as [Phases, Phases, Phases, Phases];
+  // each ratio: the median of the runs' own ratios (both sides from the same run), with their range
+  const ratio = (p: (typeof PHASES)[number], top: Phases[], bottom: Phases[]) => {
+    const rs = top.map((t, r) => t[p] / bottom[r]![p]).sort((a, b) => a - b);
+    const median = rs[Math.floor(rs.length / 2)]!;
+    return rs.length > 1 ? `${median.toFixed(2)} (${rs[0]!.toFixed(2)}–${rs[rs.length - 1]!.toFixed(2)})` : median.toFixed(2);
+  };
   const rows = PHASES.map((p) => [
     PHASE_NAMES[p],
     floor[p].toFixed(0),
     dynamic[p].toFixed(0),
-    (dynamic[p] / floor[p]).toFixed(2),
+    ratio(p, runs.dynamic, runs.floor),
     plugin[p].toFixed(0),
-    (plugin[p] / floor[p]).toFixed(2),
+    ratio(p, runs.plugin, runs.floor),
     kept[p].toFixed(0),
-    (dynamic[p] / kept[p]).toFixed(2),
+    ratio(p, runs.dynamic, runs.kept),
   ]);
   return { rows, providerBytes: Buffer.byteLength(ours), stateBytes: dynamic.stateBytes, floorStateBytes: floor.stateBytes, keptStateBytes: kept.stateBytes };
 }

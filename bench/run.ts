@@ -4,18 +4,50 @@ import { EMULATED, benchEmulation } from "./emulation";
 import { GENERATION_CALLS_HEADER, MEASURED_WORDS, PACED, benchGenerationCalls, benchPacing } from "./generations";
 import * as path from "node:path";
 import { benchHost } from "./host";
+import { ESTATE_HEADER, benchEstate } from "./estate";
+import { benchProfile } from "./profile";
 import { benchListAndSessions, benchRegex } from "./hostile";
 import { PAGED, PLUGIN_LIST_HEADER, WHOLE, benchPluginList } from "./list";
 import { SCALE_SIZES, benchListMemory, benchScale } from "./scale";
 import { benchCalls, benchLatency, providerBytes } from "./provider";
 import { benchStateCost } from "./state-cost";
 import { progress } from "./progress";
+import { NEWEST } from "../wire/releases";
 import { printTable } from "./table";
 
 /** `--quick`: the headline ratios only (the bin's throughput against bare node:http, one round; filters), in under a minute. */
 const QUICK = process.argv.includes("--quick");
+/** `--estate`: the 10,000-Target estate alone (several minutes per run: Boundary's default quotas set its pace). */
+const ESTATE = process.argv.includes("--estate");
+
+/** The estate's table, with what it measures. */
+async function estate(): Promise<void> {
+  progress(`an estate of 10,000 targets through Pulumi's host against --emulate ${NEWEST.release}'s default rate limits (minutes per run)`);
+  const rows = await benchEstate(path.join(__dirname, "..", ".."));
+  console.log("\nAn estate through Pulumi's real dynamic-provider host (installed from the packed tarball), 16 operations at a time, against");
+  console.log(`the bin's --emulate ${NEWEST.release} with Boundary's default rate limits (3,000 calls per 30 s per action per token; a quarter of the`);
+  console.log("Targets with a host set and a credential library). Wall time: median (min–max) of the runs; the quota floor is the least");
+  console.log("time the limiter allows for the calls made (goal wall / floor ≤ 1.1); calls from the controller's /metrics against the");
+  console.log("minimum (goal equal); the provider process's peak RSS (goal ≤ 512 MiB)\n");
+  printTable(ESTATE_HEADER, rows);
+}
+
+/** `--profile`: a CPU profile of the provider process through Pulumi's host, summarised. */
+async function profile(): Promise<void> {
+  progress("a CPU profile of the provider through Pulumi's dynamic-provider host");
+  const p = await benchProfile(path.join(__dirname, "..", ".."));
+  console.log("\nThe provider through Pulumi's dynamic-provider host, profiled (ms per phase, 16 at a time)\n");
+  printTable(["phase", "ms"], p.phases);
+  console.log("\nThe host process's CPU by package (self time; idle is waiting on the network)\n");
+  printTable(["package", "ms", "share"], p.byPackage);
+  console.log("\nThis package's own functions by self time\n");
+  printTable(["function", "ms", "share"], p.own);
+  console.log(`\nprofile (open in Chrome's DevTools): ${p.file}`);
+}
 
 async function main() {
+  if (ESTATE) return estate();
+  if (process.argv.includes("--profile")) return profile();
   progress("controller throughput against an independent bare server");
   console.log("Controller throughput, the controller started by its bin as users start it (`pulumi-boundary dev`, default flags) against");
   console.log("a bare node:http server in a process of its own sending the same bytes and answering a GET at once (autocannon,");
@@ -67,7 +99,8 @@ async function main() {
   progress("the provider through Pulumi's host and as a plugin (the longest part: several minutes)");
   const host = await benchHost(path.join(__dirname, "..", ".."));
   console.log("\nProvider through Pulumi's real dynamic-provider host and as a plugin, installed from the packed tarball,");
-  console.log("1,000 Targets, 16 at a time, controller in its own process (ms per phase, median of 3 runs taken in turn;");
+  console.log("1,000 Targets, 16 at a time, controller in its own process (ms per phase, median of 3 runs taken in turn; each ratio");
+  console.log("the median of the runs' own ratios, both sides measured in the same run, with their smallest and largest;");
   console.log("ratio to a minimal provider making the same HTTP calls through the same host; goals 1.3× dynamic, 1.2× plugin;");
   console.log("last two columns: the same floor keeping the API's Target in its outputs, and the dynamic route's ratio to it)\n");
   printTable(["phase", "floor", "dynamic route", "ratio", "plugin route", "ratio", "floor keeping the Target", "dynamic / it"], host.rows);
@@ -95,6 +128,8 @@ async function main() {
   progress("emulating current Boundary");
   console.log(`\nEmulating current Boundary (--emulate ${EMULATED.release}) against the spec's behaviour, sequential requests over HTTP\n`);
   printTable(["case", "baseline", "measured", "ratio"], await benchEmulation());
+
+  await estate();
 
   console.log(`\n__provider serialized from this checkout (the SDK copies the proxy by value): ${await providerBytes()} bytes`);
   console.log("(an installed package serializes its entry module by reference: 263 bytes, asserted ≤ 1 KB in test/provider/host.test.ts)");

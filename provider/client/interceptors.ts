@@ -19,7 +19,7 @@ import { CancelledError, DeadlineError } from "./errors";
 import { first, type Failures } from "./failures";
 import { Operation, formatMs, type RequestName } from "./operation";
 import { quotaOf, type Pacer } from "./pacer";
-import { backoff, isIdempotent, retryAfterMs, retryableAnswer } from "./retry";
+import { backoff, isIdempotent, mayRetryStatus, retryAfterMs, retryableAnswer } from "./retry";
 
 type Dispatch = undici.Dispatcher.Dispatch;
 type Handler = undici.Dispatcher.DispatchHandler;
@@ -122,23 +122,23 @@ export function pacing(pacer: Pacer): Interceptor {
     const req = requestName(opts);
     const kind = quotaOf(opts.method, opts.path);
     pacer
-      .acquire(kind, (ms, why) => op.wait(ms, req, why))
+      .acquire(kind, (ms, why, wake) => op.wait(ms, req, why, wake))
       .then(
-        () => {
+        (sentAt) => {
           let released = false;
-          const release = (header: string | string[] | undefined) => {
-            if (!released) pacer.release(kind, header);
+          const release = (header: string | string[] | undefined, answered: boolean) => {
+            if (!released) pacer.release(kind, header, sentAt, answered);
             released = true;
           };
           dispatch(
             opts,
             wrap(handler, {
               onResponseStart: (c, status, headers, message) => {
-                release(headers["ratelimit"]);
+                release(headers["ratelimit"], true);
                 handler.onResponseStart?.(c, status, headers, message);
               },
               onResponseError: (c, err) => {
-                release(undefined);
+                release(undefined, false);
                 handler.onResponseError?.(c, err);
               },
             }),
@@ -152,7 +152,8 @@ export function pacing(pacer: Pacer): Interceptor {
 
 /**
  * Sends again, at most `maxRetries` times, what `retry.ts` allows: an answer a rate limiter refused
- * (429; a 503 when idempotent or refused unprocessed), after its Retry-After (at most
+ * (429; a 503 when idempotent or refused unprocessed; an idempotent request a stopping controller
+ * cancelled, 500 `context canceled`), after its Retry-After (at most
  * MAX_RETRY_AFTER_MS) or a backoff; an idempotent request that failed, after a backoff; never one
  * cancelled or past its deadline. Each answer is held until whole (the client reads every answer
  * whole anyway), so one whose body fails is a failed request, sent again when allowed.
@@ -179,11 +180,14 @@ export function retry(maxRetries: number): Interceptor {
             if (!held) return handler.onResponseEnd?.(c, trailers);
             const { status, headers, chunks } = held;
             const retryAfter = first(headers["retry-after"]);
-            // only a 429 or a 503 may be sent again: only then is the body read to judge it
-            if (n < maxRetries && (status === 429 || status === 503) && retryableAnswer(method, status, retryAfter, Buffer.concat(chunks).toString())) {
+            // only a 429, a 503 or a stopping controller's 500 may be sent again: only then is the body read to judge it
+            if (n < maxRetries && mayRetryStatus(status) && retryableAnswer(method, status, retryAfter, Buffer.concat(chunks).toString())) {
               const ms = retryAfterMs(retryAfter) ?? backoff(n);
               if (ms <= MAX_RETRY_AFTER_MS) {
-                const asks = retryAfter ? ` and asks to wait ${formatMs(ms)} (Retry-After: ${retryAfter})` : `, to be asked again in ${formatMs(ms)}`;
+                const stopping = status === 500 ? " (context canceled: a controller that is stopping)" : "";
+                const asks = retryAfter
+                  ? ` and asks to wait ${formatMs(ms)} (Retry-After: ${retryAfter})`
+                  : `${stopping}, to be asked again in ${formatMs(ms)}`;
                 const why = () => `the controller answered ${status}${asks}`;
                 op.wait(ms, req, why).then(() => attempt(n + 1), failed);
                 return;

@@ -60,11 +60,22 @@ export class ControllerKnowledge {
    * no release it may be gives means it changed (an upgrade): then start again from the configured ones.
    */
   learn(t: Target): Target {
+    // what an answer tells is its keys and authorized actions: the same shape again, on the releases
+    // it left, tells nothing new (every answer of a run usually has one shape; this runs on each)
+    const shape = `${Object.keys(t).join(",")}|${Array.isArray(t.authorized_actions) ? t.authorized_actions.join(",") : ""}`;
+    if (shape === this.learnt?.shape && this.releases === this.learnt.releases) return t;
     const narrowed = releasesAnswering(t, this.releases);
-    const again = releasesAnswering(t, this.configured);
-    this.releases = narrowed.length > 0 ? narrowed : again.length > 0 ? again : this.releases;
+    if (narrowed.length > 0) this.releases = narrowed;
+    else {
+      const again = releasesAnswering(t, this.configured);
+      if (again.length > 0) this.releases = again;
+    }
+    this.learnt = { shape, releases: this.releases };
     return t;
   }
+
+  /** The shape of the last answer learnt from, and the releases it left. */
+  private learnt: { shape: string; releases: readonly Release[] } | undefined;
 }
 
 /** Ids no controller makes (Boundary's ids are random base62): what the probes name. */

@@ -73,17 +73,32 @@ export class Operation {
   /**
    * Waits `ms` before `req` may be sent. A wait that would pass the deadline fails at once with a
    * DeadlineError naming `why` (the server's reset, its Retry-After); Cancel ends the wait with a
-   * CancelledError. Nothing was sent in either case.
+   * CancelledError. Nothing was sent in either case. With `wake` (a request waiting for others to
+   * be answered), the wait ends when `wake` aborts and fails only when the deadline comes first.
    */
-  wait(ms: number, req: RequestName, why: () => string): Promise<void> {
+  wait(ms: number, req: RequestName, why: () => string, wake?: AbortSignal): Promise<void> {
     this.ensureActive(req);
-    if (ms <= 0) return Promise.resolve();
-    if (ms > this.remaining()) {
-      return Promise.reject(new DeadlineError(req.method, req.path, `not sent: ${why()}, which is after ${this.describeDeadline()}`, { maybeApplied: false }));
+    if (ms <= 0 || wake?.aborted) return Promise.resolve();
+    const late = () => new DeadlineError(req.method, req.path, `not sent: ${why()}, which is after ${this.describeDeadline()}`, { maybeApplied: false });
+    const cancelled = () =>
+      new CancelledError(req.method, req.path, "cancelled while waiting to be sent (the engine cancelled the operation)", { maybeApplied: false });
+    if (!wake) {
+      if (ms > this.remaining()) return Promise.reject(late());
+      return sleep(ms, this.signal).catch(() => {
+        throw cancelled();
+      });
     }
-    return sleep(ms, this.signal).catch(() => {
-      throw new CancelledError(req.method, req.path, "cancelled while waiting to be sent (the engine cancelled the operation)", { maybeApplied: false });
-    });
+    // something may end this wait early: it fails only once the deadline comes first
+    const left = this.remaining();
+    const signal = this.signal ? AbortSignal.any([this.signal, wake]) : wake;
+    return sleep(Math.min(ms, left), signal).then(
+      () => {
+        if (ms > left) throw late();
+      },
+      () => {
+        if (!wake.aborted) throw cancelled();
+      },
+    );
   }
 
   /**

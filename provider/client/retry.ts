@@ -21,9 +21,30 @@ export function refusedUnprocessed(status: number, retryAfter: string | undefine
   return status === 503 && body.trim() === "" && retryAfter !== undefined && /^\s*\d+\s*$/.test(retryAfter);
 }
 
+/**
+ * A controller that is stopping cancels the requests it is still serving: Boundary answers them
+ * `500` with its error body ending `context canceled` (the database transaction was rolled back).
+ * Only an idempotent request is sent again on it: another controller, or this one restarted, answers.
+ */
+export function cancelledByStoppingController(status: number, body: string): boolean {
+  if (status !== 500) return false;
+  try {
+    const message = (JSON.parse(body) as { message?: unknown }).message;
+    return typeof message === "string" && /\bcontext canceled\s*$/.test(message);
+  } catch {
+    return false;
+  }
+}
+
+/** The statuses `retryableAnswer` may say yes to: only their bodies need reading. */
+export function mayRetryStatus(status: number): boolean {
+  return status === 429 || status === 503 || status === 500;
+}
+
 /** Whether an error status is worth sending again, and may be sent again. */
 export function retryableAnswer(method: string, status: number, retryAfter: string | undefined, body: string): boolean {
   if (status === 429) return true;
+  if (status === 500) return isIdempotent(method) && cancelledByStoppingController(status, body);
   if (status !== 503) return false;
   return isIdempotent(method) || refusedUnprocessed(status, retryAfter, body);
 }

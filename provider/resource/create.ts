@@ -9,7 +9,7 @@ import type { Target } from "../../wire/target";
 import { spec, type InputField } from "../../wire/target-fields";
 import { BoundaryApiError, CancelledError, DeadlineError, TransportError, findTargets, type BoundaryClient, type Operation } from "../client";
 import { applyPlan } from "./apply";
-import { CreateNotAppliedError, CreateOutcomeUnknownError, NameTakenError, PlanError, ResourceInitError, TargetNotAdoptedError } from "./errors";
+import { clause, CreateNotAppliedError, CreateOutcomeUnknownError, NameTakenError, PlanError, ResourceInitError, TargetNotAdoptedError } from "./errors";
 import { droppedFields } from "./generation";
 import type { TargetInputs } from "./inputs";
 import { createRequest, planUpdate } from "./plan";
@@ -71,7 +71,8 @@ export async function createTarget(
     if (!(err instanceof PlanError)) throw err;
     if (err.last) state = stateFromTarget(err.last, managed);
     throw new ResourceInitError(created.id, state, [
-      `target ${created.id} was created, but ${err.message}. ` + "It is recorded in the stack; the next `pulumi up` finishes it, `pulumi destroy` removes it.",
+      `target ${created.id} was created, but ${clause(err.message)}. ` +
+        "It is recorded in the stack; the next `pulumi up` finishes it, `pulumi destroy` removes it.",
     ]);
   }
   const notKept = droppedFields(inputs, state);

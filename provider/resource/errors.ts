@@ -7,6 +7,24 @@ import { PulumiBoundaryError } from "../../common/errors";
 import type { Target } from "../../wire/target";
 import type { Call } from "./call";
 
+/** `message` to go on with a sentence after it: without its final full stop (a message may end with one or not). */
+export function clause(message: string): string {
+  return message.replace(/\.+\s*$/, "");
+}
+
+/**
+ * Why an update stopped when its one replay, from `version`, met a version conflict too (`failed`):
+ * another writer keeps changing the Target. Whether any of the run's changes landed, and what to do.
+ */
+export function changedAgain(id: string, version: number, failed: PlanError): string {
+  const applied = failed.last ? "part of this run's changes were applied" : "none of this run's changes were applied";
+  return (
+    `updating target ${id}: another writer changed the Target again while this update was replayed once from version ${version} ` +
+    `(${clause(failed.message)}); ${applied}, and the stack records the Target as the controller holds it. ` +
+    "Run `pulumi up` again once the other writer is done (`pulumi preview` shows what is left to change)."
+  );
+}
+
 /**
  * The Target exists but the operation did not finish: the engine must record it with this id and
  * these properties (a partial failure, `ErrorResourceInitFailed`) and show `reasons`. Each route's
@@ -101,7 +119,7 @@ export class CreateNotAppliedError extends PulumiBoundaryError {
     lost: Error,
   ) {
     super(
-      `creating target ${JSON.stringify(targetName)} in ${scopeId}: ${lost.message}. The controller, asked afterwards, holds no target of that name: ` +
+      `creating target ${JSON.stringify(targetName)} in ${scopeId}: ${clause(lost.message)}. The controller, asked afterwards, holds no target of that name: ` +
         "it was not created, and nothing needs cleaning up. Run `pulumi up` again.",
       { cause: lost },
     );
@@ -125,7 +143,7 @@ export class NameTakenError extends PulumiBoundaryError {
   ) {
     const by = holder ? ` (by ${holder})` : "";
     super(
-      `creating target ${JSON.stringify(targetName)} in ${scopeId}: the name is already used in that project${by}: ${refused.message}. ` +
+      `creating target ${JSON.stringify(targetName)} in ${scopeId}: the name is already used in that project${by}: ${clause(refused.message)}. ` +
         "If it is the Target this resource replaces (`pulumi up --replace`, `replaceOnChanges`), " +
         "Pulumi creates the replacement before deleting it and the names clash: " +
         "set the resource option `deleteBeforeReplace: true`, or leave `name` unset so each replacement gets a name of its own (autonaming). " +

@@ -9,7 +9,7 @@ import type { Target } from "../../wire/target";
 import { INPUT_FIELDS, type InputField } from "../../wire/target-fields";
 import { BoundaryApiError, NotFoundError, VersionConflictError, type BoundaryClient } from "../client";
 import { applyPlan } from "./apply";
-import { PlanError, ResourceInitError, TargetDeletedError } from "./errors";
+import { changedAgain, PlanError, ResourceInitError, TargetDeletedError } from "./errors";
 import { droppedFields } from "./generation";
 import type { TargetInputs } from "./inputs";
 import { callsFor, replayChanges, sameValue, type Change } from "./plan";
@@ -99,6 +99,9 @@ async function replay(
     return (await applyPlan(client, id, fresh.version, callsFor(fresh, replayChanges(fresh, planned)))) ?? current;
   } catch (err) {
     if (err instanceof PlanError && err.cause instanceof NotFoundError) throw new TargetDeletedError(id, err.cause);
+    // the one replay met a conflict too: someone else keeps writing; recorded as the controller holds it
+    if (err instanceof PlanError && err.cause instanceof VersionConflictError)
+      throw new ResourceInitError(id, stateAfterChange(err.last ?? current, known, managed), [changedAgain(id, fresh.version, err)]);
     throw partial(id, err, managed, known);
   }
 }

@@ -3,6 +3,9 @@
  * controller: per action (a method and path, ids left out: Boundary keeps a quota per resource and
  * action), `limit` requests per `windowMs` window; over it, 429 with an empty body and
  * `Retry-After`; every answer carries its action's `RateLimit: limit=N, remaining=M, reset=S`.
+ * Options make it what real clusters are: `controllers` counts kept apart and taken in turn, as a
+ * round-robin balancer in front of controllers that each keep their own quotas; `holdMs` holds
+ * each answer (after it was counted) for that long, so concurrent answers arrive out of order.
  */
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,35 +15,55 @@ export interface QuotaProxy {
   url: string;
   /** How many requests it refused with 429. */
   refused(): number;
+  /** How many requests reached it. */
+  seen(): number;
   close(): Promise<void>;
 }
 
-/** Starts a proxy on a loopback port in front of `target` (the controller's API URL) with `limit` requests per action per `windowMs`. */
-export async function startQuotaProxy(target: string, limit: number, windowMs: number): Promise<QuotaProxy> {
+/** How the proxy stands for a cluster; see the module comment. */
+export interface QuotaProxyOptions {
+  /** Counts kept apart, taken in turn request by request (a round-robin balancer); default 1. */
+  controllers?: number;
+  /** How long to hold the `n`th answer (1-based) once counted, in ms; default none. */
+  holdMs?: (n: number) => number;
+  /** Per controller, how much of each action's first window another client already used; default none. */
+  used?: number[];
+}
+
+/** Starts a proxy on a loopback port in front of `target` (the controller's API URL) with `limit` requests per action per `windowMs` (per controller). */
+export async function startQuotaProxy(target: string, limit: number, windowMs: number, options: QuotaProxyOptions = {}): Promise<QuotaProxy> {
   const upstream = new URL(target);
-  const windows = new Map<string, { start: number; used: number }>();
+  const counts = Array.from({ length: options.controllers ?? 1 }, () => new Map<string, { start: number; used: number }>());
   let refused = 0;
+  let n = 0;
   const server: Server = createServer((req, res) => {
     const now = Date.now();
+    const hold = options.holdMs?.(++n) ?? 0;
+    const which = (n - 1) % counts.length;
+    const windows = counts[which]!;
     // the action: the method and the path without query and ids (`POST /v1/targets/{id}:set-host-sources`)
     const action = `${req.method} ${(req.url ?? "").split("?")[0]!.replace(/\/[a-z]+_[0-9A-Za-z]+/g, "/{id}")}`;
     let w = windows.get(action);
-    if (!w || now - w.start >= windowMs) windows.set(action, (w = { start: now, used: 0 }));
+    if (!w || now - w.start >= windowMs) windows.set(action, (w = { start: now, used: w ? 0 : (options.used?.[which] ?? 0) }));
     const window = w;
     const reset = Math.max(1, Math.ceil((window.start + windowMs - now) / 1000));
     const rateLimit = (remaining: number) => `limit=${limit}, remaining=${remaining}, reset=${reset}`;
     if (window.used >= limit) {
       refused++;
       req.resume();
-      res.writeHead(429, { "retry-after": String(reset), ratelimit: rateLimit(0) });
-      res.end();
+      setTimeout(() => {
+        res.writeHead(429, { "retry-after": String(reset), ratelimit: rateLimit(0) });
+        res.end();
+      }, hold);
       return;
     }
     window.used++;
     const remaining = limit - window.used;
     const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode!, { ...up.headers, ratelimit: rateLimit(remaining) });
-      up.pipe(res);
+      setTimeout(() => {
+        res.writeHead(up.statusCode!, { ...up.headers, ratelimit: rateLimit(remaining) });
+        up.pipe(res);
+      }, hold);
     });
     req.pipe(out);
   });
@@ -48,6 +71,7 @@ export async function startQuotaProxy(target: string, limit: number, windowMs: n
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     refused: () => refused,
+    seen: () => n,
     close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
   };
 }

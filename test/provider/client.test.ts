@@ -186,6 +186,34 @@ describe("retries and timeouts", () => {
     await limited.close();
   });
 
+  test("a stopping controller's 500 `context canceled` is sent again for a DELETE (it was not applied), never for a create", async () => {
+    const canceled = (what: string) => ({
+      status: 500,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "Internal", message: `targets.(Service).${what}: db.DoTx: context canceled` }),
+    });
+    const t = await client.createTarget({ scope_id: PROJECT, name: "deleted-while-stopping", type: "tcp" });
+    let deletes = 0;
+    proxy.intercept((req) => (req.method === "DELETE" && deletes++ === 0 ? canceled("DeleteTarget") : undefined));
+    await viaProxy.deleteTarget(t.id);
+    expect(deletes).toBe(2);
+    expect(await failure(client.getTarget(t.id))).toBeInstanceOf(NotFoundError);
+
+    // a create so answered may or may not have been applied: it goes up as the controller's answer, sent once
+    proxy.intercept((req) => (req.method === "POST" ? canceled("CreateTarget") : undefined));
+    const before = proxy.seen.length;
+    expect(await failure(viaProxy.createTarget({ scope_id: PROJECT, name: "created-while-stopping", type: "tcp" }))).toMatchObject({ status: 500 });
+    expect(proxy.seen.length - before).toBe(1);
+    // another 500 is not taken for a stopping controller
+    deletes = 0;
+    proxy.intercept((req) =>
+      req.method === "DELETE" && deletes++ === 0 ? { ...canceled("DeleteTarget"), body: '{"kind":"Internal","message":"boom"}' } : undefined,
+    );
+    const u = await client.createTarget({ scope_id: PROJECT, name: "deleted-on-boom", type: "tcp" });
+    expect(await failure(viaProxy.deleteTarget(u.id))).toMatchObject({ status: 500 });
+    expect(deletes).toBe(1);
+  });
+
   test("BOUNDARY_CLIENT_TIMEOUT bounds a request that never answers", async () => {
     proxy.intercept(() => ({ status: 0, hang: true }));
     const impatient = new BoundaryClient({ addr: proxy.url, token: ADMIN_TOKEN }, { BOUNDARY_CLIENT_TIMEOUT: "200ms", BOUNDARY_MAX_RETRIES: "0" });

@@ -1,0 +1,85 @@
+/**
+ * What the pacer believes about a quota, from the `RateLimit` headers of answers as they arrive:
+ * out of order, from two controllers behind a balancer, across window resets. Pure: times are
+ * given, no clock, no server (the same rules against a real controller: pacing-cluster.test.ts).
+ */
+import { parseRateLimit } from "../../provider/client/pacer";
+import { Quota } from "../../provider/client/quota";
+
+/** An answer at `at` to a request sent at `sent`, carrying `remaining` of `limit` with `reset` seconds left. */
+function seen(q: Quota, at: number, sent: number, remaining: number, reset: number, limit = 20): void {
+  const raw = `limit=${limit}, remaining=${remaining}, reset=${reset}`;
+  q.observe(at, sent, raw, parseRateLimit(raw));
+}
+
+test("before any header one request goes at a time; an answer without one says there is no limiter", () => {
+  const q = new Quota();
+  expect(q.allowance(0, 0)).toBe(1);
+  expect(q.allowance(0, 1)).toBe(0);
+  q.observe(5, 0, undefined, undefined);
+  expect(q.allowance(5, 100)).toBe(Infinity);
+  // a limiter turned on later is followed from its first header
+  seen(q, 10, 6, 4, 10);
+  expect(q.allowance(10, 0)).toBe(4);
+});
+
+test("answers out of order: the lowest count of the window holds, not the last to arrive", () => {
+  const q = new Quota();
+  seen(q, 10, 0, 3, 10); // the later request's answer, first
+  seen(q, 11, 0, 17, 10); // an earlier request's answer, arriving last
+  expect(q.allowance(11, 0)).toBe(3);
+  expect(q.allowance(11, 2)).toBe(1);
+  expect(q.header()).toBe("limit=20, remaining=3, reset=10");
+  expect(q.balanced).toBe(false); // sent before the low count came: just late
+});
+
+test("two controllers behind a balancer: a count that rises in its window is another controller's, and the lowest bounds both", () => {
+  const q = new Quota();
+  seen(q, 10, 5, 12, 10); // controller A
+  seen(q, 20, 15, 19, 10); // controller B, asked after A's answer came, counts more
+  expect(q.balanced).toBe(true);
+  expect(q.allowance(20, 0)).toBe(12);
+  seen(q, 30, 25, 2, 10); // A again
+  seen(q, 40, 35, 18, 10); // B
+  expect(q.allowance(40, 0)).toBe(2);
+  expect(q.allowance(40, 2)).toBe(0);
+});
+
+test("when every known window has ended a fresh one allows the limit; a stale answer about the old window is not counted", () => {
+  const q = new Quota();
+  seen(q, 1000, 900, 0, 2); // ends at 3000
+  expect(q.allowance(2999, 0)).toBe(0);
+  expect(q.nextReset(2999)).toBe(3000);
+  expect(q.allowance(3000, 0)).toBe(20);
+  // sent before the reset, answered after it, about the old window: already spent there
+  seen(q, 3100, 2990, 0, 1);
+  expect(q.allowance(3100, 0)).toBe(20);
+  // the new window's first answer
+  seen(q, 3200, 3050, 15, 10);
+  expect(q.allowance(3200, 1)).toBe(14);
+});
+
+test("a window whose end lies further than a second from the known one is another window, kept until the first ends", () => {
+  const q = new Quota();
+  seen(q, 0, 0, 1, 5); // ends at 5000
+  seen(q, 100, 50, 19, 10); // ends at 10100: the controller's next window, or another controller's
+  expect(q.allowance(100, 0)).toBe(1);
+  expect(q.nextReset(100)).toBe(5000);
+  expect(q.allowance(5000, 0)).toBe(19);
+  expect(q.nextReset(5000)).toBe(10100);
+});
+
+test("the smallest limit seen is what a fresh window allows", () => {
+  const q = new Quota();
+  seen(q, 0, 0, 5, 1, 30);
+  seen(q, 10, 5, 4, 1, 6);
+  expect(q.allowance(2000, 0)).toBe(6);
+});
+
+test("a quota whose limit is 0 never leaves a request waiting without end: once its window ends, one goes and the controller answers", () => {
+  const q = new Quota();
+  seen(q, 0, 0, 0, 1, 0);
+  expect(q.allowance(500, 0)).toBe(0);
+  expect(q.nextReset(500)).toBe(1000);
+  expect(q.allowance(1000, 0)).toBe(1);
+});
