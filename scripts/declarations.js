@@ -17,8 +17,12 @@
 const fs = require("node:fs");
 const path = require("node:path");
 
-/** True when a piece of declaration text names zod (its namespace `z`, or its types). */
-const namesZod = (text) => /\bz\.|\$Zod|\bZod[A-Z]\w*\b/.test(text);
+/**
+ * True when a piece of declaration text names zod: its namespace `z`, its types, or a schema read
+ * from a table by its `zod` key (`(typeof FIELD_KINDS)[K]["zod"]`), which the rewrite of that
+ * table has made `unknown`.
+ */
+const namesZod = (text) => /\bz\.|\$Zod|\bZod[A-Z]\w*\b|\["zod"\]/.test(text);
 
 /** The .d.ts files under `dir`. */
 function declarationFiles(dir) {
@@ -61,7 +65,9 @@ function withoutZod(dist, ts) {
         edits.push([node.getStart(source), node.getEnd(), ""]);
         return;
       }
-      if (ts.isTypeNode(node) && namesZod(node.getText(source))) {
+      // an object type keeps its keys (`keyof typeof FIELD_KINDS` must still name the kinds): only
+      // its members' types that name zod are rewritten
+      if (ts.isTypeNode(node) && !ts.isTypeLiteralNode(node) && namesZod(node.getText(source))) {
         edits.push([node.getStart(source), node.getEnd(), written(node)]);
         return;
       }
