@@ -8,7 +8,7 @@ import { RELEASE_KEYS, actionFailure, isSpec, knows, listWords, replacement, req
 import type { RequestField, UpdateTargetRequest } from "../wire/target";
 import type { AssociationOp, ListKind } from "../wire/target-fields";
 import { ControllerFault, invalidField } from "./errors";
-import type { TargetRecord } from "./record";
+import { sameRecord, type TargetRecord } from "./record";
 
 /** The releases the controller can emulate (`--emulate`): every row of the release table. */
 export const EMULATIONS = RELEASE_KEYS;
@@ -106,6 +106,20 @@ export function updateFieldRules(r: Release, req: UpdateTargetRequest, paths: Re
     if (given(req[k])) fields.push({ name: k, description: `Cannot set worker_filter and ${k}; they are mutually exclusive fields.` });
   }
   return fields;
+}
+
+/**
+ * A valid, current-version PATCH advances the version (and the update time): where the Target's own
+ * row changes (the database's triggers), and from 0.12 wherever `address` is its only path, changed
+ * or not (internal/target/repository.go UpdateTarget puts `Version` in the mask: the address is a
+ * child row, whose change alone no trigger sees). Beside another path, a new address alone keeps it.
+ */
+export function versionAdvances(r: Release, before: TargetRecord, next: TargetRecord, paths: ReadonlySet<string>): boolean {
+  if (!r.addressChildRow) return !sameRecord(before, next);
+  if (paths.size === 1 && paths.has("address")) return true;
+  const { address: _b, ...row } = before;
+  const { address: _n, ...nextRow } = next;
+  return !sameRecord(row as TargetRecord, nextRow as TargetRecord);
 }
 
 /**

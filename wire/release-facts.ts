@@ -130,6 +130,14 @@ export interface ReleaseFacts {
   addressBrackets: "taken" | "refused";
   /** Views carry `"address": ""` when a Target has none (0.12+). */
   addressAlways: boolean;
+  /**
+   * The address is a child row of the Target (table target_address, 0.12+): a PATCH whose only path
+   * is `address` (a set, or a clear, even of an address the Target never had) advances the version,
+   * UpdateTarget putting `Version` in the mask; beside another path, only the Target's own row moves
+   * it (the version trigger fires only on a row that changes), so a new address beside an unchanged
+   * name keeps the version.
+   */
+  addressChildRow: boolean;
   /** Lists are paginated (0.15+). */
   pagination: boolean;
   /** The body of an empty list. */

@@ -77,6 +77,7 @@ export const V04: ReleaseFacts = {
   descriptions: "print",
   addressBrackets: "taken",
   addressAlways: false,
+  addressChildRow: false,
   pagination: false,
   emptyList: {},
   listItemsCarryLists: false,
@@ -264,6 +265,9 @@ export const ROWS = [
     replaces: [{ field: "workerFilter", by: "egressWorkerFilter" }],
     // TS toProto: `out.Address = wrapperspb.String(in.GetAddress())` whatever the address
     addressAlways: true,
+    // internal/target/repository.go UpdateTarget: "If the Address field is the only present change, then we must still
+    // update the target's version" (v0.12.0 to v0.21.3); migration 60/01: target_address has no version trigger
+    addressChildRow: true,
     actionErrors: {
       handler: { host: { ...wraps("host sources"), add: { fixed: "Failed to add target host sources" }, set: { fixed: "Failed to set target host sources" } } },
     },

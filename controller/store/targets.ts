@@ -11,12 +11,12 @@ import { INPUT_FIELDS, MASK_PATHS, getPath, setPath, spec, type AssociationOp } 
 import type { SentIds } from "../rules/actions";
 import { storedAddress } from "../rules/address";
 import { Aliases, maybeAlias } from "./aliases";
-import { updateRules, staleVersion, type Emulation } from "../emulation";
+import { updateRules, staleVersion, versionAdvances, type Emulation } from "../emulation";
 import { invalidField, invalidFields, notFound } from "../errors";
 import type { Fixtures } from "./fixtures";
 import { isTargetId, newId, type IdUse } from "../ids";
 import { MAX_PAGE_SIZE } from "../pagination";
-import type { TargetRecord } from "../record";
+import { sameRecord, type TargetRecord } from "../record";
 import * as rules from "../rules/fields";
 import { dialectOf, type Dialect } from "../dialect";
 import type { ListQuery } from "../rules/fields";
@@ -175,17 +175,19 @@ export class Store {
    */
   updateTarget(id: string, req: UpdateTargetRequest, mask: string[] | undefined): TargetRecord {
     const current = this.getTarget(id, "update");
-    const { errors, paths, next } = this.rules.updated(current, req, mask);
+    const { errors, paths, masked, next } = this.rules.updated(current, req, mask);
     if (paths === 0 && errors.length === 0) throw noValidMask();
     if (errors.length > 0) throw invalidFields(errors);
     if (req.version! !== current.version) throw staleVersion(this.release, current.id, current.version, req.version!, "update");
     updateRules(this.release, current, next);
     if (next.address) next.address = storedAddress(next.address, this.release);
     if (next.name !== current.name) this.checkUniqueName(current.scope_id, next.name);
-    // the database's version and update-time triggers move only when the row changes
-    if (sameRecord(next, current)) return this.answered(current, req, mask);
-    next.version = current.version + 1;
-    next.updated_time = this.now().toISOString();
+    // the database's version and update-time triggers move only when the Target's row changes (and,
+    // from 0.12, UpdateTarget moves the version of a PATCH whose only path is the address)
+    const advances = versionAdvances(this.release, current, next, masked);
+    if (!advances && sameRecord(next, current)) return this.answered(current, req, mask);
+    next.version = advances ? current.version + 1 : current.version;
+    next.updated_time = advances ? this.now().toISOString() : current.updated_time;
     this.targets.set(current.id, Object.freeze(next));
     this.indexes.replaced(current, next);
     return this.answered(next, req, mask);
@@ -265,15 +267,4 @@ export class Store {
     if (!this.indexes.hasName(scopeId, name)) return;
     throw this.dialect.nameTaken(name, scopeId);
   }
-}
-
-/** A record's fields (not its version and times) are those of another: a PATCH that changes nothing. */
-function sameRecord(a: TargetRecord, b: TargetRecord): boolean {
-  const fields = (t: TargetRecord) => {
-    const { version: _v, updated_time: _u, ...rest } = t;
-    return JSON.stringify(rest, (_k, v: unknown) =>
-      v !== null && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1))) : v,
-    );
-  };
-  return fields(a) === fields(b);
 }
