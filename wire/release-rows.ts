@@ -11,40 +11,24 @@
  * the row holds the newer behaviour and `withinMinor` says which earlier patches differ and how
  * (`--emulate 0.9` is 0.9.1; `--emulate 0.14` is 0.14.3 and later).
  */
-import type { ListFacts, ListNoun, ReleaseFacts, ReleaseRow } from "./release-facts";
-
-/** authorize-session's answer up to 0.14 (TP `SessionAuthorization`). */
-// prettier-ignore
-const SESSION_FIELDS_04 = [
-  "session_id", "target_id", "scope", "created_time", "user_id", "host_set_id", "host_id", "type", "authorization_token", "endpoint", "credentials",
-] as const;
-
-/** authorize-session's answer from 0.15 (TP `SessionAuthorization`). */
-const SESSION_FIELDS_015 = [...SESSION_FIELDS_04, "connection_limit", "endpoint_port", "expiration"] as const;
-
-/** authorize-session's 400 when no worker is left, in the handler's words (0.4–0.18; from 0.13 only when a filter left none). */
-const FILTERED = "No workers are available to handle this session, or all have been filtered.";
-
-/** A release's actions (TS IdActions): read and write, each list noun's add, set and remove, then authorize-session. */
-const actionsOn = (noun: ListNoun) => [`add-${noun}`, `set-${noun}`, `remove-${noun}`];
-const actionsFor = (...nouns: ListNoun[]) => ["no-op", "read", "update", "delete", ...nouns.flatMap(actionsOn), "authorize-session"];
-
-/** The repository's operations on a list (`AddTargetHostSources`), as its errors name them. */
-const repositoryOps = (list: string) => ({ add: `AddTarget${list}`, set: `SetTarget${list}`, remove: `DeleteTarget${list}` });
-
-/** A handler's words over an action's failed repository call: it wraps the error, naming the list (`host sets`). */
-const wraps = (nouns: string) => ({
-  add: { wrap: `Unable to add ${nouns} to target` },
-  set: { wrap: `Unable to set ${nouns} in target` },
-  remove: { wrap: `Unable to remove ${nouns} from target` },
-});
-
-/** A list taking `prefixes` through its routes (`[noun, ...id fields read]`), its views answering every id field routed. */
-const listOf = (prefixes: readonly string[], ...routes: [ListNoun, ...string[]][]): ListFacts => ({
-  routes: routes.map(([noun, ...reads]) => ({ noun, reads })),
-  answers: routes.flatMap(([, ...reads]) => reads),
-  prefixes,
-});
+import type { ReleaseFacts, ReleaseRow } from "./release-facts";
+import {
+  CREDS_010,
+  CREDS_014,
+  FILTERED,
+  HOSTS_05,
+  HOSTS_010,
+  HOSTS_011,
+  INJECTED,
+  RATE_LIMITS,
+  SESSION_FIELDS_015,
+  SESSION_FIELDS_04,
+  STATIC_010,
+  actionsFor,
+  listOf,
+  repositoryOps,
+  wraps,
+} from "./release-parts";
 
 /** Boundary v0.4.0, every fact (its TS, TP, SP, handlers/verifiers.go and internal/target at that tag). */
 export const V04: ReleaseFacts = {
@@ -127,24 +111,6 @@ export const V04: ReleaseFacts = {
   // ops came in 0.8 (handlers/health: GetHealthResponse{} through the gateway); earlier rows serve it the same way
   healthBody: "json",
 };
-
-/** The three lists' facts in the releases 0.5 to 0.21, the ones several rows share. */
-const HOSTS_05 = listOf(["hsst_"], ["host-sets", "host_set_ids"], ["host-sources", "host_source_ids"]);
-const HOSTS_010: ListFacts = { ...HOSTS_05, prefixes: ["hsst_", "hsplg_", "hs_"] };
-const HOSTS_011 = listOf(HOSTS_010.prefixes, ["host-sources", "host_source_ids"]);
-const CREDS_010 = (prefixes: readonly string[]) =>
-  listOf(prefixes, ["credential-sources", "application_credential_source_ids", "brokered_credential_source_ids"]);
-const CREDS_014 = (prefixes: readonly string[]) => listOf(prefixes, ["credential-sources", "brokered_credential_source_ids"]);
-const INJECTED = (prefixes: readonly string[]) => listOf(prefixes, ["credential-sources", "injected_application_credential_source_ids"]);
-/** The credential sources 0.10 took (`credup_`, its earlier prefix `cred_`, `credspk_`), before JSON credentials (0.11). */
-const STATIC_010 = ["credup_", "cred_", "credspk_"] as const;
-
-/** The rate limiter's default quotas, the same from 0.14.3 to 0.21.3 (internal/ratelimit/config.go). */
-const RATE_LIMITS = {
-  periodSeconds: 30,
-  list: { authToken: 150, ipAddress: 1500, total: 1500 },
-  other: { authToken: 3000, ipAddress: 30000, total: 30000 },
-} as const;
 
 /** The rows after 0.4, each what changed in that release. */
 export const ROWS = [
