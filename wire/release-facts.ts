@@ -226,6 +226,19 @@ export interface ReleaseFacts {
   authorizeSessionPath: "segment" | "rest";
   /** Go's http.ServeMux cleans paths first: one with `.`, `..` or `//` is a 301 to the clean path (`redirect`); or no cleaning (`none`). */
   pathCleaning: "redirect" | "none";
+  /**
+   * When the caller's token is judged: `last` (Boundary: the gateway decodes the body, the handler
+   * validates the request, `authResult` looks the scope or Target up, and only then `auth.Verify`
+   * answers 401 for the anonymous user, 403 for a token without the grant: TS and auth.go at every
+   * tag from v0.4.0 to v0.21.3) or `first` (the spec's controller: 401 and 403 before the body is read).
+   */
+  checksTokenAt: "first" | "last";
+  /**
+   * The answer to a recursive list from `global` with no token or one it never issued: 401 (v0.4.0)
+   * or 403 PermissionDenied (observed on real v0.15.5 and v0.21.3: the anonymous user holds grants in
+   * `global`, so it is refused as a caller without the grant).
+   */
+  anonymousGlobalList: "Unauthenticated" | "PermissionDenied";
   /** What GET /health answers on the ops listener: `{}` as JSON (the health service through the gateway) or an empty body (the spec). */
   healthBody: "json" | "empty";
 }

@@ -108,6 +108,10 @@ export const V04: ReleaseFacts = {
   authorizeSessionPath: "segment",
   // handler.go: an http.ServeMux holds "/v1/" (net/http cleanPath, then a 301)
   pathCleaning: "redirect",
+  // TS: validate*Request, then authResult (a lookup), then auth.Verify (internal/auth/auth.go: the anonymous user is 401)
+  checksTokenAt: "last",
+  // observed on a real v0.4.0 `boundary dev`
+  anonymousGlobalList: "Unauthenticated",
   // ops came in 0.8 (handlers/health: GetHealthResponse{} through the gateway); earlier rows serve it the same way
   healthBody: "json",
 };
@@ -271,6 +275,8 @@ export const ROWS = [
     changes: "paginated lists; authorize-session answers connection_limit, endpoint_port, expiration (and its token carries endpoint_port, expiration)",
     pagination: true,
     emptyList: { response_type: "complete", sort_by: "created_time", sort_dir: "desc" },
+    // observed on real v0.15.5 and v0.21.3 (v0.12.2 was not asked: the release it starts at is not read)
+    anonymousGlobalList: "PermissionDenied",
     // TP SessionAuthorization; SessionAuthorizationData endpoint_port = 102, expiration = 105
     authorizeSession: { fields: SESSION_FIELDS_015, tokenFields: ["default_client_port", "endpoint_port", "expiration"] },
   },
@@ -365,4 +371,5 @@ export const SPEC: ReleaseFacts = {
   bodyDecoding: "ours",
   pathCleaning: "none",
   healthBody: "empty",
+  checksTokenAt: "first",
 };

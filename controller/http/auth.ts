@@ -40,6 +40,13 @@ export class Authenticator {
 
   /** The caller's principal; 401 when the token is missing or unknown. */
   authenticate(req: IncomingMessage): Principal {
+    const principal = this.identify(req);
+    if (!principal) throw unauthenticated();
+    return principal;
+  }
+
+  /** The caller's principal, or undefined when the token is missing or unknown (the anonymous user). */
+  identify(req: IncomingMessage): Principal | undefined {
     const token = bearerToken(req.headers.authorization ?? "");
     // a token of neither length is refused without comparing (the lengths are not secret)
     if (token !== undefined && this.lengths.has(token.length)) {
@@ -47,8 +54,25 @@ export class Authenticator {
       if (same(presented, this.admin)) return ADMIN;
       if (same(presented, this.readOnly)) return READ_ONLY;
     }
-    throw new ControllerFault("Unauthenticated", "Unauthenticated, or invalid token.");
+    return undefined;
   }
+}
+
+/** A request with no token, or one the controller never issued. */
+export function unauthenticated(): ControllerFault {
+  return new ControllerFault("Unauthenticated", "Unauthenticated, or invalid token.");
+}
+
+/** A caller without the grant (Boundary: an authenticated user, or the anonymous one where it holds grants). */
+export function forbidden(): ControllerFault {
+  return new ControllerFault("PermissionDenied", "Forbidden.");
+}
+
+/** What the principal (undefined: the anonymous user) may not do: the refusal `authorize` throws, or undefined. */
+export function refusal(principal: Principal | undefined, action: string): ControllerFault | undefined {
+  if (!principal) return unauthenticated();
+  const needed = action === "list" ? "read" : action;
+  return principal.grant !== "admin" && !READ_ONLY_ACTIONS.includes(needed) ? forbidden() : undefined;
 }
 
 /**
@@ -71,6 +95,6 @@ export function actionsOf(principal: Principal, release: Release): readonly stri
 
 /** 403 unless the principal may perform `action` (an action's name in the release, or list/create). */
 export function authorize(principal: Principal, action: string): void {
-  const needed = action === "list" ? "read" : action;
-  if (principal.grant !== "admin" && !READ_ONLY_ACTIONS.includes(needed)) throw new ControllerFault("PermissionDenied", "Forbidden.");
+  const refused = refusal(principal, action);
+  if (refused) throw refused;
 }

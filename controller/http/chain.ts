@@ -11,7 +11,7 @@ import type { RateLimiter } from "../rate-limit";
 import type { Logger } from "../log";
 import type { Sessions } from "../sessions";
 import type { Store } from "../store";
-import { actionsOf, authorize, type Authenticator } from "./auth";
+import { actionsOf, refusal, type Authenticator, type Principal } from "./auth";
 import { GATEWAY_MAX_BODY_BYTES, decodeBody, readJson, readText } from "./body";
 import { gatewayBody } from "./gateway-body";
 import { errorReply, send, toControllerFault } from "./errors";
@@ -56,17 +56,20 @@ export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerRes
       const { route, id } = match(method, pathname, q < 0 ? "" : url.slice(q + 1), release);
       template = route.template;
       rateHeaders = limit(deps.limiter, route, req);
-      const principal = deps.auth.authenticate(req);
-      authorize(principal, route.action);
+      const principal = deps.auth.identify(req);
+      const refused = refusal(principal, route.action);
+      if (refused && release.checksTokenAt === "first") throw refused;
       const ctx: Context = {
         store: deps.store,
         sessions: deps.sessions,
-        principal,
-        actions: actionsOf(principal, release),
+        principal: principal ?? ANONYMOUS,
+        actions: principal ? actionsOf(principal, release) : [],
         query: q < 0 ? NO_QUERY : new URLSearchParams(url.slice(q + 1)),
         id,
       };
-      pending = route.body ? decode(req, route, route.body, ctx).then((body) => route.handle(ctx, body)) : route.handle(ctx, undefined);
+      // Boundary judges the token last: decode, validate, look up, and only then 401 or 403 (see refusedAfterChecks)
+      if (refused) pending = refusedAfterChecks(req, route, ctx, refused);
+      else pending = route.body ? decode(req, route, route.body, ctx).then((body) => route.handle(ctx, body)) : route.handle(ctx, undefined);
     } catch (err) {
       pending = failure(err, deps.logger, method, pathname);
     }
@@ -132,6 +135,22 @@ function limit(limiter: RateLimiter | undefined, route: Route, req: IncomingMess
     throw new ControllerFault(kind, "Too many requests.", [], { ...decision.headers, "retry-after": String(decision.refuse.retryAfterSeconds) }, true);
   }
   return decision.headers;
+}
+
+/** Who a request without a valid token is while its checks run: no grant, no actions. */
+const ANONYMOUS: Principal = { grant: "read-only" };
+
+/**
+ * A request whose token Boundary will refuse, checked first as Boundary checks it: its body decoded
+ * (a malformed one is the gateway's 500), the request validated (400) and its scope or Target looked
+ * up (404) by the route's `lookup`, which changes nothing; only then the refusal (401, or 403). What
+ * the answer reveals is what Boundary's own reveals: whether a Target id or a project exists.
+ */
+function refusedAfterChecks(req: IncomingMessage, route: Route, ctx: Context, refused: ControllerFault): Reply | Promise<Reply> {
+  const judge = (body: unknown): never => {
+    throw route.lookup?.(ctx, body) ?? refused;
+  };
+  return route.body ? decode(req, route, route.body, ctx).then(judge) : judge(undefined);
 }
 
 /**

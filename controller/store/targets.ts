@@ -81,18 +81,32 @@ export class Store {
 
   /** `listTargets` as steps that may pause (see slices.ts); the array is the store's: read it only. */
   *listTargetsSteps(scopeId: string | undefined, recursive: boolean): Steps<readonly TargetRecord[]> {
-    if (!scopeId && this.dialect.listNeedsScope) throw invalidField("scope_id", "This field is required.");
-    const scope = scopeId === undefined ? undefined : this.seed.scope(scopeId);
-    if (!scope) throw this.dialect.scopeNotFound(scopeId);
-    if (!recursive && scope.type !== "project") {
-      throw invalidField("scope_id", "This must be a project scope unless recursive is true.");
-    }
+    const scope = this.listScope(scopeId, recursive);
     let records: readonly TargetRecord[] = [];
     for (const p of this.projectsOf(scope.id)) {
       const more = yield* this.indexes.projectSteps(p);
       records = records.length === 0 ? more : yield* mergeById(records, more);
     }
     return records;
+  }
+
+  /** The scope a list names, checked: present, known, a project unless recursive. */
+  private listScope(scopeId: string | undefined, recursive: boolean): { id: string } {
+    if (!scopeId && this.dialect.listNeedsScope) throw invalidField("scope_id", "This field is required.");
+    const scope = scopeId === undefined ? undefined : this.seed.scope(scopeId);
+    if (!scope) throw this.dialect.scopeNotFound(scopeId);
+    if (!recursive && scope.type !== "project") {
+      throw invalidField("scope_id", "This must be a project scope unless recursive is true.");
+    }
+    return scope;
+  }
+
+  /** A list's query and scope checked as `queryTargets` checks them, listing nothing: whether it is recursive. */
+  checkList(q: ListQuery): boolean {
+    const recursive = rules.checkListQuery(this.release, q);
+    if (q.filter) parseFilter(q.filter, this.dialect.filterPatterns);
+    this.listScope(q.scopeId, recursive);
+    return recursive;
   }
 
   /**
@@ -134,12 +148,18 @@ export class Store {
     return this.rules.checkCreate(req);
   }
 
-  /** Creates a Target from a create body; the body's field errors, if any, all in one 400. */
-  createTarget(req: CreateTargetRequest): TargetRecord {
+  /** A create body's field errors in one 400, then its project looked up (404): what Boundary checks before the caller's grant. Returns the project. */
+  vetCreate(req: CreateTargetRequest): string {
     const errors = this.rules.checkCreate(req);
     if (errors.length > 0) throw invalidFields(errors);
     const scopeId = req.scope_id!;
     if (!this.seed.scope(scopeId)) throw this.dialect.scopeNotFound(scopeId);
+    return scopeId;
+  }
+
+  /** Creates a Target from a create body; the body's field errors, if any, all in one 400. */
+  createTarget(req: CreateTargetRequest): TargetRecord {
+    const scopeId = this.vetCreate(req);
     // TS CreateTarget: the aliases' scopes are authorized before anything is written
     if (this.release.aliases) this.aliases.authorize(req.with_aliases, (id) => this.seed.scope(id) !== undefined);
     const now = this.now().toISOString();
