@@ -1,6 +1,7 @@
 /**
  * One API request, as a chain of small named steps with one error path:
- * route → authenticate → authorize → decode → handle → reply (or the error's reply) → metrics → log.
+ * route → rate limit → authenticate → authorize → decode → handle → reply (or the error's reply) → metrics → log;
+ * on a release that judges the token last (Boundary), a refused caller is answered after decode and the route's lookup.
  * Routing comes first, as in Boundary: an unknown path is 404 and a wrong method 405 whoever asks.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
