@@ -63,8 +63,17 @@ export interface SessionFacts {
   certificateNamesWorkers: boolean;
   /** How the session certificate's subject key id is made (the release's Go toolchain). */
   subjectKeyId: SubjectKeyIdMethod;
-  /** The id prefixes `host_id` may have (static hosts; plugin hosts where the handler takes them). */
+  /**
+   * The id prefixes `host_id` may have: every prefix of the host subtypes' resources (a static host
+   * catalog's, host set's and host's; a plugin's where the handler takes them: host.SubtypeFromId,
+   * subtypes.Register), so a host set's id is well formed and "not available".
+   */
   hostIds: readonly string[];
+  /**
+   * A Target with an address answers its own id as `host_id` (and the token carries it): 0.12–0.13,
+   * TS AuthorizeSession under feature UseTargetIdForHostId (version/feature_manager.go, "< 0.14.0").
+   */
+  targetIdAsHostId: boolean;
   /** The workers are checked before the host (a Target with neither answers the worker error). */
   workersFirst: boolean;
   /** The 404's words when the Target has no host and no address. */

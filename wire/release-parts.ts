@@ -10,8 +10,8 @@ export const SESSION_FIELDS_04 = [
   "session_id", "target_id", "scope", "created_time", "user_id", "host_set_id", "host_id", "type", "authorization_token", "endpoint", "credentials",
 ] as const;
 
-/** authorize-session's answer from 0.15 (TP `SessionAuthorization`). */
-export const SESSION_FIELDS_015 = [...SESSION_FIELDS_04, "connection_limit", "endpoint_port", "expiration"] as const;
+/** authorize-session's answer from 0.15 (TP `SessionAuthorization`; TS fills `connection_limit` only from 0.19). */
+export const SESSION_FIELDS_015 = [...SESSION_FIELDS_04, "endpoint_port", "expiration"] as const;
 
 /** authorize-session's 400 when no worker is left, in the handler's words (0.4–0.18; from 0.13 only when a filter left none). */
 export const FILTERED = "No workers are available to handle this session, or all have been filtered.";

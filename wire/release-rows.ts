@@ -73,7 +73,8 @@ export const V04: ReleaseFacts = {
     tokenFields: [],
     certificateNamesWorkers: false,
     subjectKeyId: "sha1",
-    hostIds: ["hst_"],
+    hostIds: ["hst_", "hsst_", "hcst_"],
+    targetIdAsHostId: false,
     workersFirst: true,
     noHosts: "No hosts found from available target host sets.",
     noWorkers: { kind: "FailedPrecondition", none: FILTERED, filtered: FILTERED },
@@ -172,7 +173,7 @@ export const ROWS = [
     patch: "0.8.1",
     changes: "authorize-session: the session certificate names the workers' addresses; host_id may name a plugin host (h_)",
     // internal/session/session.go newCert(addresses); TS validateAuthorizeSessionRequest takes plugin.Subtype
-    authorizeSession: { certificateNamesWorkers: true, hostIds: ["hst_", "h_"] },
+    authorizeSession: { certificateNamesWorkers: true, hostIds: ["hst_", "hsst_", "hcst_", "h_", "hs_", "hc_"] },
     // TS validateUpdateRequest: SubtypeFromId(req.GetId()), then the subtype's Vet
     ports: { vetsUpdate: true },
   },
@@ -209,7 +210,7 @@ export const ROWS = [
       fields: ["brokered_credential_source_ids", "injected_application_credential_source_ids"],
     },
     // internal/host/plugin/ids.go: HostPrefix hplg, PreviousHostPrefix h
-    authorizeSession: { hostIds: ["hst_", "hplg_", "h_"] },
+    authorizeSession: { hostIds: ["hst_", "hsst_", "hcst_", "hplg_", "hsplg_", "hcplg_", "h_", "hs_", "hc_"] },
     // internal/target/tcp/register.go VetCredentialSources, called by the repository's createSources and SetTargetCredentialSources
     injectedOnTcp: 'tcp.VetCredentialSources: tcp.Target only supports credential purpose: "brokered": parameter violation: error #100',
   },
@@ -242,7 +243,8 @@ export const ROWS = [
       handler: { host: { ...wraps("host sources"), add: { fixed: "Failed to add target host sources" }, set: { fixed: "Failed to set target host sources" } } },
     },
     // TS AuthorizeSession: the host (or address) first, then ListWorkers and AuthorizeSessionWorkerFilterFn
-    authorizeSession: { workersFirst: false, noHosts: "No host sources or address found for given target." },
+    // TS AuthorizeSession: a Target with an address takes the address branch and never reads host_id; its own id is the host id
+    authorizeSession: { workersFirst: false, noHosts: "No host sources or address found for given target.", targetIdAsHostId: true },
   },
   {
     release: "0.13",
@@ -268,6 +270,8 @@ export const ROWS = [
     // ratelimit/config.go defaults; ratelimit/handler.go answers before the API
     rateLimiter: RATE_LIMITS,
     routing: "rate-limiter",
+    // version/feature_manager.go: UseTargetIdForHostId is "< 0.14.0"
+    authorizeSession: { targetIdAsHostId: false },
   },
   {
     release: "0.15",
@@ -304,6 +308,8 @@ export const ROWS = [
     // internal/server/repository_worker.go SelectSessionWorkers, filterWorkers: WorkerNotFoundForRequest (#133), a 500 (handlers/errors.go);
     // .go-version 1.25.7: crypto/x509 makes a CA's subject key id from truncated SHA-256
     authorizeSession: {
+      // TS fills SessionAuthorization.ConnectionLimit from v0.19.0 (TP had it since 0.15; real v0.15.5 answered none)
+      fields: [...SESSION_FIELDS_015, "session_recording_id", "connection_limit"],
       subjectKeyId: "sha256-160",
       noWorkers: {
         kind: "Internal",
