@@ -61,17 +61,29 @@ export function actionMistake(r: Release, field: string, op: AssociationOp, list
 }
 
 /**
- * v0.21.3's answer to host sources on a Target with an address, or an address on a Target with host
- * sources: a repository Conflict, which the handlers surface as 400 FailedPrecondition (the wrapping
- * of the message is inferred from its error type).
+ * The answer to host sources on a Target with an address, or an address on a Target with host
+ * sources (0.12+): a repository Conflict, which the handlers surface as 400 FailedPrecondition, in
+ * the words of its wrapping (internal/target/repository_host_source.go AddTargetHostSources wraps
+ * "error creating sets"; UpdateTarget "failed for <id>" and updateInRepo "unable to update target";
+ * real v0.12.2, v0.15.5 and v0.21.3 answered so).
  */
-export function addressConflict(op: AssociationOp | "update"): ControllerFault {
-  const [o, why] =
-    op === "update"
-      ? ["UpdateTarget", "unable to set address because one or more host sources is assigned to the given target"]
-      : [`${op === "add" ? "Add" : "Set"}TargetHostSources`, `unable to ${op} host sources because a network address is directly assigned to the given target`];
-  const at = `target.(Repository).${o}`;
-  return new ControllerFault("FailedPrecondition", `${at}: db.DoTx: ${at}: ${why}: integrity violation: error #409`);
+export function addressConflict(op: AssociationOp | "update", targetId: string): ControllerFault {
+  if (op === "update") {
+    const at = "target.(Repository).UpdateTarget";
+    const why = "unable to set address because one or more host sources is assigned to the given target";
+    return new ControllerFault("FailedPrecondition", `${updateInRepo(at, targetId)}: db.DoTx: ${at}: ${why}: integrity violation: error #409`);
+  }
+  const at = `target.(Repository).${op === "add" ? "Add" : "Set"}TargetHostSources`;
+  const why = `unable to ${op} host sources because a network address is directly assigned to the given target`;
+  return new ControllerFault(
+    "FailedPrecondition",
+    `${at}: ${op === "add" ? "error creating sets: " : ""}db.DoTx: ${at}: ${why}: integrity violation: error #409`,
+  );
+}
+
+/** How updateInRepo (0.12+) wraps the repository's UpdateTarget error: its op and words, then the repository's "failed for <id>". */
+function updateInRepo(at: string, targetId: string): string {
+  return `targets.(Service).updateInRepo: unable to update target: ${at}: failed for ${targetId}`;
 }
 
 /** Present and not null: what Boundary's wrapper types call set (unlike the provider's `isSet`, "" counts). */
@@ -128,14 +140,13 @@ export function versionAdvances(r: Release, before: TargetRecord, next: TargetRe
  * one: the trigger of migration 59/01).
  */
 export function updateRules(r: Release, before: TargetRecord, next: TargetRecord): void {
-  if (knows(r, "address") && next.address && next.address !== before.address && next.host_set_ids.length > 0) throw addressConflict("update");
+  if (knows(r, "address") && next.address && next.address !== before.address && next.host_set_ids.length > 0) throw addressConflict("update", before.id);
   if (!replacement(r, "workerFilter")) return;
   if (next.worker_filter && !before.worker_filter) {
+    // the database's trigger (migration 59/01) refuses it; real v0.12.2, v0.15.5 and v0.21.3 answered these words
     const at = "target.(Repository).UpdateTarget";
-    throw new ControllerFault(
-      "Internal",
-      `Unable to update target: ${at}: db.DoTx: ${at}: db.Update: worker_filter is deprecated and cannot be set: db exception: error #1104.`,
-    );
+    const why = "db.Update: worker_filter is deprecated and cannot be set: integrity violation: error #1104";
+    throw new ControllerFault("Internal", `${updateInRepo(at, before.id)}: db.DoTx: ${at}: ${why}`);
   }
   const newFilter = next.egress_worker_filter !== before.egress_worker_filter || next.ingress_worker_filter !== before.ingress_worker_filter;
   if (newFilter && next.worker_filter === before.worker_filter) delete (next as { worker_filter?: string }).worker_filter;

@@ -47,8 +47,9 @@ export function associationChange(
   const attachedTo = (f: ListField) => current[spec(f).wire as ListWire] ?? [];
   if (op === "set" && fields.every((f) => sameSet(attachedTo(f), wanted.get(f)!))) return current;
   injectedRefusal(release, fields, wanted, op);
+  // the repository reads the address before it moves the version (AddTargetHostSources, SetTargetHostSources: 0.12 to 0.21.3)
+  if (kind === "host" && op !== "remove" && current.address) throw addressConflict(op, current.id);
   if (version !== current.version) throw staleVersion(release, current.id, current.version, version!, op, kind);
-  if (kind === "host" && op !== "remove" && current.address) throw addressConflict(op);
   const next: Record<string, unknown> = { ...current };
   for (const f of fields) {
     const name = sent.find((s) => s.field === f && (s.ids?.length ?? 0) > 0)?.name ?? spec(f).wire;
