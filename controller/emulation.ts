@@ -90,11 +90,12 @@ function updateInRepo(at: string, targetId: string): string {
 const given = (v: unknown) => v !== undefined && v !== null;
 
 /** Field errors of a create body beyond the field rules: what the release requires, and fields it replaced (TS validateCreateRequest, tcp.go Vet). */
-export function createRules(r: Release, req: { worker_filter?: unknown; attributes?: { default_port?: unknown } | null }): RequestField[] {
+export function createRules(r: Release, req: { type?: unknown; worker_filter?: unknown; attributes?: { default_port?: unknown } | null }): RequestField[] {
   const fields: RequestField[] = [];
   if (replacement(r, "workerFilter") && req.worker_filter !== undefined)
     fields.push({ name: "worker_filter", description: "This field is deprecated. Use egress_worker_filter instead." });
-  if (requires(r, "defaultPort") && !given(req.attributes?.default_port))
+  // the tcp subtype's Vet asks for the port: a body of no known type is never vetted (real v0.12.2 to v0.21.3, an empty body)
+  if (requires(r, "defaultPort") && req.type === "tcp" && !given(req.attributes?.default_port))
     fields.push({ name: "attributes.default_port", description: "This field is required." });
   return fields;
 }

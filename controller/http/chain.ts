@@ -169,7 +169,10 @@ async function decode(req: IncomingMessage, route: Route, schema: NonNullable<Ro
   const read = route.targetBody
     ? readTargetBody(ctx.store.release, raw, route.method === "POST" ? "create" : "update")
     : { body: raw, fields: [], readOnly: [] };
-  const { data, fields } = decodeBody(schema, read.body, read.readOnly);
+  // Boundary's validateUpdateRequest words a read-only field in a PATCH its own way (real v0.4.0 to v0.21.3)
+  const words =
+    route.method === "PATCH" && ctx.store.dialect.repositoryAnswers ? "This is a read only field and cannot be specified in an update request." : undefined;
+  const { data, fields } = decodeBody(schema, read.body, read.readOnly, words);
   const refused = [...read.fields, ...fields];
   if (refused.length === 0) return data;
   throw invalidFields(mergeFieldErrors(refused, route.check?.(ctx, data) ?? []));

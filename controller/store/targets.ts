@@ -140,7 +140,11 @@ export class Store {
   resolveId(segment: string, use: IdUse = "read"): string {
     if (this.release.aliases && maybeAlias(segment)) return this.aliases.resolve(segment);
     if (isTargetId(segment)) return segment;
-    throw this.dialect.badTargetId(use, use === "action" ? this.dialect.fieldErrorsMessage : undefined);
+    const bad = this.dialect.badTargetId(use, use === "action" ? this.dialect.fieldErrorsMessage : undefined);
+    // TS validateUpdateRequest (0.8+): an id of no Target subtype's prefix has no subtype, "Unknown type provided." beside it (real v0.12.2 to v0.21.3)
+    if (use === "update" && this.release.ports.vetsUpdate && this.dialect.repositoryAnswers && !segment.startsWith(Prefix.target))
+      throw invalidFields([...bad.requestFields, { name: "type", description: "Unknown type provided." }], bad.message);
+    throw bad;
   }
 
   /** The field errors of a create body (shape and rules, nothing that needs other records). */
@@ -186,6 +190,8 @@ export class Store {
   /** The field errors of a PATCH (shape and rules), for a Target that exists. */
   checkUpdate(id: string, req: UpdateTargetRequest, mask: string[] | undefined): RequestField[] {
     const { errors, paths } = this.rules.updated(this.getTarget(id, "update"), req, mask);
+    // Boundary: the validator's errors, and only past them (in updateInRepo, after the caller is judged) an empty mask
+    if (this.dialect.repositoryAnswers) return errors;
     return paths === 0 && errors.length === 0 ? noValidMask().requestFields : errors;
   }
 

@@ -1,0 +1,81 @@
+/**
+ * Requests whose answers real servers gave in other words than the emulation did (the "Still
+ * different" tables of boundary-v0.4.0, v0.12, v0.15.5 and v0.21.3-observed.md), each asserted whole:
+ * status, kind, message and request fields, on every Boundary row of the matrix.
+ */
+import { knows, release, requires } from "../../wire/releases";
+import { PROJECT, useTestController } from "../helpers/controller";
+import { MATRIX } from "../helpers/releases";
+
+const invalid = (message: string, fields: Record<string, string>) => ({
+  kind: "InvalidArgument",
+  message,
+  details: { request_fields: Object.entries(fields).map(([name, description]) => ({ name, description })) },
+});
+const READ_ONLY = "This is a read only field and cannot be specified in an update request.";
+
+describe.each(MATRIX.filter((k) => release(k).errors === "boundary"))("--emulate %s", (mode) => {
+  const r = release(mode);
+  const c = useTestController({ emulation: mode, rateLimits: "disabled" });
+  const answer = async (method: string, path: string, body?: unknown) => {
+    const res = await c.call(method, path, body);
+    return [res.status, res.body];
+  };
+
+  test("create/session-max-seconds-0: the validator's own words", async () => {
+    const body = { type: "tcp", scope_id: PROJECT, name: "x25", attributes: { default_port: 22 }, session_max_seconds: 0 };
+    expect(await answer("POST", "/v1/targets", body)).toEqual([
+      400,
+      invalid("Error in provided request.", { session_max_seconds: "This must be greater than zero." }),
+    ]);
+  });
+
+  test("update/id-in-body and update/created-time-in-body: the read-only field alone, no update_mask beside it", async () => {
+    const t = await c.create({ name: "ro-fields" });
+    expect(await answer("PATCH", `/v1/targets/${t.id}`, { id: "ttcp_1234567899", version: t.version })).toEqual([
+      400,
+      invalid("Error in provided request.", { id: READ_ONLY }),
+    ]);
+    expect(await answer("PATCH", `/v1/targets/${t.id}`, { created_time: "2020-01-01T00:00:00Z", version: t.version })).toEqual([
+      400,
+      invalid("Error in provided request.", { created_time: READ_ONLY }),
+    ]);
+  });
+
+  if (r.aliases)
+    test("update/with-aliases: only at creation, no update_mask beside it", async () => {
+      const t = await c.create({ name: "alias-upd" });
+      const body = { with_aliases: [{ value: "upd.example", scope_id: "global" }], version: t.version };
+      expect(await answer("PATCH", `/v1/targets/${t.id}`, body)).toEqual([
+        400,
+        invalid("Error in provided request.", { with_aliases: "This field can only be set at target creation time." }),
+      ]);
+    });
+
+  if (r.ports.vetsUpdate)
+    test("update/bad-id: an id of no Target subtype names type too", async () => {
+      expect(await answer("PATCH", "/v1/targets/bogus_id", { name: "x", version: 1 })).toEqual([
+        400,
+        invalid("Error in provided request.", { id: "Improperly formatted path identifier.", type: "Unknown type provided." }),
+      ]);
+    });
+
+  if (requires(r, "defaultPort"))
+    test("create/body-empty: no type, so no subtype's Vet asks for the port", async () => {
+      const res = await c.call("POST", "/v1/targets", "");
+      expect([res.status, res.body]).toEqual([
+        400,
+        invalid("Error in provided request.", {
+          name: "This field is required.",
+          scope_id: "This field is required to have a properly formatted project scope id.",
+          type: "Unknown type provided.",
+        }),
+      ]);
+    });
+
+  if (knows(r, "egressWorkerFilter"))
+    test("a tcp create without a port still names it", async () => {
+      const res = await c.call("POST", "/v1/targets", { type: "tcp", scope_id: PROJECT, name: "no-port" });
+      expect(res.body.details.request_fields).toEqual([{ name: "attributes.default_port", description: "This field is required." }]);
+    });
+});
