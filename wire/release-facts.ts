@@ -147,6 +147,13 @@ export interface ReleaseFacts {
    * name keeps the version.
    */
   addressChildRow: boolean;
+  /**
+   * The order a Target's credential source ids are answered in: `attached` (the order they were
+   * attached), or `collation` (by id, as PostgreSQL's en_US collation sorts them: fetchCredentialSources
+   * reads the target_credential_source view, a UNION with no ORDER BY, whose de-duplication sorts;
+   * real v0.12.2, v0.15.5 and v0.21.3 answered so).
+   */
+  credentialSourceOrder: "attached" | "collation";
   /** Lists are paginated (0.15+). */
   pagination: boolean;
   /** The body of an empty list. */

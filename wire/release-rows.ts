@@ -62,6 +62,7 @@ export const V04: ReleaseFacts = {
   addressBrackets: "taken",
   addressAlways: false,
   addressChildRow: false,
+  credentialSourceOrder: "attached",
   pagination: false,
   emptyList: {},
   listItemsCarryLists: false,
@@ -239,6 +240,8 @@ export const ROWS = [
     // internal/target/repository.go UpdateTarget: "If the Address field is the only present change, then we must still
     // update the target's version" (v0.12.0 to v0.21.3); migration 60/01: target_address has no version trigger
     addressChildRow: true,
+    // observed on real v0.12.2 (in some runs), v0.15.5 and v0.21.3; the release where it starts is not read (the source has no ORDER BY)
+    credentialSourceOrder: "collation",
     actionErrors: {
       handler: { host: { ...wraps("host sources"), add: { fixed: "Failed to add target host sources" }, set: { fixed: "Failed to set target host sources" } } },
     },

@@ -5,7 +5,7 @@
  */
 import { knows, release, requires } from "../../wire/releases";
 import { PROJECT, useTestController } from "../helpers/controller";
-import { MATRIX } from "../helpers/releases";
+import { MATRIX, facts } from "../helpers/releases";
 
 const invalid = (message: string, fields: Record<string, string>) => ({
   kind: "InvalidArgument",
@@ -78,4 +78,24 @@ describe.each(MATRIX.filter((k) => release(k).errors === "boundary"))("--emulate
       const res = await c.call("POST", "/v1/targets", { type: "tcp", scope_id: PROJECT, name: "no-port" });
       expect(res.body.details.request_fields).toEqual([{ name: "attributes.default_port", description: "This field is required." }]);
     });
+});
+
+describe.each(MATRIX.filter((k) => release(k).credentialSourceOrder === "collation"))("--emulate %s: credential source ids in the view's order", (mode) => {
+  const c = useTestController({ emulation: mode, rateLimits: "disabled" });
+  const { creds } = facts(mode);
+
+  test("cs/set-two: answered by id as the database's collation sorts them, whatever the order sent", async () => {
+    const t = await c.create({ name: "cred-order" });
+    const res = await c.act(t.id, `set-${creds.noun}`, { version: t.version, [creds.field]: ["credup_1234567890", "clvlt_1234567891", "clvlt_1234567890"] });
+    expect(res.status).toBe(200);
+    expect(res.body[creds.field]).toEqual(["clvlt_1234567890", "clvlt_1234567891", "credup_1234567890"]);
+    expect((await c.call("GET", `/v1/targets/${t.id}`)).body[creds.field]).toEqual(["clvlt_1234567890", "clvlt_1234567891", "credup_1234567890"]);
+  });
+
+  test("the collation's order is the one the real servers answered (case after letter: b before R, digits before letters)", () => {
+    const order = (ids: string[]) => [...ids].sort(new Intl.Collator("en-US").compare);
+    expect(order(["credup_RECYVi3xmS", "credup_biBGCoehlj"])).toEqual(["credup_biBGCoehlj", "credup_RECYVi3xmS"]); // v0.12.2
+    expect(order(["credup_ZX6NeDAE5y", "credup_WLQUua8RsR"])).toEqual(["credup_WLQUua8RsR", "credup_ZX6NeDAE5y"]); // v0.15.5
+    expect(order(["credup_UtitFfVUaK", "credup_8mp7laQxZd"])).toEqual(["credup_8mp7laQxZd", "credup_UtitFfVUaK"]); // v0.21.3
+  });
 });
