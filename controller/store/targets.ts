@@ -278,7 +278,8 @@ export class Store {
   findTargetByName(name: string, scope: { id?: string; name?: string }): TargetRecord {
     const scopeIds = scope.id ? [scope.id] : [...this.seed.allScopes()].filter((s) => s.name?.toLowerCase() === scope.name!.toLowerCase()).map((s) => s.id);
     const ids = scopeIds.flatMap((s) => this.indexes.idsNamedLike(s, name));
-    if (ids.length === 0) throw notFound(`Target ${JSON.stringify(name)} not found in the given scope.`);
+    // Boundary's authResult answers its generic 404 (handlers.NotFoundError, v0.4.0 to v0.21.3; real v0.4.0 answered so)
+    if (ids.length === 0) throw this.dialect.repositoryAnswers ? notFound() : notFound(`Target ${JSON.stringify(name)} not found in the given scope.`);
     if (ids.length > 1) {
       const names = ids
         .map((id) => JSON.stringify(this.targets.get(id)!.name))

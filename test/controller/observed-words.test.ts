@@ -99,3 +99,18 @@ describe.each(MATRIX.filter((k) => release(k).credentialSourceOrder === "collati
     expect(order(["credup_UtitFfVUaK", "credup_8mp7laQxZd"])).toEqual(["credup_8mp7laQxZd", "credup_UtitFfVUaK"]); // v0.21.3
   });
 });
+
+describe.each(MATRIX.filter((k) => release(k).errors === "boundary"))("--emulate %s: authorize-session by a name it cannot find", (mode) => {
+  const c = useTestController({ emulation: mode, rateLimits: "disabled" });
+  test("as/by-name-unknown, as/by-name-wrong-scope, as/by-name-unknown-scope-name: authResult's generic 404", async () => {
+    await c.create({ name: "basic", host_set_ids: ["hsst_1234567890"] });
+    for (const [segment, body] of [
+      ["nosuchname", { name: "nosuchname", scope_id: PROJECT }],
+      ["basic", { name: "basic", scope_id: "p_0987654321" }],
+      ["basic", { name: "basic", scope_name: "no such scope" }],
+    ] as const) {
+      const res = await c.call("POST", `/v1/targets/${segment}:authorize-session`, body);
+      expect([res.status, res.body]).toEqual([404, { kind: "NotFound", message: "Resource not found." }]);
+    }
+  });
+});
