@@ -41,6 +41,12 @@ export function staleVersion(r: Release, targetId: string, current: number, sent
   return new ControllerFault("Internal", actionFailure(r, list!, op, cause));
 }
 
+/** v0.4.0's database words for a host set added again (the primary key) and for one that does not exist (the foreign key). */
+const HOST_SET_CONSTRAINTS: Partial<Record<"attached" | "unknown", string>> = {
+  attached: 'duplicate key value violates unique constraint "target_host_set_pkey": unique constraint violation: integrity violation: error #1002',
+  unknown: 'insert or update on table "target_host_set" violates foreign key constraint "target_host_set_host_set_id_fkey": integrity violation: error #1003',
+};
+
 /** What an action meets that the database refuses: an attached id added again, an id not attached removed, an id not found or of another project. */
 export type ActionMistake =
   { kind: "attached" | "missing" | "unknown"; id: string; why: string } | { kind: "not-attached"; id: string; why: string; deleted: number; asked: number };
@@ -53,6 +59,12 @@ export type ActionMistake =
  */
 export function actionMistake(r: Release, field: string, op: AssociationOp, list: ListKind, m: ActionMistake): ControllerFault {
   if (r.errors === "ours") return invalidField(field, `${m.id} ${m.why}.`);
+  const constraint = list === "host" && r.hostSetConstraints && HOST_SET_CONSTRAINTS[m.kind as "attached" | "unknown"];
+  if (constraint)
+    return new ControllerFault(
+      "Internal",
+      actionFailure(r, list, op, `unable to add target host sets: db.CreateItems: db.Create: create failed: ${constraint}`),
+    );
   const cause =
     m.kind === "not-attached"
       ? `${r.actionErrors.removedMismatch[list]} deleted ${m.deleted} did not match request for ${m.asked}: search issue: error #1101`

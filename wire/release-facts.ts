@@ -222,6 +222,12 @@ export interface ReleaseFacts {
    */
   credentialLibraryForeignKey: boolean;
   /**
+   * An add or set of host sets the database refuses is answered in the database's words: an attached
+   * one added again the primary key of target_host_set, an unknown one its foreign key (0.4:
+   * repository_host_set.go creates the rows with db.CreateItems; observed on real v0.4.0).
+   */
+  hostSetConstraints: boolean;
+  /**
    * A list token used with another scope is the 400 "grants have changed since list token was issued"
    * (0.19.3+: grants are fetched for the request's scope, so their hash differs; listtoken.Validate).
    */

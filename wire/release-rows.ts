@@ -102,6 +102,7 @@ export const V04: ReleaseFacts = {
   patchEchoesUnmasked: true,
   hostSetsAnyProject: true,
   credentialLibraryForeignKey: true,
+  hostSetConstraints: true,
   listTokenScoped: false,
   // the generated *.pb.gw.go with grpc-gateway v2.3.0's JSONPb (runtime/marshal_jsonpb.go decodeJSONPb) and protobuf-go v1.26.0
   bodyDecoding: "gateway",
@@ -127,6 +128,8 @@ export const ROWS = [
       "host sources and credential sources beside v0.4's host sets and credential libraries; views carry both names; authorize-session's " +
       "no-host 404 names host sources",
     credentialLibraryForeignKey: false,
+    // (not observed after v0.4.0: later releases keep the emulation's own words)
+    hostSetConstraints: false,
     // TS IdActions; toProto fills both names; target_service.proto routes both generations
     actions: actionsFor("host-sets", "credential-libraries", "credential-sources"),
     lists: {

@@ -144,7 +144,7 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
       else expect(res.body[field]).toEqual([a]);
     });
 
-    test(`adding an attached id or removing an unattached one is ${m.mistake.join(" ")} naming the id`, async () => {
+    test(`adding an attached id or removing an unattached one is ${m.mistake.join(" ")} naming the id (or the database's constraint)`, async () => {
       const t = await withIds([a]);
       const again = await act(t.id, "add", { version: 2, [field]: [a] });
       expect([again.status, again.body.kind]).toEqual(m.mistake);
@@ -157,6 +157,8 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
         // the release's handler words over the repository's error (0.12+ add host sources: fixed words)
         const fixed = k.list === "hostSetIds" && "fixed" in r.actionErrors.handler.host.add;
         if (fixed) expect(again.body.message).toBe("Failed to add target host sources");
+        // v0.4.0 answers the database's primary key, naming no id (observed-words.test.ts has the whole message)
+        else if (k.list === "hostSetIds" && r.hostSetConstraints) expect(again.body.message).toContain('unique constraint "target_host_set_pkey"');
         else expect(again.body.message).toContain(a);
         expect(notThere.body.message).toMatch(/deleted 0 did not match request for 1: search issue: error #1101\.$/);
       }

@@ -114,3 +114,33 @@ describe.each(MATRIX.filter((k) => release(k).errors === "boundary"))("--emulate
     }
   });
 });
+
+describe.each(MATRIX.filter((k) => release(k).hostSetConstraints && release(k).errors === "boundary"))(
+  "--emulate %s: host sets the database refuses",
+  (mode) => {
+    const c = useTestController({ emulation: mode, rateLimits: "disabled" });
+    const at = (op: "Add" | "Set") => `target.(Repository).${op}TargetHostSets`;
+    const created = "unable to add target host sets: db.CreateItems: db.Create: create failed:";
+    const pkey = 'duplicate key value violates unique constraint "target_host_set_pkey": unique constraint violation: integrity violation: error #1002.';
+    const fkey =
+      'insert or update on table "target_host_set" violates foreign key constraint "target_host_set_host_set_id_fkey": integrity violation: error #1003.';
+    const internal = (message: string) => [500, { kind: "Internal", message }];
+
+    test("hs/add-duplicate, hs/add-unknown, hs/set-unknown: the primary and foreign keys in the database's words", async () => {
+      const t = await c.create({ host_set_ids: ["hsst_1234567890"] });
+      const act = async (op: string, ids: string[]) => {
+        const res = await c.act(t.id, `${op}-host-sets`, { version: t.version, host_set_ids: ids });
+        return [res.status, res.body];
+      };
+      expect(await act("add", ["hsst_1234567890"])).toEqual(
+        internal(`Unable to add host sets to target: ${at("Add")}: error creating sets: db.DoTx: ${at("Add")}: ${created} ${pkey}`),
+      );
+      expect(await act("add", ["hsst_0000000000"])).toEqual(
+        internal(`Unable to add host sets to target: ${at("Add")}: error creating sets: db.DoTx: ${at("Add")}: ${created} ${fkey}`),
+      );
+      expect(await act("set", ["hsst_0000000000"])).toEqual(
+        internal(`Unable to set host sets in target: ${at("Set")}: db.DoTx: ${at("Set")}: ${created} ${fkey}`),
+      );
+    });
+  },
+);
