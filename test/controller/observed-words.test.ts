@@ -144,3 +144,23 @@ describe.each(MATRIX.filter((k) => release(k).hostSetConstraints && release(k).e
     });
   },
 );
+
+describe.each(MATRIX.filter((k) => release(k).pagination && !release(k).listTokenScoped && release(k).errors === "boundary"))(
+  "--emulate %s: a list token holds no scope",
+  (mode) => {
+    const c = useTestController({ emulation: mode, rateLimits: "disabled" });
+    test("list/list-token-other-scope: a token of one project lists another (real v0.15.5: 200); one of another filter is still refused", async () => {
+      await c.create({ name: "a" });
+      await c.create({ name: "b" });
+      const first = await c.call("GET", `/v1/targets?scope_id=${PROJECT}&page_size=1`);
+      const other = await c.call("GET", `/v1/targets?scope_id=p_0987654321&list_token=${first.body.list_token}`);
+      expect(other.status).toBe(200);
+      expect(other.body.items ?? []).toEqual([]);
+      const filtered = await c.call(
+        "GET",
+        `/v1/targets?scope_id=${PROJECT}&filter=${encodeURIComponent('"/item/name" == "x"')}&list_token=${first.body.list_token}`,
+      );
+      expect(filtered.status).toBe(400);
+    });
+  },
+);
