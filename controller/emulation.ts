@@ -47,6 +47,15 @@ const HOST_SET_CONSTRAINTS: Partial<Record<"attached" | "unknown", string>> = {
   unknown: 'insert or update on table "target_host_set" violates foreign key constraint "target_host_set_host_set_id_fkey": integrity violation: error #1003',
 };
 
+/** An add or remove of credential sources naming ids the repository's createSources does not find (0.9+): its 500, before the version is checked. */
+export function sourcesMismatch(r: Release, op: AssociationOp, expected: number, got: number): ControllerFault {
+  const words = r.actionErrors.handler.credential[op];
+  const wrap = "wrap" in words ? words.wrap : words.fixed;
+  const at = `target.(Repository).${r.actionErrors.ops.credential[op]}`;
+  const why = `mismatch between request and returned source ids, expected ${expected} got ${got}`;
+  return new ControllerFault("Internal", `${wrap}: ${at}: target.(Repository).createSources: ${why}: integrity violation: error #1003.`);
+}
+
 /** What an action meets that the database refuses: an attached id added again, an id not attached removed, an id not found or of another project. */
 export type ActionMistake =
   { kind: "attached" | "missing" | "unknown"; id: string; why: string } | { kind: "not-attached"; id: string; why: string; deleted: number; asked: number };

@@ -222,6 +222,12 @@ export interface ReleaseFacts {
    */
   credentialLibraryForeignKey: boolean;
   /**
+   * An add or remove of credential sources looks its ids up before anything else (the repository's
+   * createSources, 0.9+): ids it does not find are "mismatch between request and returned source
+   * ids, expected N got M" (real v0.12.2, v0.15.5 and v0.21.3 answered so), before the version is checked.
+   */
+  credentialSourcesLookedUp: boolean;
+  /**
    * An add or set of host sets the database refuses is answered in the database's words: an attached
    * one added again the primary key of target_host_set, an unknown one its foreign key (0.4:
    * repository_host_set.go creates the rows with db.CreateItems; observed on real v0.4.0).

@@ -103,6 +103,7 @@ export const V04: ReleaseFacts = {
   hostSetsAnyProject: true,
   credentialLibraryForeignKey: true,
   hostSetConstraints: true,
+  credentialSourcesLookedUp: false,
   listTokenScoped: false,
   // the generated *.pb.gw.go with grpc-gateway v2.3.0's JSONPb (runtime/marshal_jsonpb.go decodeJSONPb) and protobuf-go v1.26.0
   bodyDecoding: "gateway",
@@ -193,6 +194,8 @@ export const ROWS = [
     // handlers/targets/tcp/tcp.go Vet
     requires: ["defaultPort"],
     defaults: { sessionConnectionLimit: -1 },
+    // internal/target/repository_credential_source.go createSources (from v0.9.0)
+    credentialSourcesLookedUp: true,
     withinMinorDefaults: { sessionConnectionLimit: 1 },
     // handlers/targets/credentials.go: CredentialSource only (credential_library reserved in TP)
     authorizeSession: { credentialOrigin: ["credential_source"] },

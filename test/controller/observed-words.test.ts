@@ -164,3 +164,27 @@ describe.each(MATRIX.filter((k) => release(k).pagination && !release(k).listToke
     });
   },
 );
+
+describe.each(MATRIX.filter((k) => release(k).credentialSourcesLookedUp && release(k).errors === "boundary"))(
+  "--emulate %s: credential sources looked up first",
+  (mode) => {
+    const c = useTestController({ emulation: mode, rateLimits: "disabled" });
+    const { creds } = facts(mode);
+    const at = "target.(Repository).AddTargetCredentialSources";
+
+    test("cs/add-unknown: createSources' mismatch, before the version is looked at", async () => {
+      const t = await c.create({ name: "cs-unknown" });
+      for (const version of [t.version, t.version + 5]) {
+        const res = await c.act(t.id, `add-${creds.noun}`, { version, [creds.field]: ["credup_0000000000", "clvlt_1234567890", "credup_0000000000"] });
+        expect([res.status, res.body]).toEqual([
+          500,
+          {
+            kind: "Internal",
+            message: `Unable to add credential sources to target: ${at}: target.(Repository).createSources: mismatch between request and returned source ids, expected 2 got 1: integrity violation: error #1003.`,
+          },
+        ]);
+      }
+      expect(c.store.getTarget(t.id).version).toBe(t.version);
+    });
+  },
+);
