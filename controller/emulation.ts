@@ -8,7 +8,7 @@ import { RELEASE_KEYS, actionFailure, isSpec, knows, listWords, replacement, req
 import type { RequestField, UpdateTargetRequest } from "../wire/target";
 import type { AssociationOp, ListKind } from "../wire/target-fields";
 import { ControllerFault, invalidField } from "./errors";
-import type { TargetRecord } from "./record";
+import { sameRecord, type TargetRecord } from "./record";
 
 /** The releases the controller can emulate (`--emulate`): every row of the release table. */
 export const EMULATIONS = RELEASE_KEYS;
@@ -41,6 +41,21 @@ export function staleVersion(r: Release, targetId: string, current: number, sent
   return new ControllerFault("Internal", actionFailure(r, list!, op, cause));
 }
 
+/** v0.4.0's database words for a host set added again (the primary key) and for one that does not exist (the foreign key). */
+const HOST_SET_CONSTRAINTS: Partial<Record<"attached" | "unknown", string>> = {
+  attached: 'duplicate key value violates unique constraint "target_host_set_pkey": unique constraint violation: integrity violation: error #1002',
+  unknown: 'insert or update on table "target_host_set" violates foreign key constraint "target_host_set_host_set_id_fkey": integrity violation: error #1003',
+};
+
+/** An add or remove of credential sources naming ids the repository's createSources does not find (0.9+): its 500, before the version is checked. */
+export function sourcesMismatch(r: Release, op: AssociationOp, expected: number, got: number): ControllerFault {
+  const words = r.actionErrors.handler.credential[op];
+  const wrap = "wrap" in words ? words.wrap : words.fixed;
+  const at = `target.(Repository).${r.actionErrors.ops.credential[op]}`;
+  const why = `mismatch between request and returned source ids, expected ${expected} got ${got}`;
+  return new ControllerFault("Internal", `${wrap}: ${at}: target.(Repository).createSources: ${why}: integrity violation: error #1003.`);
+}
+
 /** What an action meets that the database refuses: an attached id added again, an id not attached removed, an id not found or of another project. */
 export type ActionMistake =
   { kind: "attached" | "missing" | "unknown"; id: string; why: string } | { kind: "not-attached"; id: string; why: string; deleted: number; asked: number };
@@ -53,6 +68,12 @@ export type ActionMistake =
  */
 export function actionMistake(r: Release, field: string, op: AssociationOp, list: ListKind, m: ActionMistake): ControllerFault {
   if (r.errors === "ours") return invalidField(field, `${m.id} ${m.why}.`);
+  const constraint = list === "host" && r.hostSetConstraints && HOST_SET_CONSTRAINTS[m.kind as "attached" | "unknown"];
+  if (constraint)
+    return new ControllerFault(
+      "Internal",
+      actionFailure(r, list, op, `unable to add target host sets: db.CreateItems: db.Create: create failed: ${constraint}`),
+    );
   const cause =
     m.kind === "not-attached"
       ? `${r.actionErrors.removedMismatch[list]} deleted ${m.deleted} did not match request for ${m.asked}: search issue: error #1101`
@@ -61,28 +82,41 @@ export function actionMistake(r: Release, field: string, op: AssociationOp, list
 }
 
 /**
- * v0.21.3's answer to host sources on a Target with an address, or an address on a Target with host
- * sources: a repository Conflict, which the handlers surface as 400 FailedPrecondition (the wrapping
- * of the message is inferred from its error type).
+ * The answer to host sources on a Target with an address, or an address on a Target with host
+ * sources (0.12+): a repository Conflict, which the handlers surface as 400 FailedPrecondition, in
+ * the words of its wrapping (internal/target/repository_host_source.go AddTargetHostSources wraps
+ * "error creating sets"; UpdateTarget "failed for <id>" and updateInRepo "unable to update target";
+ * real v0.12.2, v0.15.5 and v0.21.3 answered so).
  */
-export function addressConflict(op: AssociationOp | "update"): ControllerFault {
-  const [o, why] =
-    op === "update"
-      ? ["UpdateTarget", "unable to set address because one or more host sources is assigned to the given target"]
-      : [`${op === "add" ? "Add" : "Set"}TargetHostSources`, `unable to ${op} host sources because a network address is directly assigned to the given target`];
-  const at = `target.(Repository).${o}`;
-  return new ControllerFault("FailedPrecondition", `${at}: db.DoTx: ${at}: ${why}: integrity violation: error #409`);
+export function addressConflict(op: AssociationOp | "update", targetId: string): ControllerFault {
+  if (op === "update") {
+    const at = "target.(Repository).UpdateTarget";
+    const why = "unable to set address because one or more host sources is assigned to the given target";
+    return new ControllerFault("FailedPrecondition", `${updateInRepo(at, targetId)}: db.DoTx: ${at}: ${why}: integrity violation: error #409`);
+  }
+  const at = `target.(Repository).${op === "add" ? "Add" : "Set"}TargetHostSources`;
+  const why = `unable to ${op} host sources because a network address is directly assigned to the given target`;
+  return new ControllerFault(
+    "FailedPrecondition",
+    `${at}: ${op === "add" ? "error creating sets: " : ""}db.DoTx: ${at}: ${why}: integrity violation: error #409`,
+  );
+}
+
+/** How updateInRepo (0.12+) wraps the repository's UpdateTarget error: its op and words, then the repository's "failed for <id>". */
+function updateInRepo(at: string, targetId: string): string {
+  return `targets.(Service).updateInRepo: unable to update target: ${at}: failed for ${targetId}`;
 }
 
 /** Present and not null: what Boundary's wrapper types call set (unlike the provider's `isSet`, "" counts). */
 const given = (v: unknown) => v !== undefined && v !== null;
 
 /** Field errors of a create body beyond the field rules: what the release requires, and fields it replaced (TS validateCreateRequest, tcp.go Vet). */
-export function createRules(r: Release, req: { worker_filter?: unknown; attributes?: { default_port?: unknown } | null }): RequestField[] {
+export function createRules(r: Release, req: { type?: unknown; worker_filter?: unknown; attributes?: { default_port?: unknown } | null }): RequestField[] {
   const fields: RequestField[] = [];
   if (replacement(r, "workerFilter") && req.worker_filter !== undefined)
     fields.push({ name: "worker_filter", description: "This field is deprecated. Use egress_worker_filter instead." });
-  if (requires(r, "defaultPort") && !given(req.attributes?.default_port))
+  // the tcp subtype's Vet asks for the port: a body of no known type is never vetted (real v0.12.2 to v0.21.3, an empty body)
+  if (requires(r, "defaultPort") && req.type === "tcp" && !given(req.attributes?.default_port))
     fields.push({ name: "attributes.default_port", description: "This field is required." });
   return fields;
 }
@@ -109,19 +143,32 @@ export function updateFieldRules(r: Release, req: UpdateTargetRequest, paths: Re
 }
 
 /**
+ * A valid, current-version PATCH advances the version (and the update time): where the Target's own
+ * row changes (the database's triggers), and from 0.12 wherever `address` is its only path, changed
+ * or not (internal/target/repository.go UpdateTarget puts `Version` in the mask: the address is a
+ * child row, whose change alone no trigger sees). Beside another path, a new address alone keeps it.
+ */
+export function versionAdvances(r: Release, before: TargetRecord, next: TargetRecord, paths: ReadonlySet<string>): boolean {
+  if (!r.addressChildRow) return !sameRecord(before, next);
+  if (paths.size === 1 && paths.has("address")) return true;
+  const { address: _b, ...row } = before;
+  const { address: _n, ...nextRow } = next;
+  return !sameRecord(row as TargetRecord, nextRow as TargetRecord);
+}
+
+/**
  * The release's rules on the record a valid, current-version PATCH makes: throws what the release
  * answers, or adjusts the draft `next` as its database does (a new worker filter clears the legacy
  * one: the trigger of migration 59/01).
  */
 export function updateRules(r: Release, before: TargetRecord, next: TargetRecord): void {
-  if (knows(r, "address") && next.address && next.address !== before.address && next.host_set_ids.length > 0) throw addressConflict("update");
+  if (knows(r, "address") && next.address && next.address !== before.address && next.host_set_ids.length > 0) throw addressConflict("update", before.id);
   if (!replacement(r, "workerFilter")) return;
   if (next.worker_filter && !before.worker_filter) {
+    // the database's trigger (migration 59/01) refuses it; real v0.12.2, v0.15.5 and v0.21.3 answered these words
     const at = "target.(Repository).UpdateTarget";
-    throw new ControllerFault(
-      "Internal",
-      `Unable to update target: ${at}: db.DoTx: ${at}: db.Update: worker_filter is deprecated and cannot be set: db exception: error #1104.`,
-    );
+    const why = "db.Update: worker_filter is deprecated and cannot be set: integrity violation: error #1104";
+    throw new ControllerFault("Internal", `${updateInRepo(at, before.id)}: db.DoTx: ${at}: ${why}`);
   }
   const newFilter = next.egress_worker_filter !== before.egress_worker_filter || next.ingress_worker_filter !== before.ingress_worker_filter;
   if (newFilter && next.worker_filter === before.worker_filter) delete (next as { worker_filter?: string }).worker_filter;

@@ -29,3 +29,14 @@ type AlwaysSet = {
     TargetFieldsOnWire[TopWire<K> & keyof TargetFieldsOnWire]
   >;
 };
+
+/** A record's fields (not its version and update time) are those of another: a PATCH that changes nothing. */
+export function sameRecord(a: TargetRecord, b: TargetRecord): boolean {
+  const fields = (t: TargetRecord) => {
+    const { version: _v, updated_time: _u, ...rest } = t;
+    return JSON.stringify(rest, (_k, v: unknown) =>
+      v !== null && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1))) : v,
+    );
+  };
+  return fields(a) === fields(b);
+}

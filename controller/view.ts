@@ -72,6 +72,10 @@ export function listItemView(store: Store, t: TargetRecord, actions: readonly st
   return view as Target;
 }
 
+const COLLATOR = new Intl.Collator("en-US");
+/** Two ids as PostgreSQL's en_US collation orders them (letters before case, digits before letters). */
+const collate = (a: string, b: string) => COLLATOR.compare(a, b);
+
 /** The scope summary Boundary embeds in a Target and a session authorization. */
 export function scopeSummary(store: Store, scopeId: string): ScopeSummary {
   const s = store.seed.scope(scopeId);
@@ -96,8 +100,10 @@ export function targetView(store: Store, t: TargetRecord, actions: readonly stri
   const out: Record<string, unknown> = { ...fields, scope: scopeSummary(store, t.scope_id), attributes: t.attributes ?? {}, authorized_actions: [...actions] };
   if (r.addressAlways) out.address = t.address ?? "";
   for (const { field, kind, stored, carries } of LISTS) {
-    const ids = t[stored];
-    if (ids.length === 0) continue;
+    const held = t[stored];
+    if (held.length === 0) continue;
+    // credential sources come back in the view's order from 0.12 (see the release table's credentialSourceOrder)
+    const ids = kind === "credential" && r.credentialSourceOrder === "collation" ? [...held].sort(collate) : held;
     // Boundary's Target carries only id and its catalog or store here; the full summary is in authorize-session
     const summaries = ids.map((id) => {
       const item = store.seed.referent(kind, id);

@@ -63,8 +63,17 @@ export interface SessionFacts {
   certificateNamesWorkers: boolean;
   /** How the session certificate's subject key id is made (the release's Go toolchain). */
   subjectKeyId: SubjectKeyIdMethod;
-  /** The id prefixes `host_id` may have (static hosts; plugin hosts where the handler takes them). */
+  /**
+   * The id prefixes `host_id` may have: every prefix of the host subtypes' resources (a static host
+   * catalog's, host set's and host's; a plugin's where the handler takes them: host.SubtypeFromId,
+   * subtypes.Register), so a host set's id is well formed and "not available".
+   */
   hostIds: readonly string[];
+  /**
+   * A Target with an address answers its own id as `host_id` (and the token carries it): 0.12–0.13,
+   * TS AuthorizeSession under feature UseTargetIdForHostId (version/feature_manager.go, "< 0.14.0").
+   */
+  targetIdAsHostId: boolean;
   /** The workers are checked before the host (a Target with neither answers the worker error). */
   workersFirst: boolean;
   /** The 404's words when the Target has no host and no address. */
@@ -145,6 +154,21 @@ export interface ReleaseFacts {
   addressBrackets: "taken" | "refused";
   /** Views carry `"address": ""` when a Target has none (0.12+). */
   addressAlways: boolean;
+  /**
+   * The address is a child row of the Target (table target_address, 0.12+): a PATCH whose only path
+   * is `address` (a set, or a clear, even of an address the Target never had) advances the version,
+   * UpdateTarget putting `Version` in the mask; beside another path, only the Target's own row moves
+   * it (the version trigger fires only on a row that changes), so a new address beside an unchanged
+   * name keeps the version.
+   */
+  addressChildRow: boolean;
+  /**
+   * The order a Target's credential source ids are answered in: `attached` (the order they were
+   * attached), or `collation` (by id, as PostgreSQL's en_US collation sorts them: fetchCredentialSources
+   * reads the target_credential_source view, a UNION with no ORDER BY, whose de-duplication sorts;
+   * real v0.12.2, v0.15.5 and v0.21.3 answered so).
+   */
+  credentialSourceOrder: "attached" | "collation";
   /** Lists are paginated (0.15+). */
   pagination: boolean;
   /** The body of an empty list. */
@@ -213,6 +237,18 @@ export interface ReleaseFacts {
    */
   credentialLibraryForeignKey: boolean;
   /**
+   * An add or remove of credential sources looks its ids up before anything else (the repository's
+   * createSources, 0.9+): ids it does not find are "mismatch between request and returned source
+   * ids, expected N got M" (real v0.12.2, v0.15.5 and v0.21.3 answered so), before the version is checked.
+   */
+  credentialSourcesLookedUp: boolean;
+  /**
+   * An add or set of host sets the database refuses is answered in the database's words: an attached
+   * one added again the primary key of target_host_set, an unknown one its foreign key (0.4:
+   * repository_host_set.go creates the rows with db.CreateItems; observed on real v0.4.0).
+   */
+  hostSetConstraints: boolean;
+  /**
    * A list token used with another scope is the 400 "grants have changed since list token was issued"
    * (0.19.3+: grants are fetched for the request's scope, so their hash differs; listtoken.Validate).
    */
@@ -235,6 +271,19 @@ export interface ReleaseFacts {
   pathCleaning: "redirect" | "none";
   /** What the authenticate action reads and answers. */
   authenticate: AuthenticateFacts;
+  /**
+   * When the caller's token is judged: `last` (Boundary: the gateway decodes the body, the handler
+   * validates the request, `authResult` looks the scope or Target up, and only then `auth.Verify`
+   * answers 401 for the anonymous user, 403 for a token without the grant: TS and auth.go at every
+   * tag from v0.4.0 to v0.21.3) or `first` (the spec's controller: 401 and 403 before the body is read).
+   */
+  checksTokenAt: "first" | "last";
+  /**
+   * The answer to a recursive list from `global` with no token or one it never issued: 401 (v0.4.0)
+   * or 403 PermissionDenied (observed on real v0.15.5 and v0.21.3: the anonymous user holds grants in
+   * `global`, so it is refused as a caller without the grant).
+   */
+  anonymousGlobalList: "Unauthenticated" | "PermissionDenied";
   /** What GET /health answers on the ops listener: `{}` as JSON (the health service through the gateway) or an empty body (the spec). */
   healthBody: "json" | "empty";
 }

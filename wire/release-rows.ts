@@ -11,40 +11,24 @@
  * the row holds the newer behaviour and `withinMinor` says which earlier patches differ and how
  * (`--emulate 0.9` is 0.9.1; `--emulate 0.14` is 0.14.3 and later).
  */
-import type { ListFacts, ListNoun, ReleaseFacts, ReleaseRow } from "./release-facts";
-
-/** authorize-session's answer up to 0.14 (TP `SessionAuthorization`). */
-// prettier-ignore
-const SESSION_FIELDS_04 = [
-  "session_id", "target_id", "scope", "created_time", "user_id", "host_set_id", "host_id", "type", "authorization_token", "endpoint", "credentials",
-] as const;
-
-/** authorize-session's answer from 0.15 (TP `SessionAuthorization`). */
-const SESSION_FIELDS_015 = [...SESSION_FIELDS_04, "connection_limit", "endpoint_port", "expiration"] as const;
-
-/** authorize-session's 400 when no worker is left, in the handler's words (0.4–0.18; from 0.13 only when a filter left none). */
-const FILTERED = "No workers are available to handle this session, or all have been filtered.";
-
-/** A release's actions (TS IdActions): read and write, each list noun's add, set and remove, then authorize-session. */
-const actionsOn = (noun: ListNoun) => [`add-${noun}`, `set-${noun}`, `remove-${noun}`];
-const actionsFor = (...nouns: ListNoun[]) => ["no-op", "read", "update", "delete", ...nouns.flatMap(actionsOn), "authorize-session"];
-
-/** The repository's operations on a list (`AddTargetHostSources`), as its errors name them. */
-const repositoryOps = (list: string) => ({ add: `AddTarget${list}`, set: `SetTarget${list}`, remove: `DeleteTarget${list}` });
-
-/** A handler's words over an action's failed repository call: it wraps the error, naming the list (`host sets`). */
-const wraps = (nouns: string) => ({
-  add: { wrap: `Unable to add ${nouns} to target` },
-  set: { wrap: `Unable to set ${nouns} in target` },
-  remove: { wrap: `Unable to remove ${nouns} from target` },
-});
-
-/** A list taking `prefixes` through its routes (`[noun, ...id fields read]`), its views answering every id field routed. */
-const listOf = (prefixes: readonly string[], ...routes: [ListNoun, ...string[]][]): ListFacts => ({
-  routes: routes.map(([noun, ...reads]) => ({ noun, reads })),
-  answers: routes.flatMap(([, ...reads]) => reads),
-  prefixes,
-});
+import type { ReleaseFacts, ReleaseRow } from "./release-facts";
+import {
+  CREDS_010,
+  CREDS_014,
+  FILTERED,
+  HOSTS_05,
+  HOSTS_010,
+  HOSTS_011,
+  INJECTED,
+  RATE_LIMITS,
+  SESSION_FIELDS_015,
+  SESSION_FIELDS_04,
+  STATIC_010,
+  actionsFor,
+  listOf,
+  repositoryOps,
+  wraps,
+} from "./release-parts";
 
 /** Boundary v0.4.0, every fact (its TS, TP, SP, handlers/verifiers.go and internal/target at that tag). */
 export const V04: ReleaseFacts = {
@@ -77,6 +61,8 @@ export const V04: ReleaseFacts = {
   descriptions: "print",
   addressBrackets: "taken",
   addressAlways: false,
+  addressChildRow: false,
+  credentialSourceOrder: "attached",
   pagination: false,
   emptyList: {},
   listItemsCarryLists: false,
@@ -88,7 +74,8 @@ export const V04: ReleaseFacts = {
     tokenFields: [],
     certificateNamesWorkers: false,
     subjectKeyId: "sha1",
-    hostIds: ["hst_"],
+    hostIds: ["hst_", "hsst_", "hcst_"],
+    targetIdAsHostId: false,
     workersFirst: true,
     noHosts: "No hosts found from available target host sets.",
     noWorkers: { kind: "FailedPrecondition", none: FILTERED, filtered: FILTERED },
@@ -115,6 +102,8 @@ export const V04: ReleaseFacts = {
   patchEchoesUnmasked: true,
   hostSetsAnyProject: true,
   credentialLibraryForeignKey: true,
+  hostSetConstraints: true,
+  credentialSourcesLookedUp: false,
   listTokenScoped: false,
   // the generated *.pb.gw.go with grpc-gateway v2.3.0's JSONPb (runtime/marshal_jsonpb.go decodeJSONPb) and protobuf-go v1.26.0
   bodyDecoding: "gateway",
@@ -123,26 +112,14 @@ export const V04: ReleaseFacts = {
   authorizeSessionPath: "segment",
   // handler.go: an http.ServeMux holds "/v1/" (net/http cleanPath, then a 301)
   pathCleaning: "redirect",
+  // TS: validate*Request, then authResult (a lookup), then auth.Verify (internal/auth/auth.go: the anonymous user is 401)
+  checksTokenAt: "last",
+  // observed on a real v0.4.0 `boundary dev`
+  anonymousGlobalList: "Unauthenticated",
   // ops came in 0.8 (handlers/health: GetHealthResponse{} through the gateway); earlier rows serve it the same way
   healthBody: "json",
   authenticate: { methods: ["ampw"], credentials: true, type: false },
 };
-
-/** The three lists' facts in the releases 0.5 to 0.21, the ones several rows share. */
-const HOSTS_05 = listOf(["hsst_"], ["host-sets", "host_set_ids"], ["host-sources", "host_source_ids"]);
-const HOSTS_010: ListFacts = { ...HOSTS_05, prefixes: ["hsst_", "hsplg_", "hs_"] };
-const HOSTS_011 = listOf(HOSTS_010.prefixes, ["host-sources", "host_source_ids"]);
-const CREDS_010 = (prefixes: readonly string[]) =>
-  listOf(prefixes, ["credential-sources", "application_credential_source_ids", "brokered_credential_source_ids"]);
-const CREDS_014 = (prefixes: readonly string[]) => listOf(prefixes, ["credential-sources", "brokered_credential_source_ids"]);
-const INJECTED = (prefixes: readonly string[]) => listOf(prefixes, ["credential-sources", "injected_application_credential_source_ids"]);
-/** The credential sources 0.10 took (`credup_`, its earlier prefix `cred_`, `credspk_`), before JSON credentials (0.11). */
-const STATIC_010 = ["credup_", "cred_", "credspk_"] as const;
-
-/** The rate limiter's default quotas, the same from 0.14.3 to 0.21.3 (internal/ratelimit/config.go). */
-// prettier-ignore
-const RATE_LIMITS = { periodSeconds: 30, list: { authToken: 150, ipAddress: 1500, total: 1500 },
-  other: { authToken: 3000, ipAddress: 30000, total: 30000 } } as const;
 
 /** The rows after 0.4, each what changed in that release. */
 export const ROWS = [
@@ -153,6 +130,8 @@ export const ROWS = [
       "host sources and credential sources beside v0.4's host sets and credential libraries; views carry both names; authorize-session's " +
       "no-host 404 names host sources",
     credentialLibraryForeignKey: false,
+    // (not observed after v0.4.0: later releases keep the emulation's own words)
+    hostSetConstraints: false,
     // TS IdActions; toProto fills both names; target_service.proto routes both generations
     actions: actionsFor("host-sets", "credential-libraries", "credential-sources"),
     lists: {
@@ -201,7 +180,7 @@ export const ROWS = [
     patch: "0.8.1",
     changes: "authorize-session: the session certificate names the workers' addresses; host_id may name a plugin host (h_)",
     // internal/session/session.go newCert(addresses); TS validateAuthorizeSessionRequest takes plugin.Subtype
-    authorizeSession: { certificateNamesWorkers: true, hostIds: ["hst_", "h_"] },
+    authorizeSession: { certificateNamesWorkers: true, hostIds: ["hst_", "hsst_", "hcst_", "h_", "hs_", "hc_"] },
     authenticate: { type: true },
     // TS validateUpdateRequest: SubtypeFromId(req.GetId()), then the subtype's Vet
     ports: { vetsUpdate: true },
@@ -218,6 +197,8 @@ export const ROWS = [
     // handlers/targets/tcp/tcp.go Vet
     requires: ["defaultPort"],
     defaults: { sessionConnectionLimit: -1 },
+    // internal/target/repository_credential_source.go createSources (from v0.9.0)
+    credentialSourcesLookedUp: true,
     withinMinorDefaults: { sessionConnectionLimit: 1 },
     // handlers/targets/credentials.go: CredentialSource only (credential_library reserved in TP)
     authorizeSession: { credentialOrigin: ["credential_source"] },
@@ -239,7 +220,7 @@ export const ROWS = [
       fields: ["brokered_credential_source_ids", "injected_application_credential_source_ids"],
     },
     // internal/host/plugin/ids.go: HostPrefix hplg, PreviousHostPrefix h
-    authorizeSession: { hostIds: ["hst_", "hplg_", "h_"] },
+    authorizeSession: { hostIds: ["hst_", "hsst_", "hcst_", "hplg_", "hsplg_", "hcplg_", "h_", "hs_", "hc_"] },
     // internal/target/tcp/register.go VetCredentialSources, called by the repository's createSources and SetTargetCredentialSources
     injectedOnTcp: 'tcp.VetCredentialSources: tcp.Target only supports credential purpose: "brokered": parameter violation: error #100',
   },
@@ -265,11 +246,17 @@ export const ROWS = [
     replaces: [{ field: "workerFilter", by: "egressWorkerFilter" }],
     // TS toProto: `out.Address = wrapperspb.String(in.GetAddress())` whatever the address
     addressAlways: true,
+    // internal/target/repository.go UpdateTarget: "If the Address field is the only present change, then we must still
+    // update the target's version" (v0.12.0 to v0.21.3); migration 60/01: target_address has no version trigger
+    addressChildRow: true,
+    // observed on real v0.12.2 (in some runs), v0.15.5 and v0.21.3; the release where it starts is not read (the source has no ORDER BY)
+    credentialSourceOrder: "collation",
     actionErrors: {
       handler: { host: { ...wraps("host sources"), add: { fixed: "Failed to add target host sources" }, set: { fixed: "Failed to set target host sources" } } },
     },
     // TS AuthorizeSession: the host (or address) first, then ListWorkers and AuthorizeSessionWorkerFilterFn
-    authorizeSession: { workersFirst: false, noHosts: "No host sources or address found for given target." },
+    // TS AuthorizeSession: a Target with an address takes the address branch and never reads host_id; its own id is the host id
+    authorizeSession: { workersFirst: false, noHosts: "No host sources or address found for given target.", targetIdAsHostId: true },
   },
   {
     release: "0.13",
@@ -296,6 +283,8 @@ export const ROWS = [
     // ratelimit/config.go defaults; ratelimit/handler.go answers before the API
     rateLimiter: RATE_LIMITS,
     routing: "rate-limiter",
+    // version/feature_manager.go: UseTargetIdForHostId is "< 0.14.0"
+    authorizeSession: { targetIdAsHostId: false },
   },
   {
     release: "0.15",
@@ -303,6 +292,8 @@ export const ROWS = [
     changes: "paginated lists; authorize-session answers connection_limit, endpoint_port, expiration (and its token carries endpoint_port, expiration)",
     pagination: true,
     emptyList: { response_type: "complete", sort_by: "created_time", sort_dir: "desc" },
+    // observed on real v0.15.5 and v0.21.3 (v0.12.2 was not asked: the release it starts at is not read)
+    anonymousGlobalList: "PermissionDenied",
     // TP SessionAuthorization; SessionAuthorizationData endpoint_port = 102, expiration = 105
     authorizeSession: { fields: SESSION_FIELDS_015, tokenFields: ["default_client_port", "endpoint_port", "expiration"] },
   },
@@ -330,6 +321,8 @@ export const ROWS = [
     // internal/server/repository_worker.go SelectSessionWorkers, filterWorkers: WorkerNotFoundForRequest (#133), a 500 (handlers/errors.go);
     // .go-version 1.25.7: crypto/x509 makes a CA's subject key id from truncated SHA-256
     authorizeSession: {
+      // TS fills SessionAuthorization.ConnectionLimit from v0.19.0 (TP had it since 0.15; real v0.15.5 answered none)
+      fields: [...SESSION_FIELDS_015, "session_recording_id", "connection_limit"],
       subjectKeyId: "sha256-160",
       noWorkers: {
         kind: "Internal",
@@ -397,4 +390,5 @@ export const SPEC: ReleaseFacts = {
   bodyDecoding: "ours",
   pathCleaning: "none",
   healthBody: "empty",
+  checksTokenAt: "first",
 };

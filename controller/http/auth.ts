@@ -17,7 +17,7 @@ export interface Principal {
 
 const ADMIN: Principal = { grant: "admin" };
 const READ_ONLY: Principal = { grant: "read-only" };
-/** Who calls a route anyone may call (`:authenticate`, before any token): the least grant, and the chain asks it for nothing. */
+/** Who calls without a token, or a route anyone may call (`:authenticate`): the least grant. */
 export const ANONYMOUS: Principal = Object.freeze({ grant: "read-only" });
 /** What the read-only grant allows, in every release. */
 const READ_ONLY_ACTIONS = Object.freeze(["no-op", "read"]);
@@ -48,6 +48,13 @@ export class Authenticator {
 
   /** The caller's principal; 401 when the token is missing or unknown. */
   authenticate(req: IncomingMessage): Principal {
+    const principal = this.identify(req);
+    if (!principal) throw unauthenticated();
+    return principal;
+  }
+
+  /** The caller's principal, or undefined when the token is missing or unknown (the anonymous user). */
+  identify(req: IncomingMessage): Principal | undefined {
     const token = bearerToken(req.headers.authorization ?? "");
     // a token of neither length is refused without comparing (the lengths are not secret)
     if (token !== undefined && this.lengths.has(token.length)) {
@@ -56,9 +63,25 @@ export class Authenticator {
       if (same(presented, this.readOnly)) return READ_ONLY;
     }
     const grant = token === undefined ? undefined : this.issued?.grantOf(token);
-    if (grant) return grant === "admin" ? ADMIN : READ_ONLY;
-    throw new ControllerFault("Unauthenticated", "Unauthenticated, or invalid token.");
+    return grant === undefined ? undefined : grant === "admin" ? ADMIN : READ_ONLY;
   }
+}
+
+/** A request with no token, or one the controller never issued. */
+export function unauthenticated(): ControllerFault {
+  return new ControllerFault("Unauthenticated", "Unauthenticated, or invalid token.");
+}
+
+/** A caller without the grant (Boundary: an authenticated user, or the anonymous one where it holds grants). */
+export function forbidden(): ControllerFault {
+  return new ControllerFault("PermissionDenied", "Forbidden.");
+}
+
+/** What the principal (undefined: the anonymous user) may not do: the refusal `authorize` throws, or undefined. */
+export function refusal(principal: Principal | undefined, action: string): ControllerFault | undefined {
+  if (!principal) return unauthenticated();
+  const needed = action === "list" ? "read" : action;
+  return principal.grant !== "admin" && !READ_ONLY_ACTIONS.includes(needed) ? forbidden() : undefined;
 }
 
 /**
@@ -81,6 +104,6 @@ export function actionsOf(principal: Principal, release: Release): readonly stri
 
 /** 403 unless the principal may perform `action` (an action's name in the release, or list/create). */
 export function authorize(principal: Principal, action: string): void {
-  const needed = action === "list" ? "read" : action;
-  if (principal.grant !== "admin" && !READ_ONLY_ACTIONS.includes(needed)) throw new ControllerFault("PermissionDenied", "Forbidden.");
+  const refused = refusal(principal, action);
+  if (refused) throw refused;
 }

@@ -60,13 +60,18 @@ function tooLarge(limit: number): ControllerFault {
  * fields that decoded (`data`) and every offending one (`fields`), so the store can add its own rule
  * errors and answer one 400 that names them all. Keys in `readOnly` get Boundary's own message.
  */
-export function decodeBody<S extends z.ZodType>(schema: S, body: unknown, readOnly: readonly string[] = []): { data: z.infer<S>; fields: RequestField[] } {
+export function decodeBody<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+  readOnly: readonly string[] = [],
+  readOnlyWords = "This is a read only field.",
+): { data: z.infer<S>; fields: RequestField[] } {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw new ControllerFault("InvalidArgument", "The request body must be a JSON object.");
   }
   const fields: RequestField[] = [];
   for (const key of readOnly) {
-    if (Object.hasOwn(body, key)) fields.push({ name: key, description: "This is a read only field." });
+    if (Object.hasOwn(body, key)) fields.push({ name: key, description: readOnlyWords });
   }
   const rest: Record<string, unknown> = Object.fromEntries(Object.entries(body).filter(([k]) => !readOnly.includes(k)));
   const parsed = schema.safeParse(rest);

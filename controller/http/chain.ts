@@ -1,6 +1,7 @@
 /**
  * One API request, as a chain of small named steps with one error path:
- * route → authenticate → authorize → decode → handle → reply (or the error's reply) → metrics → log.
+ * route → rate limit → authenticate → authorize → decode → handle → reply (or the error's reply) → metrics → log;
+ * on a release that judges the token last (Boundary), a refused caller is answered after decode and the route's lookup.
  * Routing comes first, as in Boundary: an unknown path is 404 and a wrong method 405 whoever asks.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -12,7 +13,7 @@ import type { Logger } from "../log";
 import type { Sessions } from "../sessions";
 import type { AuthTokens } from "../sessions/auth-tokens";
 import type { Store } from "../store";
-import { ANONYMOUS, actionsOf, authorize, type Authenticator } from "./auth";
+import { ANONYMOUS, actionsOf, refusal, type Authenticator } from "./auth";
 import { GATEWAY_MAX_BODY_BYTES, decodeBody, readJson, readText } from "./body";
 import { gatewayBody } from "./gateway-body";
 import { errorReply, send, toControllerFault } from "./errors";
@@ -60,18 +61,21 @@ export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerRes
       template = route.template;
       rateHeaders = limit(deps.limiter, route, req);
       // a route anyone may call (logging in) asks no token and no grant
-      const principal = route.anonymous ? ANONYMOUS : deps.auth.authenticate(req);
-      if (!route.anonymous) authorize(principal, route.action);
+      const principal = route.anonymous ? ANONYMOUS : deps.auth.identify(req);
+      const refused = route.anonymous ? undefined : refusal(principal, route.action);
+      if (refused && release.checksTokenAt === "first") throw refused;
       const ctx: Context = {
         store: deps.store,
         sessions: deps.sessions,
         tokens: deps.tokens,
-        principal,
-        actions: actionsOf(principal, release),
+        principal: principal ?? ANONYMOUS,
+        actions: principal ? actionsOf(principal, release) : [],
         query: q < 0 ? NO_QUERY : new URLSearchParams(url.slice(q + 1)),
         id,
       };
-      pending = route.body ? decode(req, route, route.body, ctx).then((body) => route.handle(ctx, body)) : route.handle(ctx, undefined);
+      // Boundary judges the token last: decode, validate, look up, and only then 401 or 403 (see refusedAfterChecks)
+      if (refused) pending = refusedAfterChecks(req, route, ctx, refused);
+      else pending = route.body ? decode(req, route, route.body, ctx).then((body) => route.handle(ctx, body)) : route.handle(ctx, undefined);
     } catch (err) {
       pending = failure(err, deps.logger, method, pathname);
     }
@@ -140,6 +144,19 @@ function limit(limiter: RateLimiter | undefined, route: Route, req: IncomingMess
 }
 
 /**
+ * A request whose token Boundary will refuse, checked first as Boundary checks it: its body decoded
+ * (a malformed one is the gateway's 500), the request validated (400) and its scope or Target looked
+ * up (404) by the route's `lookup`, which changes nothing; only then the refusal (401, or 403). What
+ * the answer reveals is what Boundary's own reveals: whether a Target id or a project exists.
+ */
+function refusedAfterChecks(req: IncomingMessage, route: Route, ctx: Context, refused: ControllerFault): Reply | Promise<Reply> {
+  const judge = (body: unknown): never => {
+    throw route.lookup?.(ctx, body) ?? refused;
+  };
+  return route.body ? decode(req, route, route.body, ctx).then(judge) : judge(undefined);
+}
+
+/**
  * Reads and decodes the body a route declares. Keys that do not decode are named in one 400
  * together with the rules' errors for the keys that did (the route's `check`).
  */
@@ -154,7 +171,10 @@ async function decode(req: IncomingMessage, route: Route, schema: NonNullable<Ro
   const read = route.targetBody
     ? readTargetBody(ctx.store.release, raw, route.method === "POST" ? "create" : "update")
     : { body: raw, fields: [], readOnly: [] };
-  const { data, fields } = decodeBody(schema, read.body, read.readOnly);
+  // Boundary's validateUpdateRequest words a read-only field in a PATCH its own way (real v0.4.0 to v0.21.3)
+  const words =
+    route.method === "PATCH" && ctx.store.dialect.repositoryAnswers ? "This is a read only field and cannot be specified in an update request." : undefined;
+  const { data, fields } = decodeBody(schema, read.body, read.readOnly, words);
   const refused = [...read.fields, ...fields];
   if (refused.length === 0) return data;
   throw invalidFields(mergeFieldErrors(refused, route.check?.(ctx, data) ?? []));

@@ -8,7 +8,7 @@ import { listIn, type ListField, type ListRoute, type Release } from "../../wire
 import { AuthorizeSessionRequest, CreateTargetRequest, UpdateTargetRequest, actionRequest, idsUnder, type RequestField } from "../../wire/target";
 import { LIST_FIELDS, type AssociationOp } from "../../wire/target-fields";
 import type { SentIds } from "../rules/actions";
-import { invalidField } from "../errors";
+import { invalidField, invalidFields, type ControllerFault } from "../errors";
 import type { Sessions } from "../sessions";
 import type { AuthTokens } from "../sessions/auth-tokens";
 import type { TargetRecord } from "../record";
@@ -16,7 +16,7 @@ import { maybeAlias, type Store } from "../store";
 import { pageSteps } from "../pagination";
 import { inSlices } from "../slices";
 import { listBody, listItemView, renderChanged, renderPage, renderTarget, renderUpdated, type ListBytes } from "../view";
-import type { Principal } from "./auth";
+import { forbidden, type Principal } from "./auth";
 import type { GatewayBody } from "./gateway-body";
 import { listParams } from "./query";
 
@@ -66,6 +66,12 @@ export interface Route<B = unknown> {
   /** The rules' errors for a body some keys of which did not decode, so one 400 names them all. */
   check?: (ctx: Context, body: B) => RequestField[];
   handle: (ctx: Context, body: B) => Reply | Promise<Reply>;
+  /**
+   * What Boundary checks before the caller's token, changing nothing: the request's validation and
+   * the lookup of its scope or Target, throwing their answer (400, 404). Returns the refusal to give
+   * instead of the token's where the release answers otherwise (a recursive list from `global`).
+   */
+  lookup?: (ctx: Context, body: B) => ControllerFault | undefined;
 }
 
 /** The collection's path. */
@@ -105,6 +111,7 @@ function actionRoutes(r: Release): Route[] {
           r.unknownKeys === "named",
         ),
         gateway: { request: ["id"], lists: names.map((n) => n.name), integers: ["version"] },
+        lookup: (ctx) => void ctx.store.getTarget(ctx.id, "action"),
         handle: (ctx, body) => {
           // on a release the gateway has already set the body's id to the path's (`body: "*"`)
           if (body.id !== undefined && body.id !== ctx.id) throw invalidField("id", "This must equal the id in the path.");
@@ -123,6 +130,11 @@ export function routesFor(r: Release): Route[] {
       method: "GET",
       template: COLLECTION,
       action: "list",
+      lookup: (ctx) => {
+        const q = listParams(ctx.store.release, ctx.query);
+        const recursive = ctx.store.checkList({ scopeId: q.scopeId ?? undefined, recursive: q.recursive, filter: q.filter });
+        return recursive && q.scopeId === "global" && ctx.store.release.anonymousGlobalList === "PermissionDenied" ? forbidden() : undefined;
+      },
       // async: filtering and sorting 100,000 Targets run in slices, so /health and others are answered meanwhile
       handle: async (ctx) => {
         const { store, actions } = ctx;
@@ -155,9 +167,16 @@ export function routesFor(r: Release): Route[] {
       targetBody: true,
       gateway: { target: "create" },
       check: (ctx, body) => ctx.store.checkCreate(body),
+      lookup: (ctx, body) => void ctx.store.vetCreate(body),
       handle: (ctx, body) => changed(ctx, ctx.store.createTarget(body)),
     }),
-    route({ method: "GET", template: ITEM, action: "read", handle: (ctx) => view(ctx, ctx.store.getTarget(ctx.id)) }),
+    route({
+      method: "GET",
+      template: ITEM,
+      action: "read",
+      lookup: (ctx) => void ctx.store.getTarget(ctx.id),
+      handle: (ctx) => view(ctx, ctx.store.getTarget(ctx.id)),
+    }),
     route({
       method: "PATCH",
       template: ITEM,
@@ -166,12 +185,18 @@ export function routesFor(r: Release): Route[] {
       targetBody: true,
       gateway: { target: "update" },
       check: (ctx, body) => ctx.store.checkUpdate(ctx.id, body, updateMask(ctx.query)),
+      lookup: (ctx, body) => {
+        const errors = ctx.store.checkUpdate(ctx.id, body, updateMask(ctx.query));
+        if (errors.length > 0) throw invalidFields(errors);
+        return undefined;
+      },
       handle: (ctx, body) => ({ status: 200, json: renderUpdated(ctx.store, ctx.store.updateTarget(ctx.id, body, updateMask(ctx.query)), ctx.actions) }),
     }),
     route({
       method: "DELETE",
       template: ITEM,
       action: "delete",
+      lookup: (ctx) => void ctx.store.getTarget(ctx.id, "delete"),
       handle: (ctx) => {
         ctx.store.deleteTarget(ctx.id);
         return { status: 204 };
@@ -184,6 +209,8 @@ export function routesFor(r: Release): Route[] {
       action: "authorize-session",
       body: AuthorizeSessionRequest,
       gateway: { request: ["id", "name", "scope_id", "scope_name", "host_id"] },
+      // a Target named by its id or alias is looked up; one named by its name is not (its scope is the token's to see)
+      lookup: (ctx, body) => void (body.name === undefined ? ctx.store.getTarget(ctx.id, "action") : undefined),
       // an alias value names the Target unless a scope says the segment is a Target's name (0.16+)
       handle: (ctx, body) => {
         const alias = ctx.store.release.aliases && maybeAlias(ctx.id) && !body.scope_id && !body.scope_name;

@@ -37,7 +37,13 @@ export const FIELD_RULES = {
         : undefined,
   // open-source Boundary registers only tcp (ssh and rdp are HCP and Enterprise targets), in every release
   type: (v: string) => (v === "tcp" ? undefined : "Unknown type provided."),
-  sessionMaxSeconds: (v: number) => (shared.isSessionMaxSeconds(v) ? undefined : `This must be greater than zero and at most ${shared.MAX_INT32}.`),
+  // Boundary's validators word 0 "This must be greater than zero." (real v0.4.0, v0.12.2, v0.15.5, v0.21.3)
+  sessionMaxSeconds: (v: number, r: Release) =>
+    shared.isSessionMaxSeconds(v)
+      ? undefined
+      : v <= 0 && dialectOf(r).repositoryAnswers
+        ? "This must be greater than zero."
+        : `This must be greater than zero and at most ${shared.MAX_INT32}.`,
   sessionConnectionLimit: (v: number) => (shared.isConnectionLimit(v) ? undefined : "This must be -1 (unlimited) or greater than zero."),
   // Boundary: bexpr.CreateEvaluator's verdict, which compiles no pattern (one RE2 refuses fails each evaluation)
   workerFilter: (v: string, r: Release) => {

@@ -192,18 +192,16 @@ export class Sessions {
 
   /** The host a session connects to: one of the host sets' hosts, or the Target's own address (current releases). */
   private pickHost(target: TargetRecord, hostId: string | undefined, release: SessionFacts): { hostSetId?: string; host: { id?: string; address: string } } {
-    if (target.address) {
-      if (hostId !== undefined) throw invalidField("host_id", "The target has an address and no host sources: leave host_id out.");
-      return { host: { address: target.address } };
-    }
+    // the validator's words ("Errors in provided fields."), for a malformed id and for one no host set offers
+    const refuse = (why: string) => invalidFields([{ name: "host_id", description: why }], this.store.dialect.fieldErrorsMessage);
+    // TS validateAuthorizeSessionRequest: any prefix of the host subtypes' resources (a host set's too), plugin ones where the release takes them
+    if (hostId !== undefined && !release.hostIds.some((p) => hostId.startsWith(p))) throw refuse(this.store.dialect.badHostId(release.hostIds));
+    // TS AuthorizeSession: a Target with an address takes the address branch and never reads host_id (0.12–0.13 answer its own id as the host's)
+    if (target.address) return { host: { address: target.address, ...(release.targetIdAsHostId && { id: target.id }) } };
     const candidates = target.host_set_ids.flatMap((hostSetId) => (this.store.seed.hostSet(hostSetId)?.hosts ?? []).map((host) => ({ hostSetId, host })));
     if (hostId !== undefined) {
-      // static hosts, and plugin hosts where the release takes them
-      if (!release.hostIds.some((p) => hostId.startsWith(p))) {
-        throw invalidField("host_id", this.store.dialect.badHostId(release.hostIds));
-      }
       const chosen = candidates.find((c) => c.host.id === hostId);
-      if (!chosen) throw invalidField("host_id", "The requested host id is not available.");
+      if (!chosen) throw refuse("The requested host id is not available.");
       return chosen;
     }
     if (candidates.length === 0) throw notFound(release.noHosts);

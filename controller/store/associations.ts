@@ -5,7 +5,7 @@
 import type { ListField, ListRoute } from "../../wire/releases";
 import { associationOf, spec, type AssociationOp, type ListWire } from "../../wire/target-fields";
 import { checkActionBody, injectedRefusal, unknownMember, type SentIds } from "../rules/actions";
-import { actionMistake, addressConflict, staleVersion } from "../emulation";
+import { actionMistake, addressConflict, sourcesMismatch, staleVersion } from "../emulation";
 import { invalidFields } from "../errors";
 import type { TargetRecord } from "../record";
 import type { Referents } from "./referents";
@@ -46,9 +46,16 @@ export function associationChange(
       );
   const attachedTo = (f: ListField) => current[spec(f).wire as ListWire] ?? [];
   if (op === "set" && fields.every((f) => sameSet(attachedTo(f), wanted.get(f)!))) return current;
+  // 0.9+: createSources looks every id up first (brokered and injected merged, once each)
+  if (kind === "credential" && op !== "set" && release.credentialSourcesLookedUp && rules.dialect.repositoryAnswers) {
+    const ids = [...new Set(fields.flatMap((f) => wanted.get(f)!))];
+    const found = ids.filter((id) => seed.referent("credential", id) !== undefined).length;
+    if (found !== ids.length) throw sourcesMismatch(release, op, ids.length, found);
+  }
   injectedRefusal(release, fields, wanted, op);
+  // the repository reads the address before it moves the version (AddTargetHostSources, SetTargetHostSources: 0.12 to 0.21.3)
+  if (kind === "host" && op !== "remove" && current.address) throw addressConflict(op, current.id);
   if (version !== current.version) throw staleVersion(release, current.id, current.version, version!, op, kind);
-  if (kind === "host" && op !== "remove" && current.address) throw addressConflict(op);
   const next: Record<string, unknown> = { ...current };
   for (const f of fields) {
     const name = sent.find((s) => s.field === f && (s.ids?.length ?? 0) > 0)?.name ?? spec(f).wire;

@@ -11,12 +11,12 @@ import { INPUT_FIELDS, MASK_PATHS, getPath, setPath, spec, type AssociationOp } 
 import type { SentIds } from "../rules/actions";
 import { storedAddress } from "../rules/address";
 import { Aliases, maybeAlias } from "./aliases";
-import { updateRules, staleVersion, type Emulation } from "../emulation";
+import { updateRules, staleVersion, versionAdvances, type Emulation } from "../emulation";
 import { invalidField, invalidFields, notFound } from "../errors";
 import type { Fixtures } from "./fixtures";
 import { isTargetId, newId, type IdUse } from "../ids";
 import { MAX_PAGE_SIZE } from "../pagination";
-import type { TargetRecord } from "../record";
+import { sameRecord, type TargetRecord } from "../record";
 import * as rules from "../rules/fields";
 import { dialectOf, type Dialect } from "../dialect";
 import type { ListQuery } from "../rules/fields";
@@ -81,18 +81,32 @@ export class Store {
 
   /** `listTargets` as steps that may pause (see slices.ts); the array is the store's: read it only. */
   *listTargetsSteps(scopeId: string | undefined, recursive: boolean): Steps<readonly TargetRecord[]> {
-    if (!scopeId && this.dialect.listNeedsScope) throw invalidField("scope_id", "This field is required.");
-    const scope = scopeId === undefined ? undefined : this.seed.scope(scopeId);
-    if (!scope) throw this.dialect.scopeNotFound(scopeId);
-    if (!recursive && scope.type !== "project") {
-      throw invalidField("scope_id", "This must be a project scope unless recursive is true.");
-    }
+    const scope = this.listScope(scopeId, recursive);
     let records: readonly TargetRecord[] = [];
     for (const p of this.projectsOf(scope.id)) {
       const more = yield* this.indexes.projectSteps(p);
       records = records.length === 0 ? more : yield* mergeById(records, more);
     }
     return records;
+  }
+
+  /** The scope a list names, checked: present, known, a project unless recursive. */
+  private listScope(scopeId: string | undefined, recursive: boolean): { id: string } {
+    if (!scopeId && this.dialect.listNeedsScope) throw invalidField("scope_id", "This field is required.");
+    const scope = scopeId === undefined ? undefined : this.seed.scope(scopeId);
+    if (!scope) throw this.dialect.scopeNotFound(scopeId);
+    if (!recursive && scope.type !== "project") {
+      throw invalidField("scope_id", "This must be a project scope unless recursive is true.");
+    }
+    return scope;
+  }
+
+  /** A list's query and scope checked as `queryTargets` checks them, listing nothing: whether it is recursive. */
+  checkList(q: ListQuery): boolean {
+    const recursive = rules.checkListQuery(this.release, q);
+    if (q.filter) parseFilter(q.filter, this.dialect.filterPatterns);
+    this.listScope(q.scopeId, recursive);
+    return recursive;
   }
 
   /**
@@ -126,7 +140,11 @@ export class Store {
   resolveId(segment: string, use: IdUse = "read"): string {
     if (this.release.aliases && maybeAlias(segment)) return this.aliases.resolve(segment);
     if (isTargetId(segment)) return segment;
-    throw this.dialect.badTargetId(use, use === "action" ? this.dialect.fieldErrorsMessage : undefined);
+    const bad = this.dialect.badTargetId(use, use === "action" ? this.dialect.fieldErrorsMessage : undefined);
+    // TS validateUpdateRequest (0.8+): an id of no Target subtype's prefix has no subtype, "Unknown type provided." beside it (real v0.12.2 to v0.21.3)
+    if (use === "update" && this.release.ports.vetsUpdate && this.dialect.repositoryAnswers && !segment.startsWith(Prefix.target))
+      throw invalidFields([...bad.requestFields, { name: "type", description: "Unknown type provided." }], bad.message);
+    throw bad;
   }
 
   /** The field errors of a create body (shape and rules, nothing that needs other records). */
@@ -134,12 +152,18 @@ export class Store {
     return this.rules.checkCreate(req);
   }
 
-  /** Creates a Target from a create body; the body's field errors, if any, all in one 400. */
-  createTarget(req: CreateTargetRequest): TargetRecord {
+  /** A create body's field errors in one 400, then its project looked up (404): what Boundary checks before the caller's grant. Returns the project. */
+  vetCreate(req: CreateTargetRequest): string {
     const errors = this.rules.checkCreate(req);
     if (errors.length > 0) throw invalidFields(errors);
     const scopeId = req.scope_id!;
     if (!this.seed.scope(scopeId)) throw this.dialect.scopeNotFound(scopeId);
+    return scopeId;
+  }
+
+  /** Creates a Target from a create body; the body's field errors, if any, all in one 400. */
+  createTarget(req: CreateTargetRequest): TargetRecord {
+    const scopeId = this.vetCreate(req);
     // TS CreateTarget: the aliases' scopes are authorized before anything is written
     if (this.release.aliases) this.aliases.authorize(req.with_aliases, (id) => this.seed.scope(id) !== undefined);
     const now = this.now().toISOString();
@@ -166,6 +190,8 @@ export class Store {
   /** The field errors of a PATCH (shape and rules), for a Target that exists. */
   checkUpdate(id: string, req: UpdateTargetRequest, mask: string[] | undefined): RequestField[] {
     const { errors, paths } = this.rules.updated(this.getTarget(id, "update"), req, mask);
+    // Boundary: the validator's errors, and only past them (in updateInRepo, after the caller is judged) an empty mask
+    if (this.dialect.repositoryAnswers) return errors;
     return paths === 0 && errors.length === 0 ? noValidMask().requestFields : errors;
   }
 
@@ -175,17 +201,19 @@ export class Store {
    */
   updateTarget(id: string, req: UpdateTargetRequest, mask: string[] | undefined): TargetRecord {
     const current = this.getTarget(id, "update");
-    const { errors, paths, next } = this.rules.updated(current, req, mask);
+    const { errors, paths, masked, next } = this.rules.updated(current, req, mask);
     if (paths === 0 && errors.length === 0) throw noValidMask();
     if (errors.length > 0) throw invalidFields(errors);
     if (req.version! !== current.version) throw staleVersion(this.release, current.id, current.version, req.version!, "update");
     updateRules(this.release, current, next);
     if (next.address) next.address = storedAddress(next.address, this.release);
     if (next.name !== current.name) this.checkUniqueName(current.scope_id, next.name);
-    // the database's version and update-time triggers move only when the row changes
-    if (sameRecord(next, current)) return this.answered(current, req, mask);
-    next.version = current.version + 1;
-    next.updated_time = this.now().toISOString();
+    // the database's version and update-time triggers move only when the Target's row changes (and,
+    // from 0.12, UpdateTarget moves the version of a PATCH whose only path is the address)
+    const advances = versionAdvances(this.release, current, next, masked);
+    if (!advances && sameRecord(next, current)) return this.answered(current, req, mask);
+    next.version = advances ? current.version + 1 : current.version;
+    next.updated_time = advances ? this.now().toISOString() : current.updated_time;
     this.targets.set(current.id, Object.freeze(next));
     this.indexes.replaced(current, next);
     return this.answered(next, req, mask);
@@ -250,7 +278,8 @@ export class Store {
   findTargetByName(name: string, scope: { id?: string; name?: string }): TargetRecord {
     const scopeIds = scope.id ? [scope.id] : [...this.seed.allScopes()].filter((s) => s.name?.toLowerCase() === scope.name!.toLowerCase()).map((s) => s.id);
     const ids = scopeIds.flatMap((s) => this.indexes.idsNamedLike(s, name));
-    if (ids.length === 0) throw notFound(`Target ${JSON.stringify(name)} not found in the given scope.`);
+    // Boundary's authResult answers its generic 404 (handlers.NotFoundError, v0.4.0 to v0.21.3; real v0.4.0 answered so)
+    if (ids.length === 0) throw this.dialect.repositoryAnswers ? notFound() : notFound(`Target ${JSON.stringify(name)} not found in the given scope.`);
     if (ids.length > 1) {
       const names = ids
         .map((id) => JSON.stringify(this.targets.get(id)!.name))
@@ -265,15 +294,4 @@ export class Store {
     if (!this.indexes.hasName(scopeId, name)) return;
     throw this.dialect.nameTaken(name, scopeId);
   }
-}
-
-/** A record's fields (not its version and times) are those of another: a PATCH that changes nothing. */
-function sameRecord(a: TargetRecord, b: TargetRecord): boolean {
-  const fields = (t: TargetRecord) => {
-    const { version: _v, updated_time: _u, ...rest } = t;
-    return JSON.stringify(rest, (_k, v: unknown) =>
-      v !== null && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1))) : v,
-    );
-  };
-  return fields(a) === fields(b);
 }

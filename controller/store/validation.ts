@@ -61,7 +61,11 @@ export class TargetRules {
   }
 
   /** The record a PATCH would make, with its field errors and how many valid mask paths it named. */
-  updated(current: TargetRecord, req: UpdateTargetRequest, mask: string[] | undefined): { errors: RequestField[]; paths: number; next: TargetRecord } {
+  updated(
+    current: TargetRecord,
+    req: UpdateTargetRequest,
+    mask: string[] | undefined,
+  ): { errors: RequestField[]; paths: number; masked: ReadonlySet<string>; next: TargetRecord } {
     const errors: RequestField[] = [];
     // version 0 is missing: the request message's zero value (handlers/verifiers.go, v0.4.0 and v0.21.3)
     if (!req.version) errors.push({ name: "version", description: this.dialect.versionMissingOnUpdate });
@@ -104,7 +108,7 @@ export class TargetRules {
       }
     }
     for (const e of updateFieldRules(this.release, req, paths)) errors.push(e);
-    return { errors, paths: paths.size, next };
+    return { errors, paths: paths.size, masked: paths, next };
   }
 
   /**

@@ -14,6 +14,7 @@ import { ActionNotRoutedError, BoundaryApiError, ListNotAppliedError, SchemaVali
 import * as api from "./api";
 import { type ListActionCall, type ListIds, type ListQuery, type TargetIdentity, type WireCall } from "./api";
 import { addressSpellings, refusedSpelling, takesBrackets, withAddress } from "./address-spelling";
+import { attributesRefusal, namedAttributesRefusal } from "./field-refusal";
 import { ControllerKnowledge, configuredReleases, probeGeneration, probeHostSetActionsGone } from "./learning";
 import { describeMismatches, listMismatches } from "./list-check";
 import { ListActionsWithNames, pascal } from "./lists";
@@ -120,9 +121,20 @@ export class BoundaryClient extends ListActionsWithNames {
     }
   }
 
-  /** `send` with the call exactly as given. */
+  /**
+   * `send` with the call exactly as given. A 400 refusing the body's `attributes` for a field the
+   * release lacks (`field-refusal.ts`) teaches which releases the controller may be, and names the input.
+   */
   private async sendOnce<T>(call: WireCall<T>): Promise<T> {
-    const answer = await this.transport.api(this.op(), call.method, call.path, call.body);
+    let answer: Answer;
+    try {
+      answer = await this.transport.api(this.op(), call.method, call.path, call.body);
+    } catch (err) {
+      const refusal = attributesRefusal(err, call.body, this.releases);
+      if (!refusal) throw err;
+      this.knowledge.narrow((r) => refusal.releases.includes(r));
+      throw namedAttributesRefusal(err as BoundaryApiError, refusal);
+    }
     if (!call.answer) return undefined as T;
     const value = parse(answer, call.method, call.path.split("?")[0]!, call.answer);
     if ((call.answer as z.ZodType) === Target) this.knowledge.learn(value as Target);

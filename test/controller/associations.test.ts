@@ -37,6 +37,9 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     const summaries = summariesOf(field);
     const { a, b, other } = k;
     const act = (id: string, op: string, body: unknown) => c.call("POST", `/v1/targets/${id}:${op}-${action}`, body);
+    /** The order the release answers `ids` in: as attached, or credential sources by id (the release table's credentialSourceOrder). */
+    const inOrder = (ids: string[]) =>
+      k.list === "applicationCredentialLibraryIds" && r.credentialSourceOrder === "collation" ? [...ids].sort(new Intl.Collator("en-US").compare) : ids;
     /** A Target holding `ids` (attached by an action: only the spec's controller applies lists on create), at version 1 or 2. */
     const withIds = async (ids: string[] = []) => {
       const t = await c.create({ attributes: { default_port: 22 } });
@@ -49,9 +52,9 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
       const added = await act(t.id, "add", { version: 1, [field]: [b, a, a] });
       expect(added.status).toBe(200);
       // in the order they were attached, once each (Boundary reads the join table's rows back unordered: insertion order)
-      expect(added.body[field]).toEqual([b, a]);
+      expect(added.body[field]).toEqual(inOrder([b, a]));
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON answer, read field by field
-      expect(added.body[summaries].map((s: any) => s.id)).toEqual([b, a]);
+      expect(added.body[summaries].map((s: any) => s.id)).toEqual(inOrder([b, a]));
       expect(added.body.version).toBe(2);
       const removed = await act(t.id, "remove", { version: 2, [field]: [a] });
       expect(removed.body).toMatchObject({ [field]: [b], version: 3 });
@@ -62,10 +65,10 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
       expect(cleared.body.version).toBe(5);
     });
 
-    test("ids keep the order they were attached in: an add appends, a set keeps those it keeps and appends the new", async () => {
+    test("ids keep the order they were attached in (credential sources from 0.12 by id): an add appends, a set keeps those it keeps and appends the new", async () => {
       const t = await withIds([b]);
       const added = await act(t.id, "add", { version: 2, [field]: [a] });
-      expect(added.body[field]).toEqual([b, a]);
+      expect(added.body[field]).toEqual(inOrder([b, a]));
       const set = await act(t.id, "set", { version: 3, [field]: [a] });
       expect(set.body[field]).toEqual([a]);
       const again = await act(t.id, "set", { version: 4, [field]: [b, a] });
@@ -141,7 +144,7 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
       else expect(res.body[field]).toEqual([a]);
     });
 
-    test(`adding an attached id or removing an unattached one is ${m.mistake.join(" ")} naming the id`, async () => {
+    test(`adding an attached id or removing an unattached one is ${m.mistake.join(" ")} naming the id (or the database's constraint)`, async () => {
       const t = await withIds([a]);
       const again = await act(t.id, "add", { version: 2, [field]: [a] });
       expect([again.status, again.body.kind]).toEqual(m.mistake);
@@ -154,6 +157,8 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
         // the release's handler words over the repository's error (0.12+ add host sources: fixed words)
         const fixed = k.list === "hostSetIds" && "fixed" in r.actionErrors.handler.host.add;
         if (fixed) expect(again.body.message).toBe("Failed to add target host sources");
+        // v0.4.0 answers the database's primary key, naming no id (observed-words.test.ts has the whole message)
+        else if (k.list === "hostSetIds" && r.hostSetConstraints) expect(again.body.message).toContain('unique constraint "target_host_set_pkey"');
         else expect(again.body.message).toContain(a);
         expect(notThere.body.message).toMatch(/deleted 0 did not match request for 1: search issue: error #1101\.$/);
       }

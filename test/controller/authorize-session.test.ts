@@ -8,7 +8,7 @@ import { base58Decode } from "../../controller/sessions/base58";
 import { PROJECT, startTestController, useTestController } from "../helpers/controller";
 import { MATRIX, facts } from "../helpers/releases";
 import { statusOf } from "../../controller/errors";
-import { listIn, type ReleaseKey } from "../../wire/releases";
+import { knows, listIn, type ReleaseKey } from "../../wire/releases";
 
 /**
  * How each release answers where they differ, all from its row of the release table: a
@@ -28,6 +28,8 @@ function expectations(mode: ReleaseKey) {
     badHostId:
       facts(mode).r.errors === "ours" ? `Incorrectly formatted identifier: it must start with ${s.hostIds.join(" or ")}.` : "Incorrectly formatted identifier.",
     noHosts: s.noHosts,
+    fieldErrors: facts(mode).r.errors === "ours" ? "Error in provided request." : "Errors in provided fields.",
+    targetIdAsHostId: s.targetIdAsHostId,
     workersFirst: s.workersFirst,
     filtered: answer(s.noWorkers.filtered),
     noWorkers: answer(s.noWorkers.none),
@@ -185,7 +187,15 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     expect(res.body).toMatchObject({ host_id: "hst_1234567892", host_set_id: "hsst_1234567891", endpoint: "tcp://127.0.0.3:2222" });
     const notInSets = await authorize(t.id, { host_id: "hst_1234567890" });
     expect(notInSets.status).toBe(400);
-    expect(notInSets.body.details.request_fields).toEqual([{ name: "host_id", description: "The requested host id is not available." }]);
+    // the validator's message (real v0.4.0 and v0.21.3: "Errors in provided fields.")
+    expect(notInSets.body).toEqual({
+      kind: "InvalidArgument",
+      message: m.fieldErrors,
+      details: { request_fields: [{ name: "host_id", description: "The requested host id is not available." }] },
+    });
+    // a host set's id is a host subtype's prefix: well formed, and no host (real v0.4.0 and v0.21.3)
+    const hostSet = await authorize(t.id, { host_id: "hsst_1234567890" });
+    expect(hostSet.body.details.request_fields).toEqual([{ name: "host_id", description: "The requested host id is not available." }]);
     // a plugin host's id (h_ from 0.8, hplg_ from 0.10) is well formed where the release takes plugin hosts
     for (const id of ["h_1234567890", "hplg_1234567890", "hx_1234567890"]) {
       const res = await authorize(t.id, { host_id: id });
@@ -198,6 +208,21 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     expect(none.status).toBe(404);
     expect(none.body).toEqual({ kind: "NotFound", message: m.noHosts });
   });
+
+  if (knows(facts(mode).r, "address"))
+    test("a Target with an address: host_id is never read (200, whatever it names); 0.12–0.13 answer the Target's own id as the host's", async () => {
+      const t = await c.create({ address: "127.0.0.1", attributes: { default_port: 22 } });
+      for (const body of [{}, { host_id: "hst_1234567890" }, { host_id: "hsst_1234567890" }, { host_id: "hst_0000000000" }]) {
+        const res = await authorize(t.id, body);
+        expect(res.status).toBe(200);
+        expect(res.body.endpoint).toBe("tcp://127.0.0.1:22");
+        expect(res.body).not.toHaveProperty("host_set_id");
+        if (m.targetIdAsHostId) expect(res.body.host_id).toBe(t.id);
+        else expect(res.body).not.toHaveProperty("host_id");
+      }
+      // the validator still reads it first: a malformed id is refused
+      expect((await authorize(t.id, { host_id: "bogus_1234567890" })).body.details.request_fields).toEqual([{ name: "host_id", description: m.badHostId }]);
+    });
 
   test("the worker filter must leave a worker: otherwise the release's answer", async () => {
     const ok = await c.create({ host_set_ids: ["hsst_1234567890"], [m.filter]: '"dev" in "/tags/type"' });

@@ -325,6 +325,35 @@ describe.each(["0.4", "0.21"] as const)("the lifecycle over gRPC against --emula
         await older.shutdown();
       }
     });
+
+    test("a release whose attributes lack a newer one (--emulate 0.12): Create names defaultClientPort and 0.13; then Check refuses it, before any call", async () => {
+      const older = await startTestController({ emulation: "0.12" });
+      const own = await startPlugin(program);
+      const o = engine(own, URN);
+      try {
+        await configure(o, older.apiUrl, ADMIN_TOKEN);
+        const inputs = { scopeId: PROJECT, name: "grpc-client-port", defaultPort: 22, defaultClientPort: 15432 };
+        const err = await o.create((await o.check(inputs)).inputs).then(
+          () => undefined,
+          (x: unknown) => String(x),
+        );
+        expect(err).toMatch(/attributes: Attribute fields do not match the expected format/);
+        expect(err).toMatch(
+          /defaultClientPort \(attributes\.default_client_port\) needs Boundary 0\.13 or later: the controller refused it, so it is Boundary 0\.5–0\.12/,
+        );
+        expect(older.store.size).toBe(0);
+        const again = await o.check(inputs);
+        expect(again.failures).toEqual([
+          {
+            property: "defaultClientPort",
+            reason: expect.stringMatching(/^defaultClientPort needs Boundary 0\.13 or later, but this controller is Boundary 0\.5–0\.12/),
+          },
+        ]);
+      } finally {
+        await own.stop();
+        await older.shutdown();
+      }
+    });
   }
 });
 

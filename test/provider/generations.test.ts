@@ -134,12 +134,32 @@ test("0.11, older than a field the program sets: the create is recorded, naming 
   });
 });
 
-test("0.12's attributes are decoded strictly: defaultClientPort (0.13) is refused by the controller, naming attributes, and nothing is created", async () => {
+test("0.12's attributes are decoded strictly: defaultClientPort (0.13) is refused by the controller, the input and its release named; then refused before any call", async () => {
   await withProvider(against("0.12"), async ({ c: ctl, provider }) => {
-    await expect(provider.create(program("client-port", { defaultClientPort: 15432 }))).rejects.toThrow(
-      /attributes: Attribute fields do not match the expected format/,
+    const inputs = program("client-port", { defaultClientPort: 15432 });
+    const first = await countCalls(ctl.opsUrl, () =>
+      provider.create(inputs).then(
+        () => undefined,
+        (e: unknown) => String(e),
+      ),
     );
+    // the controller's own words, then the input, the release that added it, and what that answer says the controller is
+    expect(first.result).toMatch(
+      /attributes: Attribute fields do not match the expected format\.\) defaultClientPort \(attributes\.default_client_port\) needs Boundary 0\.13 or later: the controller refused it, so it is Boundary 0\.5–0\.12\. Nothing was changed; remove defaultClientPort from the program or upgrade the controller\./,
+    );
+    expect(first.calls).toMatchObject({ "POST /v1/targets": 1 });
     expect(ctl.store.size).toBe(0);
+    // learned from that answer: the next create is refused before any call, naming the same
+    const again = await countCalls(ctl.opsUrl, () =>
+      provider.create(inputs).then(
+        () => undefined,
+        (e: unknown) => String(e),
+      ),
+    );
+    expect(again.result).toMatch(/defaultClientPort needs Boundary 0\.13 or later, but this controller is Boundary 0\.5–0\.12, which would silently drop it/);
+    expect(again.calls).toEqual({});
+    // without it the program applies
+    await expect(provider.create(program("client-port-less"))).resolves.toBeDefined();
   });
 });
 

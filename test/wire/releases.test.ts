@@ -145,17 +145,27 @@ test("authorize-session's facts change where each release's source changed them 
     ["0.19", "sha256-160"],
   ]);
   expect(release("0.19").withinMinor).toMatch(/0\.19\.0–0\.19\.3 \(Go 1\.23–1\.24\) make the subject key id from SHA-1/);
+  // every prefix host.SubtypeFromId / subtypes.Register give the host subtypes (catalog, set, host): a host set's id is well formed
   expect(changesOf("hostIds")).toEqual([
-    ["0.4", ["hst_"]],
-    ["0.8", ["hst_", "h_"]],
-    ["0.10", ["hst_", "hplg_", "h_"]],
+    ["0.4", ["hst_", "hsst_", "hcst_"]],
+    ["0.8", ["hst_", "hsst_", "hcst_", "h_", "hs_", "hc_"]],
+    ["0.10", ["hst_", "hsst_", "hcst_", "hplg_", "hsplg_", "hcplg_", "h_", "hs_", "hc_"]],
+  ]);
+  // version/feature_manager.go UseTargetIdForHostId: "< 0.14.0", and the address came in 0.12
+  expect(changesOf("targetIdAsHostId")).toEqual([
+    ["0.4", false],
+    ["0.12", true],
+    ["0.14", false],
   ]);
   expect(changesOf("credentialOrigin")).toEqual([
     ["0.4", ["credential_library"]],
     ["0.6", ["credential_source", "credential_library"]],
     ["0.9", ["credential_source"]],
   ]);
-  expect(changesOf("fields").map(([r]) => r)).toEqual(["0.4", "0.15", "0.16"]);
+  // TS fills connection_limit from v0.19.0 (real v0.15.5 answered none)
+  expect(changesOf("fields").map(([r]) => r)).toEqual(["0.4", "0.15", "0.16", "0.19"]);
+  expect(release("0.18").authorizeSession.fields).not.toContain("connection_limit");
+  expect(release("0.19").authorizeSession.fields).toContain("connection_limit");
   // the spec's controller answers as v0.4
   expect(release("spec").authorizeSession).toEqual(release("0.4").authorizeSession);
 });
