@@ -9,6 +9,7 @@
  * claims nothing about it and still checks the fields that are known.
  */
 import { trimSpace } from "../common/rules";
+import { kindOf, type FieldKind } from "../wire/field-kinds";
 import { spec, type InputField, type TargetFields, type ValueOf } from "../wire/target-fields";
 
 /**
@@ -50,14 +51,22 @@ function isUnknownValueError(err: unknown): boolean {
 }
 
 /** Reads `key` of `o` (a proxy or a plain object); unknown when the read throws the host's error or yields a sentinel. */
-function readKey(o: Record<PropertyKey, unknown>, key: PropertyKey): Read<unknown> {
+function readKey(o: object, key: PropertyKey): Read<unknown> {
   try {
-    const v = o[key];
+    const v: unknown = Reflect.get(o, key);
     return UNKNOWN_SENTINELS.has(v) ? NOT_KNOWN : { known: true, value: v };
   } catch (err) {
     if (isUnknownValueError(err)) return NOT_KNOWN;
     throw err;
   }
+}
+
+/**
+ * A known value, when it is of the field's kind (the kinds table's wire schema: the kind only, no
+ * rule); a value of another kind is none a policy can judge (Check refuses it before any apply).
+ */
+function fitsKind<T>(kind: FieldKind, v: unknown): Read<T> {
+  return kindOf(kind).zod.safeParse(v).success ? { known: true, value: v as T } : NOT_KNOWN;
 }
 
 /** A Target's field `f` from its properties, with the field's kind checked (a list known only when each element is). */
@@ -70,15 +79,13 @@ export function readField<F extends InputField>(props: Record<string, unknown>, 
     if (!Array.isArray(v)) return NOT_KNOWN;
     const items: unknown[] = [];
     for (let i = 0; i < v.length; i++) {
-      const item = readKey(v as unknown as Record<PropertyKey, unknown>, i);
+      const item = readKey(v, i);
       if (!item.known) return NOT_KNOWN;
       items.push(item.value);
     }
-    return { known: true, value: items as ValueOf<TargetFields[F]> };
+    return fitsKind(kind, items);
   }
-  // a value of another kind than the table's is none the policy can judge (Check refuses it before any apply)
-  const fits = kind === "integer" ? typeof v === "number" : typeof v === "string";
-  return fits ? { known: true, value: v as ValueOf<TargetFields[F]> } : NOT_KNOWN;
+  return fitsKind(kind, v);
 }
 
 /** The field's value, Boundary's default when unset (the table's), or undefined when not known yet. */

@@ -10,8 +10,7 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-
-const ROOT = path.join(__dirname, "..", "..");
+import { ROOT, importsOf } from "../helpers/imports";
 
 /** What lint says of `text` as if it were the file `file`: one `rule: line` per message of the error rules. */
 function lintAs(snippets: Record<string, string>): Record<string, string[]> {
@@ -60,10 +59,6 @@ const sourcesIn = (dir: string): string[] =>
     .map((f) => path.join(dir, f));
 
 test("the provider's catalogue is a leaf of the tree: only the package's index imports it, every other module its side's catalogue", () => {
-  const importers = sourcesIn("provider").filter((f) =>
-    [...fs.readFileSync(path.join(ROOT, f), "utf8").matchAll(/from "(\.{1,2}\/[^"]*)"/g)].some(
-      (m) => path.normalize(path.join(path.dirname(f), m[1]!)) === path.join("provider", "errors"),
-    ),
-  );
+  const importers = sourcesIn("provider").filter((f) => importsOf(f.split(path.sep).join("/")).includes("provider/errors.ts"));
   expect(importers).toEqual([path.join("provider", "index.ts")]);
 });

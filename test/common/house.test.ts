@@ -6,8 +6,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { ROOT, importsOf } from "../helpers/imports";
 
-const ROOT = path.join(__dirname, "..", "..");
 /** Every directory of TypeScript: the sources, and the tests (held to the same length). */
 const SOURCES = ["cli", "common", "wire", "provider", "policy", "controller", "harness", "bench", "examples", "scripts"];
 const LONGEST = 400;
@@ -30,22 +30,6 @@ test(`no TypeScript file is over ${LONGEST} lines but the field table`, () => {
   expect(long.map((f) => `${f}: ${lines(f)} lines`)).toEqual([]);
   for (const f of LONG_ALLOWED) expect(fs.existsSync(path.join(ROOT, f))).toBe(true);
 });
-
-/**
- * The relative modules a file imports or re-exports (type-only ones too: they tie the files as
- * much), and those it loads at run time (`import("…")`, `require("…")`), resolved to files.
- */
-function importsOf(file: string): string[] {
-  const text = fs.readFileSync(path.join(ROOT, file), "utf8");
-  const specs = [
-    ...[...text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+"(\.{1,2}\/[^"]+)"/gms)].map((m) => m[1]!),
-    ...[...text.matchAll(/\b(?:import|require)\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g)].map((m) => m[1]!),
-  ];
-  return specs.flatMap((spec) => {
-    const base = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
-    return [`${base}.ts`, `${base}/index.ts`].filter((f) => fs.existsSync(path.join(ROOT, f))).slice(0, 1);
-  });
-}
 
 /** One circle of imports among `files`, as the files in order with the first repeated at the end; none when there is none. */
 function findCircle(files: string[], edgesOf: (file: string) => string[] = importsOf): string[] | undefined {
@@ -91,4 +75,6 @@ test("controller/ and provider/ are siblings: neither imports the other, at load
   expect(crossing.map(({ f, to }) => `${f} -> ${to}`)).toEqual([]);
   // the reader sees the command line's run-time imports: it is how cli/ reaches both rooms
   expect(importsOf("cli/main.ts")).toEqual(expect.arrayContaining(["controller/dev-command.ts", "provider/estate/command.ts"]));
+  // and the imports made for their effect alone (`import "../provider/node-version"`)
+  expect(importsOf("cli/main.ts")).toContain("provider/node-version.ts");
 });
