@@ -148,6 +148,13 @@ function parseUrl(key: string, value: string): URL {
   return url;
 }
 
+/** The ops listener's default: the API's host on port 9203 (`boundary dev`'s). URL keeps an IPv6 host's brackets. */
+function opsBeside(api: URL): URL {
+  const ops = new URL(api.origin);
+  ops.port = "9203";
+  return ops;
+}
+
 /**
  * Resolves options against the environment: an explicit option wins, then its BOUNDARY_* variable,
  * then the default. Throws ClientSettingsError naming the option or variable that is malformed.
@@ -165,9 +172,7 @@ export function resolveSettings(options: BoundaryClientOptions = {}, env: NodeJS
     );
   }
   const opsValue = options.opsAddr ?? env[ENV.opsAddr];
-  const ops = opsValue
-    ? parseUrl(options.opsAddr ? "opsAddr" : "BOUNDARY_OPS_ADDR", opsValue)
-    : new URL(`${api.protocol}//${api.hostname.includes(":") ? `[${api.hostname}]` : api.hostname}:9203`);
+  const ops = opsValue ? parseUrl(options.opsAddr ? "opsAddr" : "BOUNDARY_OPS_ADDR", opsValue) : opsBeside(api);
 
   let timeoutMs = options.timeoutMs;
   const timeout = env[ENV.timeout];
