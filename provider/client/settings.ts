@@ -148,6 +148,10 @@ function parseUrl(key: string, value: string): URL {
   return url;
 }
 
+/** A token an Authorization header can carry: visible ASCII and beyond, no control character and no white space. */
+// eslint-disable-next-line no-control-regex -- the control characters are what it refuses
+const HEADER_VALUE = /^[^\x00-\x20\x7f]+$/;
+
 /** The ops listener's default: the API's host on port 9203 (`boundary dev`'s). URL keeps an IPv6 host's brackets. */
 function opsBeside(api: URL): URL {
   const ops = new URL(api.origin);
@@ -212,6 +216,14 @@ export function resolveSettings(options: BoundaryClientOptions = {}, env: NodeJS
     throw new ClientSettingsError(`${options.apiGeneration ? "apiGeneration" : ENV.apiGeneration}: ${JSON.stringify(generation)} must be ${generations}`);
   }
   const token = options.token ?? (env[ENV.token] || undefined);
+  const tokenFrom = options.token ? "boundary:token" : env[ENV.token] ? "BOUNDARY_TOKEN" : undefined;
+  if (token !== undefined && !HEADER_VALUE.test(token)) {
+    // undici would refuse the header at the first call with its own words; the value is never shown
+    throw new ClientSettingsError(
+      `${tokenFrom === "boundary:token" ? "token (boundary:token)" : "BOUNDARY_TOKEN"}: the token holds a control character or white space ` +
+        `(a line ending from a file saved on Windows, a pasted tab?): give the token alone, at_… as Boundary printed it`,
+    );
+  }
   const login = resolveLogin(options, env);
   return {
     origin: api.origin,
@@ -219,7 +231,7 @@ export function resolveSettings(options: BoundaryClientOptions = {}, env: NodeJS
     opsOrigin: ops.origin,
     token,
     addrFrom: options.addr ? "boundary:addr" : env[ENV.addr] ? "BOUNDARY_ADDR" : "default",
-    tokenFrom: options.token ? "boundary:token" : env[ENV.token] ? "BOUNDARY_TOKEN" : undefined,
+    tokenFrom,
     timeoutMs: timeoutMs && timeoutMs > 0 ? timeoutMs : 60_000,
     maxRetries: maxRetries ?? 2,
     caCert,

@@ -102,6 +102,20 @@ describe.each(ROUTES)("through the %s route", (kind) => {
     }
   });
 
+  test("a token with a line ending is named by its setting before any call, never shown", async () => {
+    const token = "at_1234567890_s1AdminTokenForTestsOnly\r";
+    const own = await routeTo(kind, c.apiUrl, { token });
+    try {
+      const before = c.store.size;
+      const err = await new Stack(own, "web").up({ scopeId: PROJECT, name: "token-with-cr" }).catch((e: unknown) => e);
+      expect(shown(err)).toContain("token (boundary:token): the token holds a control character or white space");
+      expect(shown(err)).not.toContain("s1AdminTokenForTestsOnly");
+      expect(c.store.size).toBe(before);
+    } finally {
+      await own.stop();
+    }
+  });
+
   test("a 404 that is not Boundary's on create is an address mistake: nothing was made, and no lost answer is looked for", async () => {
     const own = await routeTo(kind, `${c.apiUrl}/boundary`, { env: { BOUNDARY_MAX_RETRIES: "0" } });
     try {
