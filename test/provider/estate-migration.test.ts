@@ -15,6 +15,7 @@ import { packedProgram } from "../../harness/provider-host";
 import { BoundaryClient } from "../../provider/client";
 import { oneLine } from "../../provider/estate/command";
 import { readTerraformState } from "../../provider/estate/terraform";
+import { comparable, unset } from "../../provider/estate/values";
 import { selfSignedCert } from "../helpers/certs";
 import { runCli } from "../helpers/cli";
 import { ADMIN_TOKEN, PROJECT, startTestController, useTestController } from "../helpers/controller";
@@ -239,10 +240,10 @@ describe("a state older than the estate, on --emulate 0.21", () => {
     const lines = live.stderr.split("\n");
     // named as the state holds them (v1.0.5's deprecated name here), a value one side lacks as (none)
     expect(lines.filter((l) => l.startsWith("differs: "))).toEqual([
-      'differs: boundary_target.db: host_set_ids (hostSetIds): state ["hsst_1234567890"], controller (none) (the controller\'s value written)',
       "differs: boundary_target.web: application_credential_library_ids (applicationCredentialLibraryIds): " +
         'state ["clvlt_1234567891"], controller ["clvlt_1234567890"] (the controller\'s value written)',
       "differs: boundary_target.web: default_port (defaultPort): state 22, controller 2222 (the controller's value written)",
+      'differs: boundary_target.db: host_set_ids (hostSetIds): state ["hsst_1234567890"], controller (none) (the controller\'s value written)',
     ]);
     expect(lines.find((l) => l.startsWith("skipped boundary_target.old"))).toMatch(
       /^skipped boundary_target.old \(ttcp_\w+\): the controller has no such Target \(deleted since the state was written\): left out; .*terraform state rm 'boundary_target.old'/,
@@ -310,12 +311,11 @@ describe("every release's state shape end to end, on --emulate 0.21", () => {
       writeFileSync(state, await applyTerraformState(written, client));
       // since: every Target's host set, and credential library where the shape has them, changed by hand
       for (const t of c.store.listTargets(PROJECT, false)) {
-        const now = await client.getTarget(t.id);
-        const credentials = SHAPES[Number(t.name!.slice("shape".length))]!.credentials !== undefined;
-        await client.changeLists(now.id, now.version, "set", {
-          hostSetIds: ["hsst_1234567890"],
-          ...(credentials ? { applicationCredentialLibraryIds: ["clvlt_1234567890"] } : {}),
-        });
+        // one action per kind of list, as Boundary has them (host sources, credential sources)
+        const now = await client.changeLists(t.id, (await client.getTarget(t.id)).version, "set", { hostSetIds: ["hsst_1234567890"] });
+        if (SHAPES[Number(t.name!.slice("shape".length))]!.credentials !== undefined) {
+          await client.changeLists(now.id, now.version, "set", { applicationCredentialLibraryIds: ["clvlt_1234567890"] });
+        }
       }
     } finally {
       await client.close();
@@ -360,6 +360,19 @@ describe("every release's state shape end to end, on --emulate 0.21", () => {
       await e.close();
     }
   });
+});
+
+test("unset and compared as the field-kinds table says: a list as a set, a kind's zero as unset; any zero of an attribute no input takes", () => {
+  expect(comparable("hostSetIds", ["hsst_2", "hsst_1"])).toBe(comparable("hostSetIds", ["hsst_1", "hsst_2"]));
+  expect([comparable("hostSetIds", []), comparable("defaultPort", 0), comparable("name", ""), comparable("name", null)]).toEqual([
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+  ]);
+  expect(comparable("defaultPort", 22)).toBe("22");
+  // SDKv2 writes false for an attribute left out (enable_session_recording): not a value to report
+  expect([unset(undefined, false), unset(undefined, true), unset(undefined, 0), unset(undefined, "sb_1")]).toEqual([true, false, true, false]);
 });
 
 test("Node's own advice for an untrusted certificate is dropped: the message names BOUNDARY_CACERT already", () => {
