@@ -125,7 +125,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     // the client's errors (nothing listening, http:// to TLS, an untrusted certificate, …) name the
     // address and what to do; one line, whatever the text it quotes (OpenSSL's ends in a new line)
     if (!(err instanceof ImportInputError) && !(err instanceof BoundaryClientError)) throw err;
-    process.stderr.write(`pulumi-boundary import: ${err.message.replace(/\s*\n\s*/g, " ").trim()}\n`);
+    process.stderr.write(`pulumi-boundary import: ${oneLine(err.message)}\n`);
     return 1;
   }
 }
@@ -139,4 +139,19 @@ function write(flag: string, file: string, text: string): void {
       `${flag} ${file}: cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): give a path in a folder you can write to`,
     );
   }
+}
+
+/**
+ * Node's advice for an untrusted certificate (`…; if the root CA is installed locally, try running
+ * Node.js with --use-system-ca`): a user runs this command, not Node, and the message already names
+ * BOUNDARY_CACERT and BOUNDARY_TLS_INSECURE.
+ */
+const NODE_CA_ADVICE = /;?\s*if the root CA is installed locally, try running Node\.js with --use-system-ca\.?/gi;
+
+/** A message on one line, whatever the text it quotes (OpenSSL's ends in a new line), without Node's own advice. */
+export function oneLine(message: string): string {
+  return message
+    .replace(NODE_CA_ADVICE, "")
+    .replace(/\s*\n\s*/g, " ")
+    .trim();
 }

@@ -17,6 +17,8 @@ export interface FoundTarget {
   nameParts: string[];
   /** The provider's inputs (the program's camelCase names), when known: what a generated program declares. */
   inputs?: Record<string, unknown>;
+  /** From a Terraform state: the attribute each input is held under there (`host_set_ids` → hostSetIds's). */
+  attributes?: Record<string, string>;
 }
 
 /** Something found and left out, and why. */
@@ -44,8 +46,10 @@ export interface Staying {
 export interface Difference {
   /** The Target's address in the state. */
   source: string;
-  /** The input (the program's name). */
+  /** The attribute as the state holds it (`application_credential_library_ids`). */
   attribute: string;
+  /** The input it maps to (the program's name, `applicationCredentialLibraryIds`). */
+  input: string;
   state: unknown;
   live: unknown;
 }

@@ -5,23 +5,31 @@
  * the adoption plans no change; every attribute where the two differ is named, and a Target the
  * controller no longer has is named and left out. It only reads.
  */
-import { BoundaryApiError, BoundaryClient, NotFoundError, UnauthenticatedError, UnexpectedAnswerError, type BoundaryClientOptions } from "../client";
+import { BoundaryClient, NotFoundError, type BoundaryClientOptions } from "../client";
+import { refusal } from "./refusal";
 import { inputsFromState, stateFromTarget } from "../resource/state";
 import { ImportInputError, type Difference, type Discovery, type FoundTarget, type Skipped } from "./discovery";
-import { ordered } from "./terraform";
+import { ordered, TERRAFORM_ATTRIBUTES } from "./terraform";
+import { comparable } from "./values";
+import type { InputField } from "../../wire/target-fields";
 
-/** A value as compared: Terraform's zero values and an absent value alike; a list as a sorted set. */
-function comparable(v: unknown): string | undefined {
-  if (v === undefined || v === null || v === "" || v === 0 || v === false || (Array.isArray(v) && v.length === 0)) return undefined;
-  return JSON.stringify(Array.isArray(v) ? [...v].map(String).sort() : v);
-}
+/** Each input's attribute in the current state shape (where the state does not hold the input at all). */
+const CURRENT_ATTRIBUTE = new Map([...TERRAFORM_ATTRIBUTES].map(([attribute, field]) => [field as string, attribute]));
 
-/** Where `state` and `live` differ, input by input, in the field table's order. */
-export function differences(source: string, state: Record<string, unknown>, live: Record<string, unknown>): Difference[] {
-  const fields = Object.keys(ordered({ ...state, ...live }));
+/**
+ * Where `state` and `live` differ, input by input, in the field table's order, each named by the
+ * attribute the state holds it under (`attributes`; else the current shape's name).
+ */
+export function differences(
+  source: string,
+  state: Record<string, unknown>,
+  live: Record<string, unknown>,
+  attributes: Record<string, string> = {},
+): Difference[] {
+  const fields = Object.keys(ordered({ ...state, ...live })) as InputField[];
   return fields
-    .filter((f) => comparable(state[f]) !== comparable(live[f]))
-    .map((attribute) => ({ source, attribute, state: state[attribute], live: live[attribute] }));
+    .filter((f) => comparable(f, state[f]) !== comparable(f, live[f]))
+    .map((input) => ({ source, attribute: attributes[input] ?? CURRENT_ATTRIBUTE.get(input) ?? input, input, state: state[input], live: live[input] }));
 }
 
 /**
@@ -53,7 +61,7 @@ export async function readLive(found: Discovery, options: BoundaryClientOptions 
         throw readFailure(t, err);
       }
       const live = ordered(inputsFromState(stateFromTarget(target, []), true));
-      diffs.push(...differences(t.source, t.inputs ?? {}, live));
+      diffs.push(...differences(t.source, t.inputs ?? {}, live, t.attributes));
       targets.push({ ...t, projectId: target.scope_id ?? target.scope?.id ?? t.projectId, inputs: live });
     }
   } finally {
@@ -70,13 +78,12 @@ export async function readLive(found: Discovery, options: BoundaryClientOptions 
 
 /** A read's failure as the setting it is about and what to do; anything else is passed on. */
 function readFailure(t: FoundTarget, err: unknown): unknown {
-  if (!(err instanceof BoundaryApiError) || err instanceof UnexpectedAnswerError) return err;
-  if (err instanceof UnauthenticatedError) return new ImportInputError(`BOUNDARY_TOKEN: ${err.message}`);
-  if (err.status === 403) {
-    return new ImportInputError(
-      `--live: the token may not read ${t.source} (${t.id}) (the controller answered 403 ${err.kind}: ${err.apiMessage}): ` +
+  return (
+    refusal(
+      err,
+      (said) =>
+        `--live: the token may not read ${t.source} (${t.id}) ${said}: ` +
         "use a token whose role grants read on targets in that project, or leave out --live to use the state's values",
-    );
-  }
-  return err;
+    ) ?? err
+  );
 }

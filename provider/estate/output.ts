@@ -7,6 +7,8 @@
  */
 import type { Discovery, FoundTarget } from "./discovery";
 import { resourceNames } from "./names";
+import { unset } from "./values";
+import type { InputField } from "../../wire/target-fields";
 
 /** The plugin route's resource type: the one resource `pulumi import` can adopt. */
 export const TARGET_TYPE = "boundary:index:Target";
@@ -82,8 +84,9 @@ export function summary(d: Discovery): string {
     lines.push(`not expressible: ${u.source}: ${u.attribute} = ${JSON.stringify(u.value)} (this provider has no input for it: not imported, left as it is)`);
   }
   for (const x of d.differences ?? []) {
-    const [state, live] = [JSON.stringify(x.state ?? null), JSON.stringify(x.live ?? null)];
-    lines.push(`differs: ${x.source}: ${x.attribute}: state ${state}, controller ${live} (the controller's value written)`);
+    const [state, live] = [shown(x.input, x.state), shown(x.input, x.live)];
+    const named = x.attribute === x.input ? x.attribute : `${x.attribute} (${x.input})`;
+    lines.push(`differs: ${x.source}: ${named}: state ${state}, controller ${live} (the controller's value written)`);
   }
   if (d.values === "live") lines.push(`values: the controller's, read now (${(d.differences ?? []).length} difference(s) from the state)`);
   if (d.values === "state") {
@@ -99,4 +102,9 @@ export function summary(d: Discovery): string {
     );
   }
   return lines.join("\n") + "\n";
+}
+
+/** A value as a difference line shows it: JSON, or `(none)` where the side does not hold one. */
+function shown(input: string, v: unknown): string {
+  return unset(input as InputField, v) ? "(none)" : JSON.stringify(v);
 }

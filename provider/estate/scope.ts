@@ -3,13 +3,15 @@
  * (BOUNDARY_ADDR, BOUNDARY_TOKEN, …), every release's list (v0.4's single answer, 0.15's pages and
  * list tokens), and the same pacing under Boundary's rate limits. It only reads, through the client's
  * `findTargets`: one list (page by page), and with `read` one GET per Target (lists carry no
- * association ids); a Target deleted between the list and its read is left out, as getTargets leaves it.
+ * association ids); a Target deleted between the list and its read is left out, as getTargets leaves it, and named
+ * in the summary.
  */
 import { filterProblem } from "../../common/rules";
 import type { Target } from "../../wire/target";
-import { BoundaryApiError, BoundaryClient, UnauthenticatedError, UnexpectedAnswerError, findTargets, type BoundaryClientOptions } from "../client";
+import { BoundaryApiError, BoundaryClient, UnexpectedAnswerError, findTargets, type BoundaryClientOptions } from "../client";
+import { refusal, said } from "./refusal";
 import { inputsFromState, stateFromTarget } from "../resource/state";
-import { ImportInputError, type Discovery, type FoundTarget } from "./discovery";
+import { ImportInputError, type Discovery, type FoundTarget, type Skipped } from "./discovery";
 import { ordered } from "./terraform";
 
 /** What to list: Boundary's list query. */
@@ -42,11 +44,17 @@ export async function discoverScope(q: ScopeQuery, options: BoundaryClientOption
   const client = new BoundaryClient(options, env);
   try {
     let listed: Target[];
+    let gone: string[];
     try {
-      listed = (await findTargets(client, { scopeId: q.scopeId, recursive: q.recursive, filter: q.filter }, { read: q.read })).targets;
+      ({ targets: listed, gone } = await findTargets(client, { scopeId: q.scopeId, recursive: q.recursive, filter: q.filter }, { read: q.read }));
     } catch (err) {
       throw listFailure(q, err);
     }
+    // listed, then gone when read: named, as --live names a Target the controller no longer has
+    const skipped: Skipped[] = gone.map((id) => ({
+      what: id,
+      why: "listed, then gone when read (deleted meanwhile): left out; run again to see the scope as it is now",
+    }));
     // a project's names are unique, so one project's Targets are named by name alone
     const qualify = q.recursive || !q.scopeId.startsWith("p_");
     const targets: FoundTarget[] = [];
@@ -58,16 +66,23 @@ export async function discoverScope(q: ScopeQuery, options: BoundaryClientOption
       targets.push(found);
     }
     if (targets.length === 0) {
+      // what an empty answer can mean depends on the query: say only what applies
+      const why = q.recursive
+        ? "Boundary answers a recursive list without the grant with an empty list"
+        : "Boundary leaves out of a project's list each Target the token has no grant on";
+      const filtered = q.filter ? ", or --filter matches none of them" : "";
+      const deleted = gone.length ? `; ${gone.length} listed were deleted before they could be read (${gone.join(", ")})` : "";
       throw new ImportInputError(
-        `--scope ${q.scopeId}${q.recursive ? " --recursive" : ""}${q.filter ? " --filter" : ""}: no Target found. Either there is none to import, ` +
-          "or the token may not list them (Boundary answers a recursive list without the grant with an empty list): " +
+        `--scope ${q.scopeId}${q.recursive ? " --recursive" : ""}${q.filter ? " --filter" : ""}: no Target found${deleted}. ` +
+          `Either there is none to import${filtered}, ` +
+          `or the token may not list them (${why}): ` +
           `check the token's grants (list and read on targets${q.recursive ? " in every project below the scope" : ""})`,
       );
     }
     return {
       origin: `scope ${q.scopeId}${q.recursive ? " (recursive)" : ""}${q.filter ? ` filtered by ${q.filter}` : ""}`,
       targets,
-      skipped: [],
+      skipped,
       unexpressed: [],
     };
   } finally {
@@ -79,17 +94,17 @@ export async function discoverScope(q: ScopeQuery, options: BoundaryClientOption
 function listFailure(q: ScopeQuery, err: unknown): Error {
   // a read's failure (with `read`) is passed on as it is: only the list's answer is about the scope
   if (!(err instanceof BoundaryApiError) || err instanceof UnexpectedAnswerError || !/^\/v1\/targets(\?|$)/.test(err.path)) return err as Error;
-  const said = `(the controller answered ${err.status} ${err.kind}: ${err.apiMessage})`;
-  if (err instanceof UnauthenticatedError) return new ImportInputError(`BOUNDARY_TOKEN: ${err.message}`);
+  const refused = refusal(
+    err,
+    (said) => `--scope ${q.scopeId}: the token may not list Targets there ${said}: use a token whose role grants list and read on targets in that scope`,
+  );
+  if (refused) return refused;
   if (err.status === 404)
-    return new ImportInputError(`--scope ${q.scopeId}: no such scope ${said}: give an existing scope id (\`boundary scopes list -recursive\` lists them)`);
-  if (err.status === 403) {
-    return new ImportInputError(
-      `--scope ${q.scopeId}: the token may not list Targets there ${said}: use a token whose role grants list and read on targets in that scope`,
-    );
-  }
+    return new ImportInputError(`--scope ${q.scopeId}: no such scope ${said(err)}: give an existing scope id (\`boundary scopes list -recursive\` lists them)`);
   if (err.status === 400 && q.filter !== undefined) {
-    return new ImportInputError(`--filter ${JSON.stringify(q.filter)}: refused ${said}: write Boundary's filter language, e.g. '"/item/name" matches "^web"'`);
+    return new ImportInputError(
+      `--filter ${JSON.stringify(q.filter)}: refused ${said(err)}: write Boundary's filter language, e.g. '"/item/name" matches "^web"'`,
+    );
   }
   return err;
 }

@@ -15,6 +15,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { INPUT_FIELDS, spec, type InputField } from "../../wire/target-fields";
 import { ImportInputError, type Discovery, type FoundTarget, type Skipped, type Unexpressed } from "./discovery";
+import { unset } from "./values";
 
 /** terraform-provider-boundary's resource type for a Target. */
 export const TERRAFORM_TYPE = "boundary_target";
@@ -55,11 +56,6 @@ const Resource = z.looseObject({
   instances: z.array(Instance).default([]),
 });
 const State = z.looseObject({ version: z.number(), resources: z.array(Resource).default([]) });
-
-/** The value Terraform keeps for an unset attribute (SDKv2 stores zero values): null, "", 0, false, []. */
-function unset(v: unknown): boolean {
-  return v === null || v === undefined || v === "" || v === 0 || v === false || (Array.isArray(v) && v.length === 0);
-}
 
 /** A Terraform address part: `web`, `web[0]`, `web["eu"]`. */
 function indexed(name: string, key: number | string | undefined): string {
@@ -142,9 +138,13 @@ export function readTerraformState(file: string): Discovery {
         continue;
       }
       const inputs: Record<string, unknown> = {};
+      // the attribute each input is held under (the set one, where v1.0.5 has two names for a list)
+      const attributes: Record<string, string> = {};
       for (const [attribute, value] of Object.entries(attrs).sort(([a], [b]) => a.localeCompare(b))) {
-        if (attribute === "id" || unset(value)) continue;
+        if (attribute === "id") continue;
         const field = inputOf(attribute);
+        if (field && (attributes[field] === undefined || !unset(field, value))) attributes[field] = attribute;
+        if (unset(field, value)) continue;
         if (!field) unexpressed.push({ source: address, attribute, value });
         // a list under its earlier and its current name (v1.0.5 has both; one is set): one list
         else if (Array.isArray(value)) inputs[field] = [...new Set([...((inputs[field] as unknown[] | undefined) ?? []), ...value])].sort();
@@ -157,6 +157,7 @@ export function readTerraformState(file: string): Discovery {
         projectId: typeof attrs.scope_id === "string" ? attrs.scope_id : "",
         nameParts: [...modules, r.name, ...key],
         inputs: ordered(inputs),
+        attributes,
       });
     }
   }

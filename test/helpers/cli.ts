@@ -37,11 +37,18 @@ export function startCli(args: string[]): Promise<CliProcess> {
   });
 }
 
-/** Runs the CLI to completion (for argument errors); `env` on top of this process's, its BOUNDARY_* left out when given. */
-export function runCli(args: string[], env?: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs the CLI to completion (for argument errors); `env` on top of this process's, its BOUNDARY_*
+ * left out when given; in `cwd` (default: this process's); `cli` another built bin (an installed package's).
+ */
+export function runCli(
+  args: string[],
+  env?: Record<string, string>,
+  { cwd, cli = CLI }: { cwd?: string; cli?: string } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const base = env ? Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("BOUNDARY_"))) : process.env;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...base, ...env } });
+    const child = spawn(process.execPath, [cli, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...base, ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

@@ -7,7 +7,6 @@
  * adopts them and plans no change. Every bad input exits non-zero with one message naming it, and
  * the command never writes to the controller.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -19,7 +18,7 @@ import { packedProgram, startPlugin } from "../../harness/provider-host";
 import { BoundaryClient } from "../../provider/client";
 import { resourceNames } from "../../provider/estate/names";
 import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT, useTestController, type TestController } from "../helpers/controller";
-import { CLI } from "../helpers/cli";
+import { CLI, runCli } from "../helpers/cli";
 import { startFaultProxy } from "../helpers/fault-proxy";
 
 // each test runs the built bin several times and starts the plugin: seconds each on a loaded machine
@@ -29,22 +28,7 @@ const FIXTURE = path.join(__dirname, "..", "..", "examples", "terraform", "terra
 const work = () => mkdtempSync(path.join(tmpdir(), "pb-import-"));
 
 /** Runs `pulumi-boundary import …` in `cwd` with `env` on top of this process's (BOUNDARY_* cleared). */
-function runImport(
-  args: string[],
-  env: Record<string, string> = {},
-  cwd = work(),
-  cli = CLI,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("BOUNDARY_")));
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, "import", ...args], { cwd, env: { ...base, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runImport = (args: string[], env: Record<string, string> = {}, cwd = work(), cli = CLI) => runCli(["import", ...args], env, { cwd, cli });
 
 /** `pulumi import --file`'s Reads: one per resource, with only its id, through the installed plugin. */
 async function readAsImport(addr: string, ids: string[]) {
@@ -186,6 +170,18 @@ describe.each(["0.4", "0.21"] as const)("from a live scope, on --emulate %s", (e
 
       const one = await runImport(["--scope", PROJECT, "--filter", '"/item/name" matches "^web"'], env);
       expect(JSON.parse(one.stdout).resources.map((x: { name: string }) => x.name)).toEqual(["web", "web-app"]);
+
+      // a Target deleted between the list and its read (with --program, each is read): left out and named
+      const doomed = JSON.parse(one.stdout).resources.find((x: { name: string }) => x.name === "web-app").id as string;
+      proxy.intercept((req) => {
+        if (req.method === "GET" && req.url?.startsWith(`/v1/targets/${doomed}`)) c.store.deleteTarget(doomed);
+        return undefined;
+      });
+      const raced = await runImport(["--scope", PROJECT, "--filter", '"/item/name" matches "^web"', "--program", "ts"], env);
+      proxy.intercept(undefined);
+      expect(raced.code).toBe(0);
+      expect(JSON.parse(raced.stdout).resources.map((x: { name: string }) => x.name)).toEqual(["web"]);
+      expect(raced.stderr).toContain(`skipped ${doomed}: listed, then gone when read (deleted meanwhile): left out`);
     } finally {
       await proxy.close();
     }
