@@ -118,6 +118,7 @@ export const V04: ReleaseFacts = {
   anonymousGlobalList: "Unauthenticated",
   // ops came in 0.8 (handlers/health: GetHealthResponse{} through the gateway); earlier rows serve it the same way
   healthBody: "json",
+  bexprGrammar: "v0.1.8",
   authenticate: { methods: ["ampw"], credentials: true, type: false },
 };
 
@@ -130,6 +131,7 @@ export const ROWS = [
       "host sources and credential sources beside v0.4's host sets and credential libraries; views carry both names; authorize-session's " +
       "no-host 404 names host sources",
     credentialLibraryForeignKey: false,
+    bexprGrammar: "v0.1.9",
     // (not observed after v0.4.0: later releases keep the emulation's own words)
     hostSetConstraints: false,
     // TS IdActions; toProto fills both names; target_service.proto routes both generations
@@ -154,6 +156,7 @@ export const ROWS = [
     release: "0.6",
     patch: "0.6.2",
     changes: "authorize-session's credentials name their origin credential_source too",
+    bexprGrammar: "v0.1.10",
     // TS AuthorizeSession fills both CredentialSource and the deprecated CredentialLibrary
     authorizeSession: { credentialOrigin: ["credential_source", "credential_library"] },
   },
@@ -291,6 +294,7 @@ export const ROWS = [
     patch: "0.15.5",
     changes: "paginated lists; authorize-session answers connection_limit, endpoint_port, expiration (and its token carries endpoint_port, expiration)",
     pagination: true,
+    bexprGrammar: "v0.1.13",
     emptyList: { response_type: "complete", sort_by: "created_time", sort_dir: "desc" },
     // observed on real v0.15.5 and v0.21.3 (v0.12.2 was not asked: the release it starts at is not read)
     anonymousGlobalList: "PermissionDenied",
