@@ -246,6 +246,12 @@ export interface ReleaseFacts {
    */
   credentialSourcesLookedUp: boolean;
   /**
+   * An add of credential sources already attached, or of another project, breaks the database's keys:
+   * the primary key, or the project-scoped foreign key migration 46/03 gave target_credential_library
+   * and target_static_credential (0.10+; real v0.12.2, v0.15.5 and v0.21.3 answered in its words).
+   */
+  credentialSourceConstraints: boolean;
+  /**
    * An add or set of host sets the database refuses is answered in the database's words: an attached
    * one added again the primary key of target_host_set, an unknown one its foreign key (0.4:
    * repository_host_set.go creates the rows with db.CreateItems; observed on real v0.4.0).

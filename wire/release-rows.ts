@@ -104,6 +104,7 @@ export const V04: ReleaseFacts = {
   credentialLibraryForeignKey: true,
   hostSetConstraints: true,
   credentialSourcesLookedUp: false,
+  credentialSourceConstraints: false,
   listTokenScoped: false,
   // the generated *.pb.gw.go with grpc-gateway v2.3.0's JSONPb (runtime/marshal_jsonpb.go decodeJSONPb) and protobuf-go v1.26.0
   bodyDecoding: "gateway",
@@ -225,6 +226,7 @@ export const ROWS = [
     // internal/host/plugin/ids.go: HostPrefix hplg, PreviousHostPrefix h
     authorizeSession: { hostIds: ["hst_", "hsst_", "hcst_", "hplg_", "hsplg_", "hcplg_", "h_", "hs_", "hc_"] },
     // internal/target/tcp/register.go VetCredentialSources, called by the repository's createSources and SetTargetCredentialSources
+    credentialSourceConstraints: true,
     injectedOnTcp: 'tcp.VetCredentialSources: tcp.Target only supports credential purpose: "brokered": parameter violation: error #100',
   },
   {

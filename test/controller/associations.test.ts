@@ -159,6 +159,9 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
         if (fixed) expect(again.body.message).toBe("Failed to add target host sources");
         // v0.4.0 answers the database's primary key, naming no id (observed-words.test.ts has the whole message)
         else if (k.list === "hostSetIds" && r.hostSetConstraints) expect(again.body.message).toContain('unique constraint "target_host_set_pkey"');
+        // 0.10+ answers the credential table's primary key (credential-words.test.ts has the whole message)
+        else if (k.list !== "hostSetIds" && r.credentialSourceConstraints)
+          expect(again.body.message).toContain('unique constraint "target_credential_library_pkey"');
         else expect(again.body.message).toContain(a);
         expect(notThere.body.message).toMatch(/deleted 0 did not match request for 1: search issue: error #1101\.$/);
       }
