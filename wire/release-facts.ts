@@ -172,6 +172,13 @@ export interface ReleaseFacts {
    * real v0.12.2, v0.15.5 and v0.21.3 answered so).
    */
   credentialSourceOrder: "attached" | "collation";
+  /**
+   * The order of host set ids in a view: `created` (the order the host sets were created: v0.4.0's
+   * fetchSets reads the target_set view, a join with no ORDER BY that the planner walks in host_set's
+   * storage order; real v0.4.0 answered a host set of `boundary dev`, created first, before those
+   * attached earlier) or `attached` (not observed after v0.4.0: the emulation's own order).
+   */
+  hostSetOrder: "created" | "attached";
   /** Lists are paginated (0.15+). */
   pagination: boolean;
   /** The body of an empty list. */

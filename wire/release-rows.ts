@@ -13,6 +13,7 @@
  */
 import type { ReleaseFacts, ReleaseRow } from "./release-facts";
 import {
+  ACTIONS_PER_RESOURCE_021,
   CREDS_010,
   CREDS_014,
   FILTERED,
@@ -63,6 +64,8 @@ export const V04: ReleaseFacts = {
   addressAlways: false,
   addressChildRow: false,
   credentialSourceOrder: "attached",
+  // target.fetchSets reads the target_set view (a join with no ORDER BY): host sets in the order they were created
+  hostSetOrder: "created",
   pagination: false,
   emptyList: {},
   listItemsCarryLists: false,
@@ -132,6 +135,7 @@ export const ROWS = [
       "host sources and credential sources beside v0.4's host sets and credential libraries; views carry both names; authorize-session's " +
       "no-host 404 names host sources",
     credentialLibraryForeignKey: false,
+    hostSetOrder: "attached",
     bexprGrammar: "v0.1.9",
     // (not observed after v0.4.0: later releases keep the emulation's own words)
     hostSetConstraints: false,
@@ -358,13 +362,7 @@ export const ROWS = [
     // each handler's action.RegisterResource(IdActions ∪ CollectionActions); ratelimit/config.go DefaultLimiterMaxQuotas
     rateLimiter: {
       ...RATE_LIMITS,
-      // a count per resource, alphabetical, reads best as a few lines
-      // prettier-ignore
-      actionsPerResource: {
-        account: 8, alias: 6, "auth-method": 8, "auth-token": 6, billing: 1, credential: 6, "credential-library": 6, "credential-store": 6,
-        group: 9, "host-catalog": 6, host: 6, "host-set": 9, "managed-group": 6, policy: 6, role: 15, scope: 12, session: 6,
-        "session-recording": 6, "storage-bucket": 6, target: 13, user: 10, worker: 12,
-      },
+      actionsPerResource: ACTIONS_PER_RESOURCE_021,
     },
     lists: {
       applicationCredentialLibraryIds: CREDS_014(["clvlt_", "clvllt_", ...STATIC_010, "credupd_", "credp_", "credjson_"]),
@@ -393,6 +391,7 @@ export const SPEC: ReleaseFacts = {
   // the spec's controller answers what it stores, and checks a host set's project
   patchEchoesUnmasked: false,
   hostSetsAnyProject: false,
+  hostSetOrder: "attached",
   bodyDecoding: "ours",
   pathCleaning: "none",
   healthBody: "empty",
