@@ -22,8 +22,8 @@ class Parser {
   expected: string[] = [];
   errors: string[] = [];
   rules: string[] = [];
-  /** Rules entered: past WORK the answer is not worth its time (pigeon's own cap is 2,000,000 expressions). */
-  work = 0;
+  /** Each rule's result by position (and whether under `!`): the index after it, or -1 for a failure. */
+  readonly memo = new Map<string, number>();
   constructor(src: string) {
     this.runes = Array.from(src);
     // pigeon's read(): col counts runes, a "\n" is at col 0 of the next line; offsets are UTF-8 bytes
@@ -134,19 +134,33 @@ const refuse =
     return false;
   };
 /** A rule; `name` is its display name in quotes when the grammar gives one (`"grouping"`), as pigeon prefixes errors. */
+/** Thrown past MAX_DEPTH rules within each other (some 200 parentheses): Go's stack grows, ours does not. */
+class TooDeep extends Error {}
+const MAX_DEPTH = 1000;
+let rules = 0;
+/**
+ * A rule; `name` is its display name in quotes when the grammar gives one (`"grouping"`), as pigeon
+ * prefixes errors. Its result at a position is kept (pigeon re-parses, but what a second parse
+ * records is what the first recorded: the farthest failure only grows and its set, like the
+ * errors, holds each once), so nesting costs rules × positions, not pigeon's backtracking.
+ */
 const rule = (name: string, body: () => Node): Node => {
   let node: Node | undefined;
+  const id = rules++;
   return (p) => {
-    if (++p.work > WORK) throw new TooMuchWork();
-    p.rules.push(name);
+    const key = `${id}:${p.i}:${p.invert ? 1 : 0}`;
+    const known = p.memo.get(key);
+    if (known !== undefined) {
+      if (known >= 0) p.i = known;
+      return known >= 0;
+    }
+    if (p.rules.push(name) > MAX_DEPTH) throw new TooDeep();
     const ok = (node ??= body())(p);
     p.rules.pop();
+    p.memo.set(key, ok ? p.i : -1);
     return ok;
   };
 };
-/** Thrown past WORK rules entered. */
-class TooMuchWork extends Error {}
-const WORK = 200_000;
 
 const grammars = new Map<BexprGrammar, Node>();
 
@@ -240,7 +254,7 @@ function grammar(g: BexprGrammar): Node {
 
 /**
  * go-bexpr's `Parse` error for a filter the grammar `g` refuses, in its words; undefined when it parses,
- * or when judging it would take more than WORK rules (pigeon backtracks without memory: deep nesting).
+ * or when it nests deeper than MAX_DEPTH rules (common/filter.ts refuses it in its own words).
  */
 export function bexprRefusal(src: string, g: BexprGrammar): string | undefined {
   const p = new Parser(src);
@@ -250,7 +264,7 @@ export function bexprRefusal(src: string, g: BexprGrammar): string | undefined {
   try {
     ok = start(p);
   } catch (err) {
-    if (err instanceof TooMuchWork) return undefined;
+    if (err instanceof TooDeep) return undefined;
     throw err;
   }
   const errors = [...new Set(p.errors)];

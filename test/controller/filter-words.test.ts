@@ -80,6 +80,13 @@ describe("go-bexpr's grammar tests' refusals, worded as its parser words them", 
     },
   );
 
+  test("deep nesting: judged in its words; past some 200 parentheses no words of its own, so ours answer", () => {
+    expect(bexprRefusal(`${"(".repeat(30)}a == 1${")".repeat(30)}`, "v0.1.13")).toBeUndefined();
+    expect(bexprRefusal("(".repeat(30), "v0.1.13")).toBe(`1:31 (30): no match found, expected: ${START_013}`);
+    expect(bexprRefusal(`${"(".repeat(8)}a == 1`, "v0.1.13")).toBe('1:15 (14): rule "grouping": Unmatched parentheses');
+    expect(bexprRefusal("(".repeat(2000), "v0.1.13")).toBeUndefined();
+  });
+
   test("a selector holding '/' parses from v0.1.10 only; 'any' collections from v0.1.13", () => {
     expect(bexprRefusal("item/name == 1", "v0.1.9")).toMatch(/no match found/);
     expect(bexprRefusal("item/name == 1", "v0.1.10")).toBeUndefined();
