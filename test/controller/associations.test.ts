@@ -37,7 +37,7 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     const summaries = summariesOf(field);
     const { a, b, other } = k;
     const act = (id: string, op: string, body: unknown) => c.call("POST", `/v1/targets/${id}:${op}-${action}`, body);
-    /** The order the release answers `ids` in: as attached, credential sources by id, or host sets as the fixtures create them (credentialSourceOrder, hostSetOrder). */
+    /** The order the release answers `ids` in: as attached, credential sources by id, or host sets as created (credentialSourceOrder, hostSetOrder). */
     const created = (id: string) => defaultFixtures().host_sets.findIndex((h) => h.id === id);
     const inOrder = (ids: string[]) =>
       k.list === "applicationCredentialLibraryIds" && r.credentialSourceOrder === "collation"
