@@ -56,9 +56,33 @@ export function sourcesMismatch(r: Release, op: AssociationOp, expected: number,
   return new ControllerFault("Internal", `${wrap}: ${at}: target.(Repository).createSources: ${why}: integrity violation: error #1003.`);
 }
 
+/** A credential source is a library (`clvlt_`, `clvsclt_`, `clvllt_`) or a static credential (`cred…_`): the repository keeps them in two tables. */
+export const isCredentialLibrary = (id: string) => !id.startsWith("cred");
+
+/**
+ * An add of credential sources the database refuses (0.10+, `credentialSourceConstraints`): the
+ * repository creates the libraries' rows, then the static credentials' (AddTargetCredentialSources),
+ * each one INSERT, where a row already there breaks the primary key before any foreign key is checked,
+ * and one of another project breaks the project-scoped foreign key of migration 46/03. Real v0.12.2,
+ * v0.15.5 and v0.21.3 answered so for static credentials; the libraries' words are the same code's
+ * with their table's names [inferred].
+ */
+export function credentialConstraint(r: Release, library: boolean, violation: "attached" | "other-project"): ControllerFault {
+  const [noun, table, fkey] = library
+    ? ["credential library", "target_credential_library", "credential_library_fkey"]
+    : ["static credential", "target_static_credential", "credential_static_fkey"];
+  const why =
+    violation === "attached"
+      ? `duplicate key value violates unique constraint "${table}_pkey": unique constraint violation: integrity violation: error #1002`
+      : `insert or update on table "${table}" violates foreign key constraint "${fkey}": integrity violation: error #1003`;
+  return new ControllerFault("Internal", actionFailure(r, "credential", "add", `unable to create target ${noun}: db.CreateItems: ${why}`));
+}
+
 /** What an action meets that the database refuses: an attached id added again, an id not attached removed, an id not found or of another project. */
 export type ActionMistake =
-  { kind: "attached" | "missing" | "unknown"; id: string; why: string } | { kind: "not-attached"; id: string; why: string; deleted: number; asked: number };
+  | { kind: "attached" | "missing" | "unknown"; id: string; why: string }
+  /** `noun` names the rows the count check counted, when not the release's `removedMismatch`. */
+  | { kind: "not-attached"; id: string; why: string; deleted: number; asked: number; noun?: string };
 
 /**
  * The answer to an action's mistake: ours is a 400 naming the field; Boundary's is the repository
@@ -76,7 +100,7 @@ export function actionMistake(r: Release, field: string, op: AssociationOp, list
     );
   const cause =
     m.kind === "not-attached"
-      ? `${r.actionErrors.removedMismatch[list]} deleted ${m.deleted} did not match request for ${m.asked}: search issue: error #1101`
+      ? `${m.noun ?? r.actionErrors.removedMismatch[list]} deleted ${m.deleted} did not match request for ${m.asked}: search issue: error #1101`
       : `${m.id} ${m.why}: integrity violation: error #1002`;
   return new ControllerFault("Internal", actionFailure(r, list, op, cause));
 }

@@ -102,8 +102,14 @@ export function targetView(store: Store, t: TargetRecord, actions: readonly stri
   for (const { field, kind, stored, carries } of LISTS) {
     const held = t[stored];
     if (held.length === 0) continue;
-    // credential sources come back in the view's order from 0.12 (see the release table's credentialSourceOrder)
-    const ids = kind === "credential" && r.credentialSourceOrder === "collation" ? [...held].sort(collate) : held;
+    // credential sources come back in the view's order from 0.12, host sets on 0.4 in the order they were created
+    // (see the release table's credentialSourceOrder and hostSetOrder)
+    const ids =
+      kind === "credential" && r.credentialSourceOrder === "collation"
+        ? [...held].sort(collate)
+        : kind === "host" && r.hostSetOrder === "created"
+          ? [...held].sort((a, b) => store.seed.createdAt(kind, a) - store.seed.createdAt(kind, b))
+          : held;
     // Boundary's Target carries only id and its catalog or store here; the full summary is in authorize-session
     const summaries = ids.map((id) => {
       const item = store.seed.referent(kind, id);

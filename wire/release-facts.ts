@@ -48,6 +48,9 @@ export interface RateLimiterDefaults {
 /** `SessionAuthorizationData` fields later releases added to v0.4's token. */
 export type LaterTokenField = "endpoint_port" | "expiration" | "default_client_port";
 
+/** A go-bexpr release whose grammar differs from the one before it. */
+export type BexprGrammar = "v0.1.8" | "v0.1.9" | "v0.1.10" | "v0.1.13";
+
 /** How Go's `x509.CreateCertificate` derived a CA's missing subject key id: SHA-1 up to Go 1.24, the first 160 bits of SHA-256 from Go 1.25. */
 export type SubjectKeyIdMethod = "sha1" | "sha256-160";
 
@@ -169,6 +172,13 @@ export interface ReleaseFacts {
    * real v0.12.2, v0.15.5 and v0.21.3 answered so).
    */
   credentialSourceOrder: "attached" | "collation";
+  /**
+   * The order of host set ids in a view: `created` (the order the host sets were created: v0.4.0's
+   * fetchSets reads the target_set view, a join with no ORDER BY that the planner walks in host_set's
+   * storage order; real v0.4.0 answered a host set of `boundary dev`, created first, before those
+   * attached earlier) or `attached` (not observed after v0.4.0: the emulation's own order).
+   */
+  hostSetOrder: "created" | "attached";
   /** Lists are paginated (0.15+). */
   pagination: boolean;
   /** The body of an empty list. */
@@ -243,6 +253,12 @@ export interface ReleaseFacts {
    */
   credentialSourcesLookedUp: boolean;
   /**
+   * An add of credential sources already attached, or of another project, breaks the database's keys:
+   * the primary key, or the project-scoped foreign key migration 46/03 gave target_credential_library
+   * and target_static_credential (0.10+; real v0.12.2, v0.15.5 and v0.21.3 answered in its words).
+   */
+  credentialSourceConstraints: boolean;
+  /**
    * An add or set of host sets the database refuses is answered in the database's words: an attached
    * one added again the primary key of target_host_set, an unknown one its foreign key (0.4:
    * repository_host_set.go creates the rows with db.CreateItems; observed on real v0.4.0).
@@ -284,6 +300,12 @@ export interface ReleaseFacts {
    * `global`, so it is refused as a caller without the grant).
    */
   anonymousGlobalList: "Unauthenticated" | "PermissionDenied";
+  /**
+   * The go-bexpr release whose grammar judges a list's filter, as the row's go.mod pins it (v0.1.9 lets
+   * a JSON pointer hold ":", v0.1.10 an identifier "/", v0.1.13 adds `any`/`all` collection expressions;
+   * v0.1.11, v0.1.12, v0.1.14 and v0.1.15 change no grammar): its parser's refusal is the 400's words.
+   */
+  bexprGrammar: BexprGrammar;
   /** What GET /health answers on the ops listener: `{}` as JSON (the health service through the gateway) or an empty body (the spec). */
   healthBody: "json" | "empty";
 }

@@ -13,6 +13,7 @@
  */
 import type { ReleaseFacts, ReleaseRow } from "./release-facts";
 import {
+  ACTIONS_PER_RESOURCE_021,
   CREDS_010,
   CREDS_014,
   FILTERED,
@@ -63,6 +64,8 @@ export const V04: ReleaseFacts = {
   addressAlways: false,
   addressChildRow: false,
   credentialSourceOrder: "attached",
+  // target.fetchSets reads the target_set view (a join with no ORDER BY): host sets in the order they were created
+  hostSetOrder: "created",
   pagination: false,
   emptyList: {},
   listItemsCarryLists: false,
@@ -104,6 +107,7 @@ export const V04: ReleaseFacts = {
   credentialLibraryForeignKey: true,
   hostSetConstraints: true,
   credentialSourcesLookedUp: false,
+  credentialSourceConstraints: false,
   listTokenScoped: false,
   // the generated *.pb.gw.go with grpc-gateway v2.3.0's JSONPb (runtime/marshal_jsonpb.go decodeJSONPb) and protobuf-go v1.26.0
   bodyDecoding: "gateway",
@@ -118,6 +122,7 @@ export const V04: ReleaseFacts = {
   anonymousGlobalList: "Unauthenticated",
   // ops came in 0.8 (handlers/health: GetHealthResponse{} through the gateway); earlier rows serve it the same way
   healthBody: "json",
+  bexprGrammar: "v0.1.8",
   authenticate: { methods: ["ampw"], credentials: true, type: false },
 };
 
@@ -130,6 +135,8 @@ export const ROWS = [
       "host sources and credential sources beside v0.4's host sets and credential libraries; views carry both names; authorize-session's " +
       "no-host 404 names host sources",
     credentialLibraryForeignKey: false,
+    hostSetOrder: "attached",
+    bexprGrammar: "v0.1.9",
     // (not observed after v0.4.0: later releases keep the emulation's own words)
     hostSetConstraints: false,
     // TS IdActions; toProto fills both names; target_service.proto routes both generations
@@ -154,6 +161,7 @@ export const ROWS = [
     release: "0.6",
     patch: "0.6.2",
     changes: "authorize-session's credentials name their origin credential_source too",
+    bexprGrammar: "v0.1.10",
     // TS AuthorizeSession fills both CredentialSource and the deprecated CredentialLibrary
     authorizeSession: { credentialOrigin: ["credential_source", "credential_library"] },
   },
@@ -222,6 +230,7 @@ export const ROWS = [
     // internal/host/plugin/ids.go: HostPrefix hplg, PreviousHostPrefix h
     authorizeSession: { hostIds: ["hst_", "hsst_", "hcst_", "hplg_", "hsplg_", "hcplg_", "h_", "hs_", "hc_"] },
     // internal/target/tcp/register.go VetCredentialSources, called by the repository's createSources and SetTargetCredentialSources
+    credentialSourceConstraints: true,
     injectedOnTcp: 'tcp.VetCredentialSources: tcp.Target only supports credential purpose: "brokered": parameter violation: error #100',
   },
   {
@@ -291,6 +300,7 @@ export const ROWS = [
     patch: "0.15.5",
     changes: "paginated lists; authorize-session answers connection_limit, endpoint_port, expiration (and its token carries endpoint_port, expiration)",
     pagination: true,
+    bexprGrammar: "v0.1.13",
     emptyList: { response_type: "complete", sort_by: "created_time", sort_dir: "desc" },
     // observed on real v0.15.5 and v0.21.3 (v0.12.2 was not asked: the release it starts at is not read)
     anonymousGlobalList: "PermissionDenied",
@@ -352,13 +362,7 @@ export const ROWS = [
     // each handler's action.RegisterResource(IdActions ∪ CollectionActions); ratelimit/config.go DefaultLimiterMaxQuotas
     rateLimiter: {
       ...RATE_LIMITS,
-      // a count per resource, alphabetical, reads best as a few lines
-      // prettier-ignore
-      actionsPerResource: {
-        account: 8, alias: 6, "auth-method": 8, "auth-token": 6, billing: 1, credential: 6, "credential-library": 6, "credential-store": 6,
-        group: 9, "host-catalog": 6, host: 6, "host-set": 9, "managed-group": 6, policy: 6, role: 15, scope: 12, session: 6,
-        "session-recording": 6, "storage-bucket": 6, target: 13, user: 10, worker: 12,
-      },
+      actionsPerResource: ACTIONS_PER_RESOURCE_021,
     },
     lists: {
       applicationCredentialLibraryIds: CREDS_014(["clvlt_", "clvllt_", ...STATIC_010, "credupd_", "credp_", "credjson_"]),
@@ -387,6 +391,7 @@ export const SPEC: ReleaseFacts = {
   // the spec's controller answers what it stores, and checks a host set's project
   patchEchoesUnmasked: false,
   hostSetsAnyProject: false,
+  hostSetOrder: "attached",
   bodyDecoding: "ours",
   pathCleaning: "none",
   healthBody: "empty",

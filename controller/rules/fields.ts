@@ -5,6 +5,7 @@
  */
 import * as shared from "../../common/rules";
 import { addressRule } from "./address";
+import { bexprRefusal } from "./bexpr-grammar";
 import type { Release } from "../../wire/releases";
 import type { RequestField } from "../../wire/target";
 import { TARGET_FIELDS, spec, type InputField } from "../../wire/target-fields";
@@ -170,7 +171,8 @@ export function checkListQuery(r: Release, q: ListQuery): boolean {
   const fields: RequestField[] = [];
   if (!recursive && !validId(q.scopeId, "p"))
     fields.push({ name: "scope_id", description: "This field must be a valid project scope ID or the list operation must be recursive." });
-  const why = q.filter ? shared.filterProblem(q.filter, "evaluation") : undefined;
+  // go-bexpr's grammar of the release judges first, in its parser's words; ours where it takes what we refuse
+  const why = q.filter ? (bexprRefusal(q.filter, r.bexprGrammar) ?? shared.filterProblem(q.filter, "evaluation")) : undefined;
   if (why)
     fields.push({
       name: "filter",

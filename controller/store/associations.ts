@@ -2,10 +2,10 @@
  * add/remove/set on a Target's id lists: the body's rules, the ids checked against the seed, and
  * the lists the change makes, in the order Boundary keeps them. Pure: the store records the result.
  */
-import type { ListField, ListRoute } from "../../wire/releases";
+import type { ListField, ListRoute, Release } from "../../wire/releases";
 import { associationOf, spec, type AssociationOp, type ListWire } from "../../wire/target-fields";
 import { checkActionBody, injectedRefusal, unknownMember, type SentIds } from "../rules/actions";
-import { actionMistake, addressConflict, sourcesMismatch, staleVersion } from "../emulation";
+import { actionMistake, addressConflict, credentialConstraint, isCredentialLibrary, sourcesMismatch, staleVersion } from "../emulation";
 import { invalidFields } from "../errors";
 import type { TargetRecord } from "../record";
 import type { Referents } from "./referents";
@@ -56,6 +56,14 @@ export function associationChange(
   // the repository reads the address before it moves the version (AddTargetHostSources, SetTargetHostSources: 0.12 to 0.21.3)
   if (kind === "host" && op !== "remove" && current.address) throw addressConflict(op, current.id);
   if (version !== current.version) throw staleVersion(release, current.id, current.version, version!, op, kind);
+  if (kind === "credential" && op !== "set" && release.credentialSourcesLookedUp && rules.dialect.repositoryAnswers)
+    repositoryRefusals(
+      rules.release,
+      op,
+      current.scope_id,
+      seed,
+      fields.flatMap((f) => wanted.get(f)!.map((id) => ({ id, attached: attachedTo(f).includes(id) }))),
+    );
   const next: Record<string, unknown> = { ...current };
   for (const f of fields) {
     const name = sent.find((s) => s.field === f && (s.ids?.length ?? 0) > 0)?.name ?? spec(f).wire;
@@ -85,4 +93,28 @@ export function associationChange(
     } else next[spec(f).wire] = [...attached.filter((h) => ids.includes(h)), ...ids.filter((h) => !attached.includes(h))];
   }
   return next;
+}
+
+/**
+ * What AddTargetCredentialSources and DeleteTargetCredentialSources (0.9+) refuse once the version
+ * is checked: libraries' rows first, then static credentials'. An add breaks a key (`constraints`,
+ * 0.10+: `credentialConstraint`); a remove counts each table's deleted rows, where the static check
+ * words its counts from the libraries' (`rowsDeleted`, `len(deleteCredLibs)`: real v0.12.2, v0.15.5 and
+ * v0.21.3 answered "static credential deleted 0 did not match request for 0").
+ */
+function repositoryRefusals(release: Release, op: "add" | "remove", projectId: string, seed: Referents, rows: { id: string; attached: boolean }[]): void {
+  const libraries = rows.filter((r) => isCredentialLibrary(r.id));
+  for (const group of [libraries, rows.filter((r) => !isCredentialLibrary(r.id))]) {
+    const library = group === libraries;
+    if (op === "remove") {
+      const missing = group.find((r) => !r.attached);
+      if (!missing) continue;
+      const [noun, deleted] = library ? ["credential libraries", 0] : ["static credential", libraries.length];
+      const why = "is not attached to the target";
+      throw actionMistake(release, "", op, "credential", { kind: "not-attached", id: missing.id, why, deleted, asked: libraries.length, noun });
+    }
+    if (!release.credentialSourceConstraints) return;
+    if (group.some((r) => r.attached)) throw credentialConstraint(release, library, "attached");
+    if (group.some((r) => seed.referent("credential", r.id)?.scope_id !== projectId)) throw credentialConstraint(release, library, "other-project");
+  }
 }

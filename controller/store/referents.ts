@@ -24,6 +24,8 @@ export interface Referents {
   credentialSource(id: string): FixtureCredentialLibrary | FixtureCredential | undefined;
   /** The resource of this kind (REFERENTS) an id list names: what attaching checks ids against. */
   referent(kind: ListKind, id: string): ReferentRecord | undefined;
+  /** Where a referent was created among those of its kind (the fixtures' order: the seed creates them so), or Infinity for one the seed lacks. */
+  createdAt(kind: ListKind, id: string): number;
   /** The workers a session may use. */
   readonly workers: readonly FixtureWorker[];
 }
@@ -76,6 +78,12 @@ export class Seed implements Referents {
   /** See `Referents.referent`. */
   referent(kind: ListKind, id: string): ReferentRecord | undefined {
     return this.byKind[kind].get(id);
+  }
+
+  /** See `Referents.createdAt`. */
+  createdAt(kind: ListKind, id: string): number {
+    const at = [...this.byKind[kind].keys()].indexOf(id);
+    return at < 0 ? Infinity : at;
   }
 }
 
