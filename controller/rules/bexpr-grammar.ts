@@ -22,6 +22,8 @@ class Parser {
   expected: string[] = [];
   errors: string[] = [];
   rules: string[] = [];
+  /** Set past MAX_DEPTH rules within each other (some 200 parentheses): Go's stack grows, ours does not; every rule then fails at once. */
+  tooDeep = false;
   /** Each rule's result by position (and whether under `!`): the index after it, or -1 for a failure. */
   readonly memo = new Map<string, number>();
   constructor(src: string) {
@@ -133,9 +135,6 @@ const refuse =
     p.errors.push(`${line}:${col} (${offset}): rule ${p.rules.at(-1)}: ${message}`);
     return false;
   };
-/** A rule; `name` is its display name in quotes when the grammar gives one (`"grouping"`), as pigeon prefixes errors. */
-/** Thrown past MAX_DEPTH rules within each other (some 200 parentheses): Go's stack grows, ours does not. */
-class TooDeep extends Error {}
 const MAX_DEPTH = 1000;
 let rules = 0;
 /**
@@ -154,7 +153,11 @@ const rule = (name: string, body: () => Node): Node => {
       if (known >= 0) p.i = known;
       return known >= 0;
     }
-    if (p.rules.push(name) > MAX_DEPTH) throw new TooDeep();
+    if (p.tooDeep) return false;
+    if (p.rules.push(name) > MAX_DEPTH) {
+      p.tooDeep = true;
+      return false;
+    }
     const ok = (node ??= body())(p);
     p.rules.pop();
     p.memo.set(key, ok ? p.i : -1);
@@ -260,13 +263,8 @@ export function bexprRefusal(src: string, g: BexprGrammar): string | undefined {
   const p = new Parser(src);
   let start = grammars.get(g);
   if (!start) grammars.set(g, (start = grammar(g)));
-  let ok: boolean;
-  try {
-    ok = start(p);
-  } catch (err) {
-    if (err instanceof TooDeep) return undefined;
-    throw err;
-  }
+  const ok = start(p);
+  if (p.tooDeep) return undefined;
   const errors = [...new Set(p.errors)];
   if (errors.length > 0) return errors.join("\n");
   if (ok) return undefined;

@@ -7,8 +7,7 @@
  * adopts them and plans no change. Every bad input exits non-zero with one message naming it, and
  * the command never writes to the controller.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { OfflineEngine } from "../../examples/offline/engine";
 import { pluginProgram } from "../../examples/offline/plugin-program";
@@ -18,17 +17,13 @@ import { packedProgram, startPlugin } from "../../harness/provider-host";
 import { BoundaryClient } from "../../provider/client";
 import { resourceNames } from "../../provider/estate/names";
 import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT, useTestController, type TestController } from "../helpers/controller";
-import { CLI, runCli } from "../helpers/cli";
+import { runImport, work } from "../helpers/estate";
 import { startFaultProxy } from "../helpers/fault-proxy";
 
 // each test runs the built bin several times and starts the plugin: seconds each on a loaded machine
 jest.setTimeout(120_000);
 
 const FIXTURE = path.join(__dirname, "..", "..", "examples", "terraform", "terraform.tfstate");
-const work = () => mkdtempSync(path.join(tmpdir(), "pb-import-"));
-
-/** Runs `pulumi-boundary import …` in `cwd` with `env` on top of this process's (BOUNDARY_* cleared). */
-const runImport = (args: string[], env: Record<string, string> = {}, cwd = work(), cli = CLI) => runCli(["import", ...args], env, { cwd, cli });
 
 /** `pulumi import --file`'s Reads: one per resource, with only its id, through the installed plugin. */
 async function readAsImport(addr: string, ids: string[]) {
