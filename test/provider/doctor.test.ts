@@ -178,6 +178,12 @@ describe("the command", () => {
     }
   });
 
+  test("--help says a login's token is left on the controller until it expires", async () => {
+    const res = await runCli(["doctor", "--help"]);
+    expect(res.code).toBe(0);
+    expect(res.stdout.replace(/\s+/g, " ")).toContain("the doctor does not revoke it, and it stays valid until it expires");
+  });
+
   test("a scope that is no id is a usage error (exit 2)", async () => {
     const res = await runCli(["doctor", "--scope", "prod"]);
     expect(res.code).toBe(2);
