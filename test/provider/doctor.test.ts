@@ -113,6 +113,8 @@ describe("a broken address", () => {
     const { failed, findings } = await doctor({ BOUNDARY_ADDR: "http://127.0.0.1:1", BOUNDARY_TOKEN: ADMIN_TOKEN, BOUNDARY_MAX_RETRIES: "0" });
     expect(failed).toMatchObject({ check: "address" });
     expect(failed!.text).toMatch(/no controller answers at/);
+    // where the address came from, as given (not the doctor's own copy of it)
+    expect(failed!.text).toContain("the address BOUNDARY_ADDR gives");
     expect(findings.map((f) => f.check)).toEqual(["settings", "address"]);
   });
 
