@@ -6,8 +6,9 @@
  */
 import { ENV, type BoundaryClientOptions } from "./client";
 import { ClientSettingsError } from "./client/errors";
+import { LDAP_SINCE } from "./client/login";
 import { looseName, nearestName } from "../common/nearest";
-import { API_GENERATIONS, firstReleaseWhere } from "../wire/releases";
+import { API_GENERATIONS } from "../wire/releases";
 
 /** The package name: the namespace of the stack config keys. */
 export const PACKAGE = "boundary";
@@ -32,7 +33,7 @@ export const PROVIDER_CONFIG = {
     env: ENV.authMethodId,
     secret: false,
     doc:
-      `A password (\`ampw_…\`) or LDAP (\`amldap_…\`, Boundary ${firstReleaseWhere((r) => r.authenticate.methods.includes("amldap"))?.release}+) ` +
+      `A password (\`ampw_…\`) or LDAP (\`amldap_…\`, Boundary ${LDAP_SINCE}+) ` +
       "auth method to log in with when no token is set; a token wins when both are.",
   },
   authMethodLoginName: { env: ENV.authMethodLoginName, secret: false, doc: "The login name to log in with (with `authMethodId`)." },

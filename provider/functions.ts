@@ -9,7 +9,8 @@ import { z } from "zod";
 import type { SessionAuthorization, Target } from "../wire/target";
 import { LIST_FIELDS, associationOf, getPath, type ListField, type TargetFields } from "../wire/target-fields";
 import { firstReleaseWhere } from "../wire/releases";
-import { BoundaryClient, findTargets, type BoundaryClientOptions, type TargetIdentity } from "./client";
+import { createHash } from "node:crypto";
+import { BoundaryClient, findTargets, resolveSettings, type BoundaryClientOptions, type TargetIdentity } from "./client";
 import { ANSWER_NAMES } from "./client/list-check";
 import { PACKAGE, providerOptions } from "./config";
 import { FunctionArgumentError } from "./plugin/errors";
@@ -153,13 +154,26 @@ const isSecretField = (k: string): boolean => (SESSION_SECRET_FIELDS as readonly
 /** What `authorizeSession` returns: each field of the session as an Output (two of them secret). */
 export type AuthorizeSessionResult = { [K in keyof SessionView]-?: pulumi.Output<SessionView[K]> };
 
+/**
+ * One client per resolved settings for the life of the process, so a login is made once and its
+ * token reused by every evaluation (a client per evaluation would log in each time, leaving a live
+ * token behind each). Keyed by a digest of the settings: no key holds a token or a password.
+ */
+const clients = new Map<string, BoundaryClient>();
+
 /** The provider's settings for functions: explicit options, else stack config, else BOUNDARY_* (read when called). */
 function clientFor(options: BoundaryClientOptions | undefined, stack: StackConfig): BoundaryClient {
   const fromStack = providerOptions((key) => stack[key]);
   const merged = { ...fromStack, ...options };
   for (const k of Object.keys(merged) as (keyof BoundaryClientOptions)[])
     if (merged[k] === undefined) merged[k] = fromStack[k as keyof typeof fromStack] as never;
-  return new BoundaryClient(merged);
+  const key = createHash("sha256")
+    .update(JSON.stringify(resolveSettings(merged, process.env)))
+    .digest("hex");
+  let client = clients.get(key);
+  // idle keep-alive connections do not hold the process open (undici unrefs them), so the client is never closed
+  if (!client) clients.set(key, (client = new BoundaryClient(merged)));
+  return client;
 }
 
 /** The stack config keys functions read (the token and the password as secrets). */
@@ -185,12 +199,8 @@ function stackConfig(): pulumi.Output<StackConfig> {
 export function authorizeSession(args: AuthorizeSessionInputs | pulumi.Input<AuthorizeSessionArgs>, options?: BoundaryClientOptions): AuthorizeSessionResult {
   const raw: pulumi.Output<SessionAuthorization> = pulumi.all([pulumi.output(args), stackConfig()]).apply(async ([a, stack]) => {
     const client = clientFor(options, stack);
-    try {
-      const { hostId, ...identity } = decodeAuthorizeSessionArgs(a);
-      return await client.authorizeSession(identity, hostId);
-    } finally {
-      await client.close();
-    }
+    const { hostId, ...identity } = decodeAuthorizeSessionArgs(a);
+    return await client.authorizeSession(identity, hostId);
   });
   // The stack token may be secret, which would make every field secret; only the secret fields are.
   const view = raw.apply((r) => sessionView(r as SessionAuthorization));
@@ -281,11 +291,7 @@ export type TargetSummary = Omit<TargetState, "__managed" | ListState> & Partial
 export function getTargets(args: Inputs<GetTargetsArgs> | pulumi.Input<GetTargetsArgs>, options?: BoundaryClientOptions): pulumi.Output<TargetSummary[]> {
   const result = pulumi.all([pulumi.output(args), stackConfig()]).apply(async ([a, stack]) => {
     const client = clientFor(options, stack);
-    try {
-      return await getTargetsOn(client, a as GetTargetsArgs);
-    } finally {
-      await client.close();
-    }
+    return await getTargetsOn(client, a as GetTargetsArgs);
   });
   return pulumi.unsecret(result) as pulumi.Output<TargetSummary[]>;
 }

@@ -276,6 +276,11 @@ export class BoundaryClient extends ListActionsWithNames {
     return probeHostSetActionsGone(this.knowledge, (call) => this.send(call));
   }
 
+  /** The last `RateLimit-Policy` header the controller's API answered with (Boundary 0.14.3+), if any. */
+  get rateLimitPolicy(): string | undefined {
+    return this.transport.rateLimitPolicy;
+  }
+
   /** Closes the keep-alive connections (of every view of this client). */
   async close(): Promise<void> {
     await this.transport.close();

@@ -13,7 +13,7 @@ import type { LoginSettings } from "./settings";
 import { firstReleaseWhere } from "../../wire/releases";
 
 /** The release whose login first took LDAP auth methods (the release table's). */
-const LDAP_SINCE = firstReleaseWhere((r) => r.authenticate.methods.includes("amldap"))?.release;
+export const LDAP_SINCE = firstReleaseWhere((r) => r.authenticate.methods.includes("amldap"))?.release;
 
 /** What a login answers that the client reads: the token (the rest of the auth token is not kept). */
 const LoginAnswer = z.object({ attributes: z.object({ token: z.string().min(1) }) });

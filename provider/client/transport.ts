@@ -42,6 +42,8 @@ export class Transport {
   private readonly failures: Failures;
   /** The login, when the settings give an auth method and no token. */
   private readonly login: Login | undefined;
+  /** The last `RateLimit-Policy` an API answer advertised (of any status), for `pulumi-boundary doctor`. */
+  rateLimitPolicy: string | undefined;
 
   /** A transport for `settings`; no connection is made until the first request. */
   constructor(readonly settings: ClientSettings) {
@@ -66,6 +68,7 @@ export class Transport {
       this.failures.secrets.add(fresh);
       answer = await this.call(op, method, path, body, fresh);
     }
+    this.rateLimitPolicy = first(answer.headers["ratelimit-policy"]) ?? this.rateLimitPolicy;
     return this.checked(method, path, answer);
   }
 

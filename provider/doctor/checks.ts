@@ -2,11 +2,13 @@
  * What `pulumi-boundary doctor` checks, in order, each one line: the settings; the address answers
  * and is Boundary (TLS, `/v1`, a proxy's path); which release the provider learns and how; the token
  * or the login works; for a scope, what Boundary reports the caller may do with its Targets; the
- * rate limits the controller advertises; and what it could not check. It only reads: an anonymous
- * list, a scope's read and a list of its Targets, and the probe of the API generation, which changes nothing.
+ * rate limits the controller advertises; and what it could not check. It only reads: a recursive
+ * list of Targets from global (without, then with the credentials), a scope's read, a list of its
+ * Targets, and the probe of the API generation, which changes nothing. A login's token is left to
+ * expire (the local controller serves no `DELETE /v1/auth-tokens/{id}` to revoke it).
  */
 import { z } from "zod";
-import { BoundaryApiError, BoundaryClient, LoginRefusedError, UnauthenticatedError, UnexpectedAnswerError, type BoundaryClientOptions } from "../client";
+import { BoundaryApiError, BoundaryClient, ENV, LoginRefusedError, UnauthenticatedError, UnexpectedAnswerError, type BoundaryClientOptions } from "../client";
 import { firstReleaseWhere, type Release } from "../../wire/releases";
 
 /** The minor release during which the API rate limiter came (the release table's; its earlier patches lack it). */
@@ -25,6 +27,10 @@ const ScopeAnswer = z.object({
   type: z.string().optional(),
   authorized_collection_actions: z.record(z.string(), z.array(z.string())).optional(),
 });
+
+/** `GET /v1/scopes/{id}`: it changes nothing. */
+const readScope = (client: BoundaryClient, id: string) =>
+  client.send({ method: "GET", path: `/v1/scopes/${encodeURIComponent(id)}`, body: undefined, answer: ScopeAnswer });
 
 /** The Target actions a pipeline needs, and where Boundary reports each: the scope's collection, or each Target. */
 const ON_COLLECTION = ["list", "create"] as const;
@@ -64,32 +70,42 @@ export async function runChecks(
   say("ok", "settings", `address ${address} (from ${s.addrFrom}); ${auth}`);
   if (s.loginIgnored) say("warn", "settings", "a token and a login are both set: the token wins (as in terraform-provider-boundary), the login is not used");
 
-  // 2. the address answers, and what answers is Boundary: an anonymous list is refused with Boundary's own error body
-  const anonymous = new BoundaryClient({ addr: address, caCert: s.caCert, tlsInsecure: s.tlsInsecure, timeoutMs: s.timeoutMs, maxRetries: 0 }, {});
-  let rateHeaders: Readonly<Record<string, string>> = {};
+  // 2. the address answers, and what answers is Boundary: a recursive list of Targets from global, which
+  // every release answers the same way without a token (its list, or a refusal in Boundary's own error body)
+  const anonymous = new BoundaryClient(
+    { addr: s.addrFrom === "boundary:addr" ? address : undefined, caCert: s.caCert, tlsInsecure: s.tlsInsecure, timeoutMs: s.timeoutMs, maxRetries: 0 },
+    s.addrFrom === "BOUNDARY_ADDR" ? { [ENV.addr]: address } : {},
+  );
+  let policy: string | undefined;
   try {
-    await anonymous.listTargets({ scopeId: "global" });
+    await anonymous.listTargets({ scopeId: "global", recursive: true });
     say("ok", "address", `${address} answers as Boundary's API (it lists Targets without a token)`);
   } catch (err) {
-    if (err instanceof BoundaryApiError && !(err instanceof UnexpectedAnswerError) && [401, 403].includes(err.status)) {
-      rateHeaders = err.headers;
-      say("ok", "address", `${address} answers as Boundary's API (${err.status} ${err.kind} without a token, in Boundary's words)`);
-    } else return say("fail", "address", message(err));
+    if (!(err instanceof BoundaryApiError) || err instanceof UnexpectedAnswerError || err.kind === "Unknown") return say("fail", "address", message(err));
+    say("ok", "address", `${address} answers as Boundary's API (${err.status} ${err.kind} without a token, in Boundary's words)`);
   } finally {
+    policy = anonymous.rateLimitPolicy;
     await anonymous.close();
   }
 
   try {
-    // 3. the token or the login: a read that any grant allows
-    const target = scopeId ?? "global";
+    // 3. the token or the login: a recursive list from global, which any valid token may make on every release
     try {
-      await client.listTargets({ scopeId: target });
+      await client.listTargets({ scopeId: "global", recursive: true });
       say("ok", "credentials", s.login ? `the login works (${s.login.authMethodId}); its token is kept in memory only` : `the token (${s.tokenFrom}) works`);
     } catch (err) {
       if (err instanceof LoginRefusedError || err instanceof UnauthenticatedError) return say("fail", "credentials", message(err));
       if (!(err instanceof BoundaryApiError && err.status === 403)) return say("fail", "credentials", message(err));
-      say("ok", "credentials", `the controller takes the credentials (it answered 403 for listing Targets in ${target}: a grant is missing, see below)`);
+      // some releases answer an unknown token's recursive list as they answer no token (403): reading the
+      // global scope tells them apart (401 for a token the controller does not take, 403 for a missing grant)
+      const read = await readScope(client, "global").then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      if (read instanceof LoginRefusedError || read instanceof UnauthenticatedError) return say("fail", "credentials", message(read));
+      say("ok", "credentials", "the controller takes the credentials (it answered 403 for listing Targets from global: a grant is missing, see below)");
     }
+    policy = client.rateLimitPolicy ?? policy;
 
     // 4. which release: configured, or learned from the answers (and the probe that changes nothing)
     const generation = await client.apiGeneration().catch(() => undefined);
@@ -101,7 +117,6 @@ export async function runChecks(
     else if (!(await checkGrants(client, scopeId, say))) return false;
 
     // 6. the rate limits the controller advertises (Boundary 0.14.3+)
-    const policy = rateHeaders["ratelimit-policy"];
     if (policy) say("ok", "rate limits", `the controller advertises ${policy} (RateLimit-Policy): the provider paces its calls within them`);
     else
       say(
@@ -129,9 +144,9 @@ async function checkGrants(
 ): Promise<boolean> {
   let collection: readonly string[] | undefined;
   try {
-    const scope = await client.send({ method: "GET", path: `/v1/scopes/${encodeURIComponent(scopeId)}`, body: undefined, answer: ScopeAnswer });
+    const scope = await readScope(client, scopeId);
     if (scope.type !== undefined && scope.type !== "project")
-      say(
+      return say(
         "warn",
         "grants",
         `${scopeId} is ${scope.type === "org" ? "an org" : "the global"} scope: Targets live in projects; give a project (p_…) to check them`,

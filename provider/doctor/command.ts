@@ -22,7 +22,9 @@ const env = (k: keyof typeof PROVIDER_CONFIG) => PROVIDER_CONFIG[k].env;
 export const DOCTOR_USAGE = `Usage: pulumi-boundary doctor [--scope <project id>] [--stack <name>]
 
 Checks the first connection to a Boundary controller with the provider's settings, one line each,
-and stops at the first blocking problem (exit 1). It never writes.
+and stops at the first blocking problem (exit 1). It never writes, but a login (no token given)
+makes an auth token on the controller, as \`boundary authenticate\` does: the doctor does not revoke
+it, and it stays valid until it expires (the controller's auth_token_time_to_live, 7 days by default).
 
   1. the settings (the address, and a token or a login)
   2. the address answers and is Boundary's API (TLS, no /v1 suffix, a proxy's path)

@@ -50,7 +50,12 @@ describe.each(RELEASE_KEYS)("--emulate %s", (mode) => {
     const res = await c.call("POST", `/v1/auth-methods/${AM}:authenticate`, login("user", "password"), null);
     const token = res.body.attributes.token;
     expect((await c.call("GET", `/v1/targets?scope_id=${PROJECT}`, undefined, token)).status).toBe(200);
-    expect((await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: "nope", type: "tcp" }, token)).status).toBe(403);
+    // a create every release takes from admin (as above), so the refusal is the grant's, not the body's
+    const refused = await c.call("POST", "/v1/targets", { scope_id: PROJECT, name: `nope-${mode}`, type: "tcp", attributes: { default_port: 22 } }, token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.kind).toBe("PermissionDenied");
+    const names = (await c.call("GET", `/v1/targets?scope_id=${PROJECT}`, undefined, token)).body.items.map((t: { name: string }) => t.name);
+    expect(names).not.toContain(`nope-${mode}`);
   });
 
   test("a wrong password is 401 Unable to authenticate; an auth method not seeded is 404", async () => {

@@ -19,6 +19,8 @@ export interface Fault {
   stallBody?: boolean;
   /** Cut the connection at once, forwarding nothing (a controller that is away). */
   reset?: boolean;
+  /** Forward the request, and hold the controller's answer this long before passing it on (a slow answer; `status` is unused). */
+  delayMs?: number;
 }
 
 /** Decides per request (`count` is its 1-based place among all requests seen): a Fault, or undefined to forward it unchanged. */
@@ -50,7 +52,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       res.write('{"id":"ttcp_');
       return;
     }
-    if (fault && !fault.dropAnswer) {
+    if (fault && !fault.dropAnswer && fault.delayMs === undefined) {
       req.resume();
       res.writeHead(fault.status, fault.headers ?? {});
       res.end(fault.body ?? "");
@@ -63,8 +65,12 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         return;
       }
       entry.status = up.statusCode;
-      res.writeHead(up.statusCode!, up.headers);
-      up.pipe(res);
+      const pass = () => {
+        res.writeHead(up.statusCode!, up.headers);
+        up.pipe(res);
+      };
+      if (fault?.delayMs !== undefined) setTimeout(pass, fault.delayMs);
+      else pass();
     });
     out.on("error", () => res.destroy());
     req.pipe(out);

@@ -55,6 +55,31 @@ describe.each(MATRIX)("--emulate %s", (mode) => {
     expect(await targets()).toEqual(before);
   });
 
+  test("without --scope (as the README's tour runs it) every check passes but the grants, which are skipped", async () => {
+    const { ok, findings } = await doctor({ BOUNDARY_ADDR: c.apiUrl, ...LOGIN });
+    expect(findings.filter((f) => f.status === "fail")).toEqual([]);
+    expect(ok).toBe(true);
+    expect(findings.map((f) => `${f.status} ${f.check}`)).toEqual([
+      "ok settings",
+      "ok address",
+      "ok credentials",
+      "ok release",
+      "skip grants",
+      "ok rate limits",
+      "skip not checked",
+    ]);
+    const policy = findings.find((f) => f.check === "rate limits")!.text;
+    if (["0.14", "0.15", "0.21"].includes(mode)) expect(policy).toMatch(/advertises .*;w=30/);
+  });
+
+  test("an org for --scope is a warning that Targets live in projects; an unknown scope asks for an existing one", async () => {
+    const org = await doctor({ BOUNDARY_ADDR: c.apiUrl, BOUNDARY_TOKEN: ADMIN_TOKEN }, "o_1234567890");
+    expect(org.failed).toBeUndefined();
+    expect(org.findings.find((f) => f.check === "grants")).toMatchObject({ status: "warn", text: expect.stringContaining("o_1234567890 is an org scope") });
+    const none = await doctor({ BOUNDARY_ADDR: c.apiUrl, BOUNDARY_TOKEN: ADMIN_TOKEN }, "p_0000000000");
+    expect(none.failed).toEqual({ status: "fail", check: "grants", text: "no scope p_0000000000 on this controller: give an existing one (--scope)" });
+  });
+
   test("a wrong password stops at the credentials, naming the settings", async () => {
     const { ok, failed } = await doctor({ BOUNDARY_ADDR: c.apiUrl, ...LOGIN, BOUNDARY_AUTHENTICATE_PASSWORD_PASSWORD: "wrong-one" }, PROJECT);
     expect(ok).toBe(false);
@@ -88,6 +113,8 @@ describe("a broken address", () => {
     const { failed, findings } = await doctor({ BOUNDARY_ADDR: "http://127.0.0.1:1", BOUNDARY_TOKEN: ADMIN_TOKEN, BOUNDARY_MAX_RETRIES: "0" });
     expect(failed).toMatchObject({ check: "address" });
     expect(failed!.text).toMatch(/no controller answers at/);
+    // where the address came from, as given (not the doctor's own copy of it)
+    expect(failed!.text).toContain("the address BOUNDARY_ADDR gives");
     expect(findings.map((f) => f.check)).toEqual(["settings", "address"]);
   });
 
@@ -151,6 +178,12 @@ describe("the command", () => {
     } finally {
       await c.shutdown();
     }
+  });
+
+  test("--help says a login's token is left on the controller until it expires", async () => {
+    const res = await runCli(["doctor", "--help"]);
+    expect(res.code).toBe(0);
+    expect(res.stdout.replace(/\s+/g, " ")).toContain("the doctor does not revoke it, and it stays valid until it expires");
   });
 
   test("a scope that is no id is a usage error (exit 2)", async () => {

@@ -116,3 +116,37 @@ test("functions: authorizeSession marks the token and credentials secret; getTar
     await engine.destroy();
   }
 });
+
+test("functions log in once per process: several getTargets and authorizeSession evaluations share one login and its token", async () => {
+  const login = new OfflineEngine({
+    programDir: path.join(__dirname, "..", "..", "examples", "basic"),
+    project: "mocks-test",
+    stack: "login",
+    config: { "boundary:addr": c.apiUrl },
+  });
+  // functions read their settings from the environment here, as in the test above
+  const env = {
+    BOUNDARY_ADDR: c.apiUrl,
+    BOUNDARY_AUTH_METHOD_ID: "ampw_1234567890",
+    BOUNDARY_AUTHENTICATE_PASSWORD_LOGIN_NAME: "admin",
+    BOUNDARY_AUTHENTICATE_PASSWORD_PASSWORD: "password",
+  };
+  Object.assign(process.env, env);
+  const db = await c.create({ name: "login-db", host_set_ids: ["hsst_1234567890"], attributes: { default_port: 5432 } });
+  const program = () => {
+    const lookups = [1, 2, 3].map(() => boundary.getTargets({ scopeId: PROJECT, filter: '"/item/name" == "login-db"' }));
+    const session = boundary.authorizeSession({ targetId: db.id });
+    return { found: lookups.map((l) => l.apply((ts) => ts.length)), endpoint: session.endpoint };
+  };
+  try {
+    const first = await countCalls(c.opsUrl, () => login.up(program));
+    expect(plain(first.result.outputs)).toMatchObject({ found: [1, 1, 1], endpoint: "tcp://127.0.0.1:5432" });
+    // a second run in the same process logs in no more
+    const second = await countCalls(c.opsUrl, () => login.up(program));
+    expect(first.calls["POST /v1/auth-methods/{id}:authenticate"]).toBe(1);
+    expect(second.calls["POST /v1/auth-methods/{id}:authenticate"]).toBeUndefined();
+  } finally {
+    for (const k of Object.keys(env)) delete process.env[k];
+    await login.destroy();
+  }
+});
