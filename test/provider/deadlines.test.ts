@@ -16,6 +16,11 @@ import { startQuotaProxy } from "../helpers/quota-proxy";
 import { ROUTES, routeTo, type TestRoute } from "../helpers/routes";
 import { until } from "../helpers/wait";
 
+/** The timings docs/behaviour.md quotes, printed only when asked (PB_VERBOSE=1): the suite runs quietly. */
+const measured = (line: string) => {
+  if (process.env.PB_VERBOSE) console.log(line);
+};
+
 /** The error's text, as the engine shows it. */
 const shown = (err: unknown) => String(err instanceof StepFailed ? err.message : ((err as { details?: string }).details ?? err));
 
@@ -66,7 +71,7 @@ describe.each(ROUTES)("through the %s route", (kind) => {
       expect(destroy.ms).toBeLessThan(2000);
       expect(shown(destroy.err)).toContain(where);
       expect(stack.id).toBe(made.id);
-      console.log(`refused connection (${kind}): create ${create.ms} ms, refresh ${refresh.ms} ms, destroy ${destroy.ms} ms`);
+      measured(`refused connection (${kind}): create ${create.ms} ms, refresh ${refresh.ms} ms, destroy ${destroy.ms} ms`);
       await made.destroy();
     } finally {
       await good.stop();
@@ -130,7 +135,7 @@ describe.each(ROUTES)("through the %s route", (kind) => {
         timed(() => updating.up({ ...programs[1]!, description: "changed" })),
         timed(() => deleting.destroy()),
       ]);
-      console.log(`customTimeouts 3s, silent controller (${kind}): create ${create.ms} ms, read ${read.ms} ms, update ${update.ms} ms, delete ${remove.ms} ms`);
+      measured(`customTimeouts 3s, silent controller (${kind}): create ${create.ms} ms, read ${read.ms} ms, update ${update.ms} ms, delete ${remove.ms} ms`);
       for (const r of [create, read, update, remove]) {
         expect(r.ms).toBeLessThan(5000);
         expect(r.ms).toBeGreaterThanOrEqual(2900);
@@ -178,7 +183,7 @@ describe("Cancel (Ctrl-C) on the plugin route", () => {
       await route.engine.cancel();
       const { err } = await up;
       const ms = Date.now() - cancelledAt;
-      console.log(`Cancel during a hung create (${_what}): returned ${ms} ms after Cancel`);
+      measured(`Cancel during a hung create (${_what}): returned ${ms} ms after Cancel`);
       expect(ms).toBeLessThan(2000);
       const held = c.store.listTargets(PROJECT, false).filter((t) => t.name === name);
       if (made) {
