@@ -10,28 +10,7 @@
  * a folder inside that install, so Node's resolution finds the installed package and its
  * dependencies; no second pack or install. One tsc run, most of it reading @pulumi/pulumi's types.
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import * as path from "node:path";
-import { packedProgram } from "../../harness/provider-host";
-
-/** Pulumi's TypeScript template's tsconfig.json (`pulumi new typescript`), as it writes it. */
-const TEMPLATE_TSCONFIG = {
-  compilerOptions: {
-    strict: true,
-    outDir: "bin",
-    target: "es2020",
-    module: "commonjs",
-    moduleResolution: "node",
-    sourceMap: true,
-    experimentalDecorators: true,
-    pretty: true,
-    noFallthroughCasesInSwitch: true,
-    noImplicitReturns: true,
-    forceConsistentCasingInFileNames: true,
-  },
-  files: ["index.ts"],
-};
+import { typeCheckAsTemplate } from "../helpers/template";
 
 /** A first program: the README's Target, the functions, the client, and each subpath the package exports. */
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
@@ -62,12 +41,7 @@ export const started: Promise<RunningController> | undefined = process.env.START
 `;
 
 test("a Pulumi TypeScript program using the package passes tsc --noEmit under Pulumi's template tsconfig", () => {
-  const dir = mkdtempSync(path.join(packedProgram(), "template-program-"));
-  writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(TEMPLATE_TSCONFIG, null, 4));
-  writeFileSync(path.join(dir, "index.ts"), PROGRAM);
-  const tsc = require.resolve("typescript/bin/tsc");
-  const r = spawnSync(process.execPath, [tsc, "--noEmit", "-p", dir, "--pretty", "false"], { cwd: dir, encoding: "utf8", timeout: 240_000 });
-  // tsc writes its diagnostics to stdout; on failure the first ones say which file and why
-  expect(r.stdout.split("\n").slice(0, 10).join("\n")).toBe("");
+  const r = typeCheckAsTemplate("template-program-", PROGRAM);
+  expect(r.diagnostics).toBe("");
   expect([r.status, r.signal]).toEqual([0, null]);
 }, 300_000);

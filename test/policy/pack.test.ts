@@ -4,11 +4,12 @@
  * policies, their default levels and config schemas), ConfigureStack, Configure and Remediate; it
  * judges Targets only; and `pulumi-boundary/policy` can be imported without starting anything.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { packedProgram, programRequire } from "../../harness/provider-host";
 import { installedPack, reconcile, usePolicyPack } from "../helpers/policy-pack";
+import { typeCheckAsTemplate } from "../helpers/template";
 import { useTargetRoutes } from "../helpers/registrations";
 
 const ROOT = path.join(__dirname, "..", "..");
@@ -130,35 +131,13 @@ test("the package ships the pack and its policies; the pack's package.json carri
 });
 
 test("a team's own pack importing pulumi-boundary/policy compiles under Pulumi's TypeScript template (node resolution, strict, no skipLibCheck)", () => {
-  const dir = mkdtempSync(path.join(packedProgram(), "own-pack-"));
-  // Pulumi's TypeScript template's compiler options; its devDependencies bring @types/node and typescript (the repo's here)
-  const compilerOptions = {
-    strict: true,
-    outDir: "bin",
-    target: "es2020",
-    module: "commonjs",
-    moduleResolution: "node",
-    sourceMap: true,
-    experimentalDecorators: true,
-    pretty: false,
-    noFallthroughCasesInSwitch: true,
-    noImplicitReturns: true,
-    forceConsistentCasingInFileNames: true,
-    typeRoots: [path.join(ROOT, "node_modules", "@types")],
-    types: ["node"],
-  };
-  writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["index.ts"] }));
-  writeFileSync(
-    path.join(dir, "index.ts"),
-    `import { connectionLimit, targetPolicies, TARGET_TYPES, type PolicySettingError } from "pulumi-boundary/policy";
+  const program = `import { connectionLimit, targetPolicies, TARGET_TYPES, type PolicySettingError } from "pulumi-boundary/policy";
 const names: string[] = [...targetPolicies, connectionLimit].map((p) => p.name);
 const type: "boundary:index:Target" = TARGET_TYPES.plugin;
 export const described = { names, type, error: undefined as PolicySettingError | undefined };
-`,
-  );
-  const tsc = require.resolve("typescript/bin/tsc", { paths: [ROOT] });
-  const r = spawnSync(process.execPath, [tsc, "-p", dir, "--noEmit"], { cwd: dir, encoding: "utf8" });
-  // tsc writes its diagnostics to stdout: on failure they say which declaration and why
-  expect(r.stdout.split("\n").slice(0, 10).join("\n")).toBe("");
+`;
+  // the template's devDependencies bring @types/node (here: the repository's)
+  const r = typeCheckAsTemplate("own-pack-", program, { typeRoots: [path.join(ROOT, "node_modules", "@types")], types: ["node"] });
+  expect(r.diagnostics).toBe("");
   expect([r.status, r.signal]).toEqual([0, null]);
 }, 120_000); // a whole compile, on a loaded machine
