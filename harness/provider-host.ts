@@ -74,6 +74,31 @@ export function startPlugin(program: string, options: { env?: Record<string, str
 }
 
 /**
+ * The port a plugin process prints as its first line of standard output, as the engine reads it
+ * (a provider, or a policy pack's analyzer), and everything else it prints after; `what` names it
+ * when it exits first.
+ */
+export async function portOf(child: ChildProcess, what: string): Promise<{ port: string; output: () => string }> {
+  let out = "";
+  child.stderr!.on("data", (d) => (out += d));
+  const port = await new Promise<string>((resolve, reject) => {
+    let first = "";
+    const onData = (d: Buffer) => {
+      first += d;
+      const nl = first.indexOf("\n");
+      if (nl < 0) return;
+      child.stdout!.off("data", onData);
+      out += first.slice(nl + 1);
+      child.stdout!.on("data", (more) => (out += more));
+      resolve(first.slice(0, nl).trim());
+    };
+    child.stdout!.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`${what} exited ${code} before printing its port: ${first}${out}`)));
+  });
+  return { port, output: () => out };
+}
+
+/**
  * Spawns a provider process in `program` (its cwd), reads its port, and connects the SDK's gRPC
  * client, loaded from `sdkFrom`. The process is killed if any of that fails.
  */
@@ -83,25 +108,9 @@ async function startProviderProcess(program: string, args: string[], env: Record
     env: { ...process.env, PULUMI_NODEJS_PROJECT: "host-test", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let out = "";
-  child.stderr!.on("data", (d) => (out += d));
-  const port = await new Promise<string>((resolve, reject) => {
-    let first = "";
-    const onData = (d: Buffer) => {
-      first += d;
-      const nl = first.indexOf("\n");
-      if (nl >= 0) {
-        child.stdout!.off("data", onData);
-        out += first.slice(nl + 1);
-        child.stdout!.on("data", (more) => (out += more));
-        resolve(first.slice(0, nl).trim());
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`host exited ${code}: ${out}`)));
-  });
+  const { port, output } = await portOf(child, "host");
   try {
-    return connect(child, port, sdkFrom, () => out);
+    return connect(child, port, sdkFrom, output);
   } catch (err) {
     child.kill();
     throw err;

@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as path from "node:path";
 import Ajv from "ajv";
 import type * as apb from "@pulumi/pulumi/proto/analyzer_pb";
-import { packedProgram, programRequire } from "../../harness/provider-host";
+import { packedProgram, portOf, programRequire } from "../../harness/provider-host";
 import { useForSuite } from "./suite";
 
 /** The pack as users run it: `pulumi preview --policy-pack node_modules/pulumi-boundary/policy-pack`. */
@@ -94,24 +94,9 @@ export async function startPolicyPack(dir: string = installedPack(), env: Record
     env: { ...process.env, PULUMI_NODEJS_PROJECT: "policy-test", PULUMI_NODEJS_STACK: "dev", PULUMI_NODEJS_DRY_RUN: "true", PULUMI_CONFIG: "{}", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let out = "";
-  child.stderr!.on("data", (d) => (out += d));
-  const port = await new Promise<string>((resolve, reject) => {
-    let first = "";
-    const onData = (d: Buffer) => {
-      first += d;
-      const nl = first.indexOf("\n");
-      if (nl < 0) return;
-      child.stdout!.off("data", onData);
-      out += first.slice(nl + 1);
-      child.stdout!.on("data", (more) => (out += more));
-      resolve(first.slice(0, nl).trim());
-    };
-    child.stdout!.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`the policy pack exited ${code} before printing its port: ${first}${out}`)));
-  });
+  const { port, output } = await portOf(child, "the policy pack");
   try {
-    return connect(child, port, dir, () => out);
+    return connect(child, port, dir, output);
   } catch (err) {
     child.kill();
     throw err;
