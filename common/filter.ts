@@ -4,6 +4,7 @@
  *   "/item/name" == "web" and not ("/item/attributes/default_port" == 22)
  *   "authorize-session" in "/item/authorized_actions"
  *   item.name matches "^web" or "/item/description" is empty
+ *   any item.authorized_actions as a { a == "authorize-session" }
  *
  * Selectors are JSON pointers in double quotes (`"/item/name"`) or bare paths (`item.name`,
  * `item.tags["env"]`), exactly as go-bexpr's grammar takes them: an unquoted pointer (`/item/name`),
@@ -12,12 +13,13 @@
  * `matches` uses RE2 (re2js), as go-bexpr uses Go's regexp: the same syntax, and linear time in the
  * text, so no pattern can make a list backtrack for seconds. A filter is at most MAX_FILTER_LENGTH
  * characters and MAX_FILTER_NESTING levels deep: the work of one evaluation is bounded.
- * Evaluating a selector that is missing is an error for comparisons (go-bexpr then excludes the
- * item); `is empty` treats a missing field as empty, because Boundary omits zero values on the wire
- * and a filter for "no description" should still match.
+ * Strings are unquoted as Go's strconv.Unquote does (go-bexpr's StringLiteral action), and `any`/`all`
+ * collection expressions (go-bexpr v0.1.13) are taken; common/filter-eval.ts evaluates the result.
  */
 import { RE2JS } from "re2js";
 import { PulumiBoundaryError } from "./errors";
+import type { CollectionBinding, FilterExpr, FilterOp } from "./filter-eval";
+import { unquoteDouble, unquoteRaw } from "./go-quote";
 
 /** The longest filter accepted, in characters. */
 export const MAX_FILTER_LENGTH = 4096;
@@ -37,41 +39,38 @@ export class FilterSyntaxError extends PulumiBoundaryError {
   }
 }
 
-/**
- * An item the filter cannot be evaluated on (a missing selector, a value of another type): the item
- * does not match, as go-bexpr excludes it. Caught by `matches`; never reaches a caller.
- */
-export class FilterEvaluationError extends PulumiBoundaryError {
-  static override readonly code = "BOUNDARY_FILTER_EVALUATION";
+export { FilterEvaluationError, matches, type CollectionBinding, type FilterExpr, type MissingSelector } from "./filter-eval";
+
+/** How a filter is parsed: what a bad pattern is (see BadPattern) and how deep it may nest. */
+export interface FilterOptions {
+  badPattern?: BadPattern;
+  /** The deepest nesting of parentheses, `not` and collections accepted (MAX_FILTER_NESTING unless given). */
+  maxNesting?: number;
 }
 
 type Selector = string[];
-type Op = "==" | "!=" | "matches" | "not matches" | "contains" | "not contains" | "in" | "not in" | "is empty" | "is not empty";
-/**
- * A parsed filter: `and`/`or` of two filters, `not` of one, or one match of a selector against a value with
- * an operator (`regex` is the compiled pattern of `matches` and `not matches`, compiled once at parse time).
- */
-export type FilterExpr =
-  | { kind: "and" | "or"; left: FilterExpr; right: FilterExpr }
-  | { kind: "not"; expr: FilterExpr }
-  | { kind: "match"; selector: Selector; op: Op; value: string; regex?: RE2JS };
+type Op = FilterOp;
 
 type Token = {
-  type: "str" | "word" | "num" | "op" | "lparen" | "rparen";
+  type: "str" | "word" | "num" | "op" | "lparen" | "rparen" | "punct";
   text: string;
   pos: number;
   /** The quote a string had: `"` (a value, or a JSON pointer selector) or a backtick (a value only). */
   quote?: '"' | "`";
+  /** A string's value (unquoted as Go unquotes it); `text` is its body as written. */
+  value?: string;
   /** A bare selector's path: `item.tags["env"].0` is item, tags, env, 0. */
   path?: string[];
 };
 
-/** go-bexpr's identifier: a letter, then letters, digits and underscores. */
-const IDENTIFIER = /[A-Za-z][A-Za-z0-9_]*/y;
+/** go-bexpr's identifier: a letter, then letters, digits, underscores and (from v0.1.10) "/". */
+const IDENTIFIER = /[A-Za-z][A-Za-z0-9_/]*/y;
 /** go-bexpr's number literal; it must be followed by white space, `)` or the end. */
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?/y;
 /** A JSON pointer segment's characters in go-bexpr (letters, digits and -_.~:|). */
 const POINTER_SEGMENT = /^[\p{L}\p{N}\-_.~:|]+$/u;
+/** A double-quoted body go-bexpr's grammar reads as a JSON pointer (a selector, or as a value its path). */
+const POINTER = /^(?:\/[\p{L}\p{N}\-_.~:|]+)+$/u;
 
 function tokenize(src: string): Token[] {
   const tokens: Token[] = [];
@@ -80,17 +79,17 @@ function tokenize(src: string): Token[] {
     re.lastIndex = i;
     return re.exec(src)?.[0];
   };
-  const quoted = (): { text: string; quote: '"' | "`" } => {
+  // go-bexpr's StringLiteral: a body up to the next quote of its kind, then strconv.Unquote
+  const quoted = (): { text: string; value: string; quote: '"' | "`" } => {
     const c = src[i] as '"' | "`";
-    const start = i++;
-    let text = "";
-    while (i < src.length && src[i] !== c) {
-      if (c === '"' && src[i] === "\\" && i + 1 < src.length) i++;
-      text += src[i++];
-    }
-    if (i >= src.length) throw new FilterSyntaxError("unterminated string", start + 1);
-    i++;
-    return { text, quote: c };
+    const start = i;
+    const close = src.indexOf(c, i + 1);
+    if (close < 0) throw new FilterSyntaxError("unterminated string", start + 1);
+    const text = src.slice(i + 1, close);
+    i = close + 1;
+    const value = c === "`" ? unquoteRaw(text) : unquoteDouble(text);
+    if (value === undefined) throw new FilterSyntaxError(`invalid string ${c}${text}${c}: an escape Go does not know, or a line break`, start + 1);
+    return { text, value, quote: c };
   };
   while (i < src.length) {
     const c = src[i]!;
@@ -98,6 +97,9 @@ function tokenize(src: string): Token[] {
       i++;
     } else if (c === "(" || c === ")") {
       tokens.push({ type: c === "(" ? "lparen" : "rparen", text: c, pos: i + 1 });
+      i++;
+    } else if (c === "{" || c === "}" || c === "," || c === "_") {
+      tokens.push({ type: "punct", text: c, pos: i + 1 });
       i++;
     } else if (c === '"' || c === "`") {
       const pos = i + 1;
@@ -121,7 +123,7 @@ function tokenize(src: string): Token[] {
           const open = i++;
           while (/\s/.test(src[i] ?? "")) i++;
           if (src[i] !== '"' && src[i] !== "`") throw new FilterSyntaxError('an index is a quoted key, as ["env"]', open + 1);
-          path.push(quoted().text);
+          path.push(quoted().value);
           while (/\s/.test(src[i] ?? "")) i++;
           if (src[i] !== "]") throw new FilterSyntaxError('expected "]"', i + 1);
           i++;
@@ -146,8 +148,6 @@ function tokenize(src: string): Token[] {
   return tokens;
 }
 
-const KEYWORDS = new Set(["and", "or", "not", "in", "is", "empty", "matches", "contains"]);
-
 /**
  * How a `matches` pattern RE2 cannot compile is taken: `refused` (a syntax error here, so a typo
  * is a 400), or `evaluation` as go-bexpr takes it: the filter parses (its grammar does not compile
@@ -155,8 +155,13 @@ const KEYWORDS = new Set(["and", "or", "not", "in", "is", "empty", "matches", "c
  */
 export type BadPattern = "refused" | "evaluation";
 
-/** Parses a filter; throws FilterSyntaxError with the position of the first error. */
-export function parseFilter(src: string, badPattern: BadPattern = "refused"): FilterExpr {
+/**
+ * Parses a filter; throws FilterSyntaxError with the position of the first error. Keywords are
+ * selectors and values where go-bexpr's grammar takes them so (`not == 1`, `x == and`): its
+ * ordered choices are tried in its order, backing off a choice that fails.
+ */
+export function parseFilter(src: string, how: BadPattern | FilterOptions = "refused"): FilterExpr {
+  const { badPattern = "refused", maxNesting = MAX_FILTER_NESTING } = typeof how === "string" ? { badPattern: how } : how;
   if (src.length > MAX_FILTER_LENGTH) throw new FilterSyntaxError(`filter is longer than ${MAX_FILTER_LENGTH} characters`, MAX_FILTER_LENGTH + 1);
   const tokens = tokenize(src);
   let p = 0;
@@ -164,10 +169,29 @@ export function parseFilter(src: string, badPattern: BadPattern = "refused"): Fi
   const peek = () => tokens[p];
   const end = src.length + 1;
   const isWord = (t: Token | undefined, w: string) => t?.type === "word" && t.text === w;
+  const isPunct = (t: Token | undefined, c: string) => t?.type === "punct" && t.text === c;
   const fail = (what: string): never => {
     const t = peek();
     throw new FilterSyntaxError(t ? `expected ${what}, found ${JSON.stringify(t.text)}` : `expected ${what}, found end of filter`, t?.pos ?? end);
   };
+  // past the nesting limit no alternative is tried: the filter is refused for its depth
+  const tooDeep = new WeakSet<FilterSyntaxError>();
+  // an ordered choice: the first alternative that parses; when none does, the error that got farthest
+  const choice = <T>(...alternatives: (() => T)[]): T => {
+    const [start, startDepth] = [p, depth];
+    let farthest: FilterSyntaxError | undefined;
+    for (const alt of alternatives) {
+      try {
+        return alt();
+      } catch (err) {
+        if (!(err instanceof FilterSyntaxError) || tooDeep.has(err)) throw err;
+        if (!farthest || err.position > farthest.position) farthest = err;
+        [p, depth] = [start, startDepth];
+      }
+    }
+    throw farthest!;
+  };
+  const expect = (ok: boolean, what: string) => (ok ? void p++ : fail(what));
 
   // left-associative chains: `a or b or c`, with `and` binding tighter than `or`
   const chain = (word: "and" | "or", next: () => FilterExpr) => (): FilterExpr => {
@@ -181,7 +205,11 @@ export function parseFilter(src: string, badPattern: BadPattern = "refused"): Fi
   const parseAnd = chain("and", () => parseNot());
   const parseOr = chain("or", parseAnd);
   const nested = <T>(at: Token, inner: () => T): T => {
-    if (++depth > MAX_FILTER_NESTING) throw new FilterSyntaxError(`nested more than ${MAX_FILTER_NESTING} levels deep`, at.pos);
+    if (++depth > maxNesting) {
+      const err = new FilterSyntaxError(`nested more than ${maxNesting} levels deep`, at.pos);
+      tooDeep.add(err);
+      throw err;
+    }
     const result = inner();
     depth--;
     return result;
@@ -189,21 +217,50 @@ export function parseFilter(src: string, badPattern: BadPattern = "refused"): Fi
   const parseNot = (): FilterExpr => {
     const t = peek();
     if (isWord(t, "not")) {
-      p++;
-      return nested(t!, () => ({ kind: "not", expr: parseNot() }));
+      const negated = (): FilterExpr => (p++, nested(t!, () => ({ kind: "not", expr: parseNot() })));
+      return choice(negated, parseMatch);
     }
     if (t?.type === "lparen") {
       p++;
       const inner = nested(t, parseOr);
-      if (peek()?.type !== "rparen") fail('")"');
-      p++;
+      expect(peek()?.type === "rparen", '")"');
       return inner;
     }
+    if (isWord(t, "any") || isWord(t, "all")) return choice(parseMatch, parseCollection);
     return parseMatch();
+  };
+  // any|all SELECTOR as BINDING { FILTER }: v0.1.13's collection expression
+  const parseCollection = (): FilterExpr => {
+    const t = peek()!;
+    p++;
+    const sel = selector(operand("a selector"));
+    expect(isWord(peek(), "as"), '"as"');
+    const name = (): string => {
+      const n = peek();
+      if (n?.type !== "word" || n.path!.length !== 1) fail("a name");
+      p++;
+      return n!.text;
+    };
+    let binding: CollectionBinding;
+    if (isPunct(peek(), "_")) {
+      p++;
+      expect(isPunct(peek(), ","), '","');
+      binding = { value: name() };
+    } else {
+      const first = name();
+      if (isPunct(peek(), ",")) {
+        p++;
+        binding = isPunct(peek(), "_") ? (p++, { index: first }) : { index: first, value: name() };
+      } else binding = { default: first };
+    }
+    expect(isPunct(peek(), "{"), '"{"');
+    const inner = nested(t, parseOr);
+    expect(isPunct(peek(), "}"), '"}"');
+    return { kind: t.text as "any" | "all", selector: sel, binding, inner };
   };
   const operand = (what: string): Token => {
     const t = peek();
-    if (!t || (t.type !== "str" && t.type !== "word" && t.type !== "num") || (t.type === "word" && KEYWORDS.has(t.text))) fail(what);
+    if (!t || (t.type !== "str" && t.type !== "word" && t.type !== "num")) fail(what);
     p++;
     return t!;
   };
@@ -215,15 +272,14 @@ export function parseFilter(src: string, badPattern: BadPattern = "refused"): Fi
       const negate = t!.text === "not";
       p += negate ? 2 : 1;
       const sel = operand("a selector");
-      return { kind: "match", selector: selector(sel), op: negate ? "not in" : "in", value: first.text };
+      return { kind: "match", selector: selector(sel), op: negate ? "not in" : "in", value: raw(first) };
     }
     const sel = selector(first);
     if (isWord(t, "is")) {
       p++;
       const negate = isWord(peek(), "not");
       if (negate) p++;
-      if (!isWord(peek(), "empty")) fail('"empty"');
-      p++;
+      expect(isWord(peek(), "empty"), '"empty"');
       return { kind: "match", selector: sel, op: negate ? "is not empty" : "is empty", value: "" };
     }
     let op: Op;
@@ -240,14 +296,14 @@ export function parseFilter(src: string, badPattern: BadPattern = "refused"): Fi
       return fail("an operator (==, !=, matches, contains, in, is empty)");
     }
     const value = operand("a value");
-    const expr: FilterExpr = { kind: "match", selector: sel, op, value: value.text };
+    const expr: FilterExpr = { kind: "match", selector: sel, op, value: raw(value) };
     if (op === "matches" || op === "not matches") {
       try {
-        expr.regex = RE2JS.compile(value.text);
+        expr.regex = RE2JS.compile(expr.value);
       } catch (err) {
         if (badPattern === "evaluation") return expr;
         const why = err instanceof Error ? err.message.replace(/^error parsing regexp: /, "") : String(err);
-        throw new FilterSyntaxError(`invalid regular expression ${JSON.stringify(value.text)} (${why})`, value.pos);
+        throw new FilterSyntaxError(`invalid regular expression ${JSON.stringify(expr.value)} (${why})`, value.pos);
       }
     }
     return expr;
@@ -259,109 +315,49 @@ export function parseFilter(src: string, badPattern: BadPattern = "refused"): Fi
   return expr;
 }
 
+/** A JSON pointer's segments, ~1 read as / and ~0 as ~ (pointerstructure.Parse). */
+const segments = (body: string): string[] =>
+  body
+    .slice(1)
+    .split("/")
+    .map((seg) => seg.replace(/~1/g, "/").replace(/~0/g, "~"));
+
+/**
+ * A value as go-bexpr's grammar reads it (MatchValue.Raw): a selector first, written back as
+ * Selector.String() does (a path's parts joined by ".", a double-quoted JSON pointer's by "/",
+ * without the leading "/"), then a number, then a string unquoted.
+ */
+function raw(t: Token): string {
+  if (t.type === "word") return t.path!.join(".");
+  if (t.quote === '"' && POINTER.test(t.text)) return segments(t.text).join("/");
+  return t.value ?? t.text;
+}
+
 /**
  * A selector as go-bexpr reads one: a JSON pointer in double quotes (`"/item/name"`, ~1 for / and
- * ~0 for ~) or a bare path (`item.name`, `item.tags["env"]`). Anything else is refused: a bare
- * pointer (`/item/name`) does not parse in go-bexpr, and taking it for a key would match nothing.
+ * ~0 for ~; `""` is the pointer of no segment, which names nothing) or a bare path (`item.name`,
+ * `item.tags["env"]`). Anything else is refused: a bare pointer (`/item/name`) does not parse in
+ * go-bexpr, and taking it for a key would match nothing.
  */
 function selector(t: Token): Selector {
   if (t.type === "word") return t.path!;
+  if (t.quote === '"' && t.text === "") return [""];
   if (t.quote === '"' && t.text.startsWith("/")) {
-    const segments = t.text.slice(1).split("/");
-    const bad = segments.find((seg) => !POINTER_SEGMENT.test(seg));
+    const bad = t.text
+      .slice(1)
+      .split("/")
+      .find((seg) => !POINTER_SEGMENT.test(seg));
     if (bad !== undefined) {
       throw new FilterSyntaxError(
         `selector ${JSON.stringify(t.text)}: a JSON pointer segment is letters, digits and -_.~:| (found ${JSON.stringify(bad)})`,
         t.pos,
       );
     }
-    return segments.map((seg) => seg.replace(/~1/g, "/").replace(/~0/g, "~"));
+    return segments(t.text);
   }
   if (t.quote === '"') throw new FilterSyntaxError(`selector ${JSON.stringify(t.text)} must be a JSON pointer starting with "/"`, t.pos);
   throw new FilterSyntaxError(
     `${t.quote ? `\`${t.text}\`` : t.text} is not a selector: use a JSON pointer in double quotes ("/item/name") or a path (item.name)`,
     t.pos,
   );
-}
-
-const MISSING = Symbol("missing");
-
-function lookup(data: unknown, sel: Selector): unknown {
-  let cur: unknown = data;
-  for (const key of sel) {
-    if (Array.isArray(cur) && /^\d+$/.test(key)) cur = cur[Number(key)];
-    else if (cur !== null && typeof cur === "object" && Object.hasOwn(cur, key)) cur = (cur as Record<string, unknown>)[key];
-    else return MISSING;
-    if (cur === undefined) return MISSING;
-  }
-  return cur;
-}
-
-/** Compares a filter's literal with a field, coercing the literal to the field's type (as go-bexpr). */
-function equal(field: unknown, literal: string): boolean {
-  if (typeof field === "number") return literal.trim() !== "" && Number(literal) === field;
-  if (typeof field === "boolean") return String(field) === literal;
-  if (typeof field === "string") return field === literal;
-  throw new FilterEvaluationError("not comparable");
-}
-
-function contains(field: unknown, literal: string): boolean {
-  if (typeof field === "string") return field.includes(literal);
-  if (Array.isArray(field)) return field.some((el) => el !== null && typeof el !== "object" && equal(el, literal));
-  if (field !== null && typeof field === "object") return Object.hasOwn(field, literal);
-  throw new FilterEvaluationError("not a collection");
-}
-
-function evalMatch(e: Extract<FilterExpr, { kind: "match" }>, data: unknown): boolean {
-  const field = lookup(data, e.selector);
-  if (e.op === "is empty" || e.op === "is not empty") {
-    const empty =
-      field === MISSING ||
-      field === null ||
-      field === "" ||
-      (Array.isArray(field) && field.length === 0) ||
-      (typeof field === "object" && field !== null && Object.keys(field).length === 0);
-    return e.op === "is empty" ? empty : !empty;
-  }
-  if (field === MISSING) throw new FilterEvaluationError("missing selector");
-  switch (e.op) {
-    case "==":
-      return equal(field, e.value);
-    case "!=":
-      return !equal(field, e.value);
-    case "matches":
-    case "not matches": {
-      if (typeof field !== "string") throw new FilterEvaluationError("matches needs a string");
-      if (!e.regex) throw new FilterEvaluationError("the pattern does not compile");
-      return e.regex!.matcher(field).find() === (e.op === "matches");
-    }
-    case "contains":
-    case "in":
-      return contains(field, e.value);
-    case "not contains":
-    case "not in":
-      return !contains(field, e.value);
-  }
-}
-
-function evaluate(e: FilterExpr, data: unknown): boolean {
-  switch (e.kind) {
-    case "and":
-      return evaluate(e.left, data) && evaluate(e.right, data);
-    case "or":
-      return evaluate(e.left, data) || evaluate(e.right, data);
-    case "not":
-      return !evaluate(e.expr, data);
-    case "match":
-      return evalMatch(e, data);
-  }
-}
-
-/** True when the item matches. An evaluation error (missing field, wrong type) excludes the item. */
-export function matches(expr: FilterExpr, data: unknown): boolean {
-  try {
-    return evaluate(expr, data);
-  } catch {
-    return false;
-  }
 }

@@ -5,7 +5,7 @@
  */
 import { isIP } from "node:net";
 import { ADDRESS_LENGTH, parseAddress } from "./address";
-import { FilterSyntaxError, parseFilter, type BadPattern } from "./filter";
+import { FilterSyntaxError, parseFilter, type BadPattern, type FilterOptions } from "./filter";
 
 /** The largest value of Boundary's int32 fields (session limits). */
 export const MAX_INT32 = 2 ** 31 - 1;
@@ -74,10 +74,10 @@ export function oneOf(words: readonly string[]): string {
   return words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
 }
 
-/** Why a filter expression does not parse (the parser's message with its position), or undefined; `badPattern` as parseFilter takes it. */
-export function filterProblem(expression: string, badPattern: BadPattern = "refused"): string | undefined {
+/** Why a filter expression does not parse (the parser's message with its position), or undefined; `how` as parseFilter takes it. */
+export function filterProblem(expression: string, how: BadPattern | FilterOptions = "refused"): string | undefined {
   try {
-    parseFilter(expression, badPattern);
+    parseFilter(expression, how);
     return undefined;
   } catch (err) {
     if (err instanceof FilterSyntaxError) return err.message;

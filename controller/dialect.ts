@@ -4,7 +4,7 @@
  * differ reads one entry of the table the store chose once from its release row (`errors`), so
  * no rule tests which wording it is in.
  */
-import type { BadPattern } from "../common/filter";
+import { MAX_FILTER_NESTING, type BadPattern } from "../common/filter";
 import type { Release } from "../wire/releases";
 import { ControllerFault, invalidField, invalidFields, notFound } from "./errors";
 import { BAD_ID, type IdUse } from "./ids";
@@ -16,6 +16,8 @@ export interface Dialect {
   readonly name: Release["errors"];
   /** How a filter's regular expressions are judged: refused when parsed (ours), or only when evaluated (Boundary's bexpr). */
   readonly filterPatterns: BadPattern;
+  /** How deep a list's filter may nest: ours, or as deep as go-bexpr's grammar is judged (bexpr-grammar.ts: some 200 parentheses). */
+  readonly filterNesting: number;
 
   // Targets: lists, paths, create and update
   /** A list without `scope_id` is refused (ours); Boundary answers it as a scope not found. */
@@ -85,6 +87,7 @@ const UNDECODABLE = "handlers.ParseListToken: unknown, unknown: error #0: proto:
 export const OURS: Dialect = {
   name: "ours",
   filterPatterns: "refused",
+  filterNesting: MAX_FILTER_NESTING,
   listNeedsScope: true,
   scopeNotFound: (scopeId) => notFound(`Scope ${JSON.stringify(scopeId)} not found.`),
   badTargetId: () => invalidField("id", `Incorrectly formatted identifier: it must be ${Prefix.target} followed by letters and digits.`),
@@ -114,6 +117,7 @@ export const OURS: Dialect = {
 export const BOUNDARY: Dialect = {
   name: "boundary",
   filterPatterns: "evaluation",
+  filterNesting: 256,
   listNeedsScope: false,
   scopeNotFound: () => notFound(),
   badTargetId: (use, actionMessage) => invalidFields([{ name: "id", description: BAD_ID[use] }], actionMessage),

@@ -48,8 +48,11 @@ export interface RateLimiterDefaults {
 /** `SessionAuthorizationData` fields later releases added to v0.4's token. */
 export type LaterTokenField = "endpoint_port" | "expiration" | "default_client_port";
 
-/** A go-bexpr release whose grammar differs from the one before it. */
-export type BexprGrammar = "v0.1.8" | "v0.1.9" | "v0.1.10" | "v0.1.13";
+/**
+ * A go-bexpr release whose grammar or evaluation differs from the one before it (v0.1.12 parses as
+ * v0.1.10 does; its evaluator answers a key missing from a map by the operator, not by an error).
+ */
+export type BexprGrammar = "v0.1.8" | "v0.1.9" | "v0.1.10" | "v0.1.12" | "v0.1.13";
 
 /** How Go's `x509.CreateCertificate` derived a CA's missing subject key id: SHA-1 up to Go 1.24, the first 160 bits of SHA-256 from Go 1.25. */
 export type SubjectKeyIdMethod = "sha1" | "sha256-160";
@@ -301,9 +304,11 @@ export interface ReleaseFacts {
    */
   anonymousGlobalList: "Unauthenticated" | "PermissionDenied";
   /**
-   * The go-bexpr release whose grammar judges a list's filter, as the row's go.mod pins it (v0.1.9 lets
-   * a JSON pointer hold ":", v0.1.10 an identifier "/", v0.1.13 adds `any`/`all` collection expressions;
-   * v0.1.11, v0.1.12, v0.1.14 and v0.1.15 change no grammar): its parser's refusal is the 400's words.
+   * The go-bexpr release whose grammar judges a list's filter and whose evaluator matches it, as the
+   * row's go.mod pins it (v0.1.9 lets a JSON pointer hold ":", v0.1.10 an identifier "/", v0.1.12
+   * answers a key missing from a map by the operator's NotPresentDisposition (`!=` true) where older
+   * ones excluded the item, v0.1.13 adds `any`/`all` collection expressions; v0.1.11, v0.1.14 and
+   * v0.1.15 change neither): its parser's refusal is the 400's words.
    */
   bexprGrammar: BexprGrammar;
   /** What GET /health answers on the ops listener: `{}` as JSON (the health service through the gateway) or an empty body (the spec). */

@@ -272,6 +272,7 @@ export const ROWS = [
     patch: "0.13.1",
     changes: "attributes.default_client_port (in the session token too); no worker at all is its own 400",
     adds: { fields: ["defaultClientPort"] },
+    bexprGrammar: "v0.1.12",
     authenticate: { methods: ["ampw", "amldap"] },
     // TP SessionAuthorizationData default_client_port = 160; TS checks ListWorkers' answer before the filter
     // SP: `post: "/v1/targets/{id=**}:authorize-session"`

@@ -8,6 +8,7 @@
  * a `&{ … }` predicate of the grammar that fails adds its own error instead, prefixed with the rule.
  * The grammar differs by go-bexpr release (`BexprGrammar`, a column of the release table).
  */
+import { unquoteDouble } from "../../common/go-quote";
 import type { BexprGrammar } from "../../wire/release-facts";
 
 type Pos = { offset: number; line: number; col: number };
@@ -135,6 +136,22 @@ const refuse =
     p.errors.push(`${line}:${col} (${offset}): rule ${p.rules.at(-1)}: ${message}`);
     return false;
   };
+/**
+ * The StringLiteral action's strconv.Unquote: a double-quoted string Go cannot unquote (`"\q"`, a
+ * line break) still parses, and its action's error fails the filter, named by the rule, at the quote.
+ */
+const unquoted =
+  (n: Node): Node =>
+  (p) => {
+    const start = p.i;
+    if (!n(p)) return false;
+    const body = p.runes.slice(start + 1, p.i - 1).join("");
+    if (p.runes[start] === '"' && unquoteDouble(body) === undefined) {
+      const { line, col, offset } = p.at[start]!;
+      p.errors.push(`${line}:${col} (${offset}): rule ${p.rules.at(-1)}: invalid syntax`);
+    }
+    return true;
+  };
 const MAX_DEPTH = 1000;
 let rules = 0;
 /**
@@ -179,7 +196,7 @@ function grammar(g: BexprGrammar): Node {
   const DoubleStringChar = rule("DoubleStringChar", () => seq(not(lit('"')), any));
   const StringLiteral = rule('"string"', () =>
     choice(
-      choice(seq(lit("`"), star(RawStringChar), lit("`")), seq(lit('"'), star(DoubleStringChar), lit('"'))),
+      unquoted(choice(seq(lit("`"), star(RawStringChar), lit("`")), seq(lit('"'), star(DoubleStringChar), lit('"')))),
       seq(choice(seq(lit("`"), star(RawStringChar)), seq(lit('"'), star(DoubleStringChar))), EOF, refuse("Unterminated string literal")),
     ),
   );

@@ -3,6 +3,7 @@
  * (`common/rules.ts`) that the provider's `check` uses too. Pure functions: the store combines them
  * with what only it knows (scopes, uniqueness, versions).
  */
+import type { FilterOptions, MissingSelector } from "../../common/filter";
 import * as shared from "../../common/rules";
 import { addressRule } from "./address";
 import { bexprRefusal } from "./bexpr-grammar";
@@ -172,7 +173,7 @@ export function checkListQuery(r: Release, q: ListQuery): boolean {
   if (!recursive && !validId(q.scopeId, "p"))
     fields.push({ name: "scope_id", description: "This field must be a valid project scope ID or the list operation must be recursive." });
   // go-bexpr's grammar of the release judges first, in its parser's words; ours where it takes what we refuse
-  const why = q.filter ? (bexprRefusal(q.filter, r.bexprGrammar) ?? shared.filterProblem(q.filter, "evaluation")) : undefined;
+  const why = q.filter ? (bexprRefusal(q.filter, r.bexprGrammar) ?? shared.filterProblem(q.filter, listFilter(r).parse)) : undefined;
   if (why)
     fields.push({
       name: "filter",
@@ -180,4 +181,15 @@ export function checkListQuery(r: Release, q: ListQuery): boolean {
     });
   if (fields.length > 0) throw invalidFields(fields, "Improperly formatted identifier.");
   return recursive;
+}
+
+/**
+ * How a list's filter is read on a release: parsed as the dialect parses (Boundary's: a bad pattern
+ * fails only when evaluated, as deep as go-bexpr nests), and a key missing from a map judged as the
+ * release's go-bexpr judges it (an error up to v0.1.10, the operator's answer from v0.1.12).
+ */
+export function listFilter(r: Release): { parse: FilterOptions; missing: MissingSelector } {
+  const d = dialectOf(r);
+  const byOperator = d.name === "boundary" && (r.bexprGrammar === "v0.1.12" || r.bexprGrammar === "v0.1.13");
+  return { parse: { badPattern: d.filterPatterns, maxNesting: d.filterNesting }, missing: byOperator ? "disposition" : "error" };
 }

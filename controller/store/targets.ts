@@ -104,7 +104,7 @@ export class Store {
   /** A list's query and scope checked as `queryTargets` checks them, listing nothing: whether it is recursive. */
   checkList(q: ListQuery): boolean {
     const recursive = rules.checkListQuery(this.release, q);
-    if (q.filter) parseFilter(q.filter, this.dialect.filterPatterns);
+    if (q.filter) parseFilter(q.filter, rules.listFilter(this.release).parse);
     this.listScope(q.scopeId, recursive);
     return recursive;
   }
@@ -120,9 +120,10 @@ export class Store {
   /** `queryTargets` as steps that may pause (see slices.ts): filtering 100,000 Targets takes ~200 ms. */
   *queryTargetsSteps(q: ListQuery, view: (t: TargetRecord) => Target): Steps<readonly TargetRecord[]> {
     const recursive = rules.checkListQuery(this.release, q);
-    const filter = q.filter ? parseFilter(q.filter, this.dialect.filterPatterns) : undefined;
+    const { parse, missing } = rules.listFilter(this.release);
+    const filter = q.filter ? parseFilter(q.filter, parse) : undefined;
     const records = yield* this.listTargetsSteps(q.scopeId, recursive);
-    return filter ? yield* filterSteps(records, (t) => matches(filter, { item: view(t) })) : records;
+    return filter ? yield* filterSteps(records, (t) => matches(filter, { item: view(t) }, missing)) : records;
   }
 
   /**
