@@ -298,9 +298,10 @@ export interface ReleaseFacts {
    */
   checksTokenAt: "first" | "last";
   /**
-   * The answer to a recursive list from `global` with no token or one it never issued: 401 (v0.4.0)
-   * or 403 PermissionDenied (observed on real v0.15.5 and v0.21.3: the anonymous user holds grants in
-   * `global`, so it is refused as a caller without the grant).
+   * The answer to a recursive list from `global` with no token, one it never issued or one that is no
+   * token: 401 up to 0.5 (TS ListTargets goes on past authResult's error only for a 403), 403
+   * PermissionDenied from 0.6 (it goes on for the anonymous user's 401 too, and scopeids finds no scope
+   * where u_anon may list Targets: observed on real v0.15.5 and v0.21.3, 401 on real v0.4.0).
    */
   anonymousGlobalList: "Unauthenticated" | "PermissionDenied";
   /**

@@ -162,6 +162,8 @@ export const ROWS = [
     patch: "0.6.2",
     changes: "authorize-session's credentials name their origin credential_source too",
     bexprGrammar: "v0.1.10",
+    // TS ListTargets goes on for u_anon's recursive list; scopeids: no scope authorized is 403 (real v0.15.5, v0.21.3)
+    anonymousGlobalList: "PermissionDenied",
     // TS AuthorizeSession fills both CredentialSource and the deprecated CredentialLibrary
     authorizeSession: { credentialOrigin: ["credential_source", "credential_library"] },
   },
@@ -303,8 +305,6 @@ export const ROWS = [
     pagination: true,
     bexprGrammar: "v0.1.13",
     emptyList: { response_type: "complete", sort_by: "created_time", sort_dir: "desc" },
-    // observed on real v0.15.5 and v0.21.3 (v0.12.2 was not asked: the release it starts at is not read)
-    anonymousGlobalList: "PermissionDenied",
     // TP SessionAuthorization; SessionAuthorizationData endpoint_port = 102, expiration = 105
     authorizeSession: { fields: SESSION_FIELDS_015, tokenFields: ["default_client_port", "endpoint_port", "expiration"] },
   },
