@@ -65,17 +65,21 @@ export const isCredentialLibrary = (id: string) => !id.startsWith("cred");
  * each one INSERT, where a row already there breaks the primary key before any foreign key is checked,
  * and one of another project breaks the project-scoped foreign key of migration 46/03. Real v0.12.2,
  * v0.15.5 and v0.21.3 answered so for static credentials; the libraries' words are the same code's
- * with their table's names [inferred].
+ * with their table's names [inferred]. A set inserts only the ids not attached (query.go setChangesQuery),
+ * libraries' rows first, once the version has moved.
  */
-export function credentialConstraint(r: Release, library: boolean, violation: "attached" | "other-project"): ControllerFault {
+export function credentialConstraint(r: Release, library: boolean, violation: "attached" | "other-project", op: "add" | "set" = "add"): ControllerFault {
   const [noun, table, fkey] = library
     ? ["credential library", "target_credential_library", "credential_library_fkey"]
     : ["static credential", "target_static_credential", "credential_static_fkey"];
+  // SetTargetCredentialSources words its inserts otherwise, the static one with a space before its colon (0.9 to 0.21.3)
+  const doing =
+    op === "add" ? `unable to create target ${noun}` : library ? "unable to add target credential libraries" : "unable to add target static credential ";
   const why =
     violation === "attached"
       ? `duplicate key value violates unique constraint "${table}_pkey": unique constraint violation: integrity violation: error #1002`
       : `insert or update on table "${table}" violates foreign key constraint "${fkey}": integrity violation: error #1003`;
-  return new ControllerFault("Internal", actionFailure(r, "credential", "add", `unable to create target ${noun}: db.CreateItems: ${why}`));
+  return new ControllerFault("Internal", actionFailure(r, "credential", op, `${doing}: db.CreateItems: ${why}`));
 }
 
 /** What an action meets that the database refuses: an attached id added again, an id not attached removed, an id not found or of another project. */

@@ -64,6 +64,13 @@ export function associationChange(
       seed,
       fields.flatMap((f) => wanted.get(f)!.map((id) => ({ id, attached: attachedTo(f).includes(id) }))),
     );
+  // a set inserts the ids not attached, libraries then static credentials: one of another project breaks the foreign key (0.10+)
+  if (kind === "credential" && op === "set" && release.credentialSourceConstraints && rules.dialect.repositoryAnswers) {
+    const inserted = fields.flatMap((f) => wanted.get(f)!.filter((id) => !attachedTo(f).includes(id)));
+    for (const library of [true, false])
+      if (inserted.some((id) => isCredentialLibrary(id) === library && seed.referent("credential", id)?.scope_id !== current.scope_id))
+        throw credentialConstraint(release, library, "other-project", "set");
+  }
   const next: Record<string, unknown> = { ...current };
   for (const f of fields) {
     const name = sent.find((s) => s.field === f && (s.ids?.length ?? 0) > 0)?.name ?? spec(f).wire;

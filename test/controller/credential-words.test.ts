@@ -13,10 +13,12 @@ import { MATRIX, facts } from "../helpers/releases";
 const STATIC = "credup_1234567890";
 const LIBRARY = "clvlt_1234567890";
 const ELSEWHERE = "credup_0987654321";
+const LIBRARY_ELSEWHERE = "clvlt_0987654321";
 
 const fixtures = () => {
   const f = defaultFixtures();
   f.credentials.push({ ...f.credentials[0]!, id: ELSEWHERE, scope_id: OTHER_PROJECT, credential_store_id: "csst_0987654321" });
+  f.credential_libraries.push({ ...f.credential_libraries[0]!, id: LIBRARY_ELSEWHERE, scope_id: OTHER_PROJECT });
   return f;
 };
 
@@ -68,6 +70,31 @@ describe.each(MATRIX.filter((k) => release(k).credentialSourcesLookedUp && relea
       expect((await add(t.id, [ELSEWHERE, STATIC]))[1]).toMatchObject({ message: expect.stringContaining("target_static_credential_pkey") });
     });
   }
+
+  if (r.credentialSourceConstraints)
+    test("cs/set-other-project: SetTargetCredentialSources' own words for the foreign key, libraries first, after the version", async () => {
+      const t = await c.create({ name: "cs-set-other" });
+      const set = async (ids: string[], version = c.store.getTarget(t.id).version) => {
+        const res = await c.act(t.id, `set-${creds.noun}`, { version, [creds.field]: ids });
+        return [res.status, res.body];
+      };
+      const at = "target.(Repository).SetTargetCredentialSources";
+      const refused = (cause: string) => [500, { kind: "Internal", message: `Unable to set credential sources in target: ${at}: db.DoTx: ${at}: ${cause}.` }];
+      expect(await set([STATIC, ELSEWHERE])).toEqual(
+        refused(
+          'unable to add target static credential : db.CreateItems: insert or update on table "target_static_credential" violates foreign key ' +
+            'constraint "credential_static_fkey": integrity violation: error #1003',
+        ),
+      );
+      expect(await set([ELSEWHERE, LIBRARY_ELSEWHERE])).toEqual(
+        refused(
+          'unable to add target credential libraries: db.CreateItems: insert or update on table "target_credential_library" violates foreign key ' +
+            'constraint "credential_library_fkey": integrity violation: error #1003',
+        ),
+      );
+      expect(await set([ELSEWHERE], t.version + 5)).toEqual(refused("invalid target version: integrity violation: error #1105"));
+      expect(c.store.getTarget(t.id).version).toBe(t.version);
+    });
 
   test("cs/remove-not-present: the static check counts the libraries' rows (rowsDeleted, len(deleteCredLibs))", async () => {
     const t = await c.create({ name: "cs-remove" });
