@@ -142,6 +142,14 @@ describe.each(MATRIX.filter((k) => release(k).hostSetConstraints && release(k).e
         internal(`Unable to set host sets in target: ${at("Set")}: db.DoTx: ${at("Set")}: ${created} ${fkey}`),
       );
     });
+
+    test("hs/add-id-in-body-mismatch: the gateway takes the path's id, so the body's other id changes nothing and the key refuses", async () => {
+      const t = await c.create({ host_set_ids: ["hsst_1234567890"] });
+      const res = await c.act(t.id, "add-host-sets", { id: "ttcp_1234567899", version: t.version, host_set_ids: ["hsst_1234567890"] });
+      expect([res.status, res.body]).toEqual(
+        internal(`Unable to add host sets to target: ${at("Add")}: error creating sets: db.DoTx: ${at("Add")}: ${created} ${pkey}`),
+      );
+    });
   },
 );
 
