@@ -54,6 +54,7 @@ export class FilterEvaluationError extends PulumiBoundaryError {
 /** A collection's local variable: the path it stands for, or (a key or an index) its value. */
 type Local = { name: string; path?: Selector; value?: string | number };
 
+const NO_LOCALS: readonly Local[] = Object.freeze([]);
 const MISSING = Symbol("missing");
 /** A key missing under a map (go-bexpr's evaluateNotPresent: the parent is a map). */
 const ABSENT = Symbol("absent");
@@ -66,7 +67,7 @@ function pointer(data: unknown, sel: Selector): unknown {
   let cur: unknown = data;
   for (const key of sel) {
     if (Array.isArray(cur) && /^\d+$/.test(key)) cur = cur[Number(key)];
-    else if (isObject(cur) && Object.hasOwn(cur, key)) cur = cur[key];
+    else if (cur !== null && typeof cur === "object" && Object.hasOwn(cur, key)) cur = (cur as Record<string, unknown>)[key];
     else return MISSING;
     if (cur === undefined) return MISSING;
   }
@@ -75,6 +76,7 @@ function pointer(data: unknown, sel: Selector): unknown {
 
 /** go-bexpr's getValue: locals first (the innermost collection's last), then the item. */
 function lookup(data: unknown, sel: Selector, locals: readonly Local[], missing: MissingSelector): unknown {
+  if (locals.length === 0 && missing === "error") return pointer(data, sel);
   let path = sel;
   for (let i = locals.length - 1; i >= 0 && path.length > 0; i--) {
     const lv = locals[i]!;
@@ -205,7 +207,7 @@ function evaluate(e: FilterExpr, data: unknown, locals: readonly Local[], missin
 /** True when the item matches. An evaluation error (missing field, wrong type) excludes the item. */
 export function matches(expr: FilterExpr, data: unknown, missing: MissingSelector = "error"): boolean {
   try {
-    return evaluate(expr, data, [], missing);
+    return evaluate(expr, data, NO_LOCALS, missing);
   } catch {
     return false;
   }
