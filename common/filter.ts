@@ -46,6 +46,8 @@ export interface FilterOptions {
   badPattern?: BadPattern;
   /** The deepest nesting of parentheses, `not` and collections accepted (MAX_FILTER_NESTING unless given). */
   maxNesting?: number;
+  /** Whether a JSON pointer's segment may hold ":" (go-bexpr from v0.1.9; true unless given): a value that is no pointer is a string. */
+  pointerColon?: boolean;
 }
 
 type Selector = string[];
@@ -71,6 +73,8 @@ const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?/y;
 const POINTER_SEGMENT = /^[\p{L}\p{N}\-_.~:|]+$/u;
 /** A double-quoted body go-bexpr's grammar reads as a JSON pointer (a selector, or as a value its path). */
 const POINTER = /^(?:\/[\p{L}\p{N}\-_.~:|]+)+$/u;
+/** The same before go-bexpr v0.1.9, whose segments hold no ":". */
+const POINTER_NO_COLON = /^(?:\/[\p{L}\p{N}\-_.~|]+)+$/u;
 
 function tokenize(src: string): Token[] {
   const tokens: Token[] = [];
@@ -161,7 +165,8 @@ export type BadPattern = "refused" | "evaluation";
  * ordered choices are tried in its order, backing off a choice that fails.
  */
 export function parseFilter(src: string, how: BadPattern | FilterOptions = "refused"): FilterExpr {
-  const { badPattern = "refused", maxNesting = MAX_FILTER_NESTING } = typeof how === "string" ? { badPattern: how } : how;
+  const { badPattern = "refused", maxNesting = MAX_FILTER_NESTING, pointerColon = true } = typeof how === "string" ? { badPattern: how } : how;
+  const raw = (t: Token) => rawValue(t, pointerColon ? POINTER : POINTER_NO_COLON);
   if (src.length > MAX_FILTER_LENGTH) throw new FilterSyntaxError(`filter is longer than ${MAX_FILTER_LENGTH} characters`, MAX_FILTER_LENGTH + 1);
   const tokens = tokenize(src);
   let p = 0;
@@ -327,9 +332,9 @@ const segments = (body: string): string[] =>
  * Selector.String() does (a path's parts joined by ".", a double-quoted JSON pointer's by "/",
  * without the leading "/"), then a number, then a string unquoted.
  */
-function raw(t: Token): string {
+function rawValue(t: Token, pointer: RegExp): string {
   if (t.type === "word") return t.path!.join(".");
-  if (t.quote === '"' && POINTER.test(t.text)) return segments(t.text).join("/");
+  if (t.quote === '"' && pointer.test(t.text)) return segments(t.text).join("/");
   return t.value ?? t.text;
 }
 

@@ -191,5 +191,6 @@ export function checkListQuery(r: Release, q: ListQuery): boolean {
 export function listFilter(r: Release): { parse: FilterOptions; missing: MissingSelector } {
   const d = dialectOf(r);
   const byOperator = d.name === "boundary" && (r.bexprGrammar === "v0.1.12" || r.bexprGrammar === "v0.1.13");
-  return { parse: { badPattern: d.filterPatterns, maxNesting: d.filterNesting }, missing: byOperator ? "disposition" : "error" };
+  const parse = { badPattern: d.filterPatterns, maxNesting: d.filterNesting, pointerColon: d.name !== "boundary" || r.bexprGrammar !== "v0.1.8" };
+  return { parse, missing: byOperator ? "disposition" : "error" };
 }
