@@ -215,8 +215,11 @@ export interface ReleaseFacts {
   createAppliesLists: boolean;
   /** A body's unknown keys: discarded (Boundary's marshaler sets DiscardUnknown) or named in a 400. */
   unknownKeys: "discarded" | "named";
-  /** An add/remove of credential sources with no id: the message, and the fields it is set on. */
-  emptyCredentialSources: { message: string; fields: readonly string[] };
+  /**
+   * An add or remove of credential sources with no id: the message, and the fields it is set on by
+   * each (0.5–0.6's validateRemoveCredentialSourcesRequest names the libraries' field, its add the sources').
+   */
+  emptyCredentialSources: { message: string; fields: Readonly<Record<"add" | "remove", readonly string[]>> };
   /** How the handlers word an action's failures. */
   actionErrors: {
     /** The repository's operation names (`target.(Repository).<op>`), per list kind and action. */
@@ -295,9 +298,10 @@ export interface ReleaseFacts {
    */
   checksTokenAt: "first" | "last";
   /**
-   * The answer to a recursive list from `global` with no token or one it never issued: 401 (v0.4.0)
-   * or 403 PermissionDenied (observed on real v0.15.5 and v0.21.3: the anonymous user holds grants in
-   * `global`, so it is refused as a caller without the grant).
+   * The answer to a recursive list from `global` with no token or one it never issued: 401 (0.4–0.5:
+   * TS ListTargets returns the verifier's UnauthenticatedError) or 403 PermissionDenied (0.6+: TS goes
+   * on past it for a recursive list, and scopeids finds no scope the anonymous user may list Targets
+   * in; observed on real v0.15.5 and v0.21.3).
    */
   anonymousGlobalList: "Unauthenticated" | "PermissionDenied";
   /**
