@@ -12,57 +12,16 @@
  * - a stale PATCH: TS updateInRepo's `NotFoundErrorf("Target %q not found or incorrect version provided.")`
  *   (v0.4.0 to v0.21.3); a Target gone: handlers/errors.go's NotFound "Resource not found.".
  */
-import { BOUNDARY_RELEASES, defaultsIn, summariesOf, type Release } from "../../wire/releases";
+import { BOUNDARY_RELEASES, type Release } from "../../wire/releases";
 import { PROJECT, useTestController } from "../helpers/controller";
 import { speech } from "../helpers/releases";
+import { normalised, targetView } from "../helpers/views";
 
-const SCOPE = { id: PROJECT, type: "project", name: "Generated project scope", parent_scope_id: "o_1234567890" };
 const HOST_SET = "hsst_1234567890";
 
-/** A body with what no test can know replaced: ids by `<id>`, times by `<time>`, a list token by `<token>`. */
-function normalised(body: unknown): unknown {
-  if (Array.isArray(body)) return body.map(normalised);
-  if (body === null || typeof body !== "object") return body;
-  return Object.fromEntries(
-    Object.entries(body).map(([k, v]) => {
-      if (k === "id" && typeof v === "string" && v.startsWith("ttcp_")) return [k, "<id>"];
-      if (k.endsWith("_time")) return [k, "<time>"];
-      if (k === "list_token") return [k, "<token>"];
-      return [k, normalised(v)];
-    }),
-  );
-}
-
-/** The view of a Target made with name, description and port 22, at `version`, as the row's TS toProto answers it. */
-function view(r: Release, version: number, hosts: readonly string[] = []): Record<string, unknown> {
-  const host = speech(r, "hostSetIds")!;
-  const lists =
-    hosts.length === 0
-      ? {}
-      : Object.fromEntries(
-          host.answers.flatMap((name) => [
-            [name, hosts],
-            [summariesOf(name), hosts.map((id) => ({ id, host_catalog_id: "hcst_1234567890" }))],
-          ]),
-        );
-  return {
-    id: "<id>",
-    created_time: "<time>",
-    updated_time: "<time>",
-    version,
-    scope_id: PROJECT,
-    name: "whole",
-    description: "answered whole",
-    type: "tcp",
-    session_max_seconds: 28800,
-    session_connection_limit: defaultsIn(r, "sessionConnectionLimit")[0],
-    attributes: { default_port: 22 },
-    scope: SCOPE,
-    authorized_actions: r.actions,
-    ...(r.addressAlways ? { address: "" } : {}),
-    ...lists,
-  };
-}
+/** The view of a Target made with name, description and port 22, at `version`, with `hosts` attached. */
+const view = (r: Release, version: number, hosts: readonly string[] = []) =>
+  targetView(r, { version, name: "whole", description: "answered whole", attributes: { default_port: 22 }, hosts });
 
 describe.each(BOUNDARY_RELEASES.map((r) => [r.release, r] as [string, Release]))("--emulate %s: whole answers", (_mode, r) => {
   const c = useTestController({ emulation: r.release, rateLimits: "disabled" });
