@@ -26,15 +26,16 @@ describe.each(BOUNDARY_RELEASES.map((r) => [r.release, r] as [string, Release]))
     );
   });
 
-  const credentialSources = routesNoun(r, "credential-sources");
-  (credentialSources ? test : test.skip)("emptyCredentialSources: an add and a remove with no id name the fields the release's validators name", async () => {
-    const t = await c.create();
-    for (const op of ["add", "remove"] as const) {
-      const res = await c.act(t.id, `${op}-credential-sources`, { version: t.version, [m.creds.field]: [] });
-      const named = [...r.emptyCredentialSources.fields[op]].sort().map((name) => ({ name, description: r.emptyCredentialSources.message }));
-      expect([res.status, res.body]).toEqual([400, { kind: "InvalidArgument", message: "Errors in provided fields.", details: { request_fields: named } }]);
-    }
-  });
+  // only where the release routes credential-sources (0.5+): 0.4's credential-libraries words are emulate-0.4's
+  if (routesNoun(r, "credential-sources"))
+    test("emptyCredentialSources: an add and a remove with no id name the fields the release's validators name", async () => {
+      const t = await c.create();
+      for (const op of ["add", "remove"] as const) {
+        const res = await c.act(t.id, `${op}-credential-sources`, { version: t.version, [m.creds.field]: [] });
+        const named = [...r.emptyCredentialSources.fields[op]].sort().map((name) => ({ name, description: r.emptyCredentialSources.message }));
+        expect([res.status, res.body]).toEqual([400, { kind: "InvalidArgument", message: "Errors in provided fields.", details: { request_fields: named } }]);
+      }
+    });
 
   test(`authorizeSession.hostIds: a plugin host's id (h_) is ${r.authorizeSession.hostIds.includes("h_") ? "well formed" : "refused as malformed"}`, async () => {
     const t = await c.create({ host_set_ids: ["hsst_1234567890"] });
