@@ -218,8 +218,11 @@ export interface ReleaseFacts {
   createAppliesLists: boolean;
   /** A body's unknown keys: discarded (Boundary's marshaler sets DiscardUnknown) or named in a 400. */
   unknownKeys: "discarded" | "named";
-  /** An add/remove of credential sources with no id: the message, and the fields it is set on. */
-  emptyCredentialSources: { message: string; fields: readonly string[] };
+  /**
+   * An add or remove of credential sources with no id: the message, and the fields it is set on by
+   * each (0.5–0.6's validateRemoveCredentialSourcesRequest names the libraries' field, its add the sources').
+   */
+  emptyCredentialSources: { message: string; fields: Readonly<Record<"add" | "remove", readonly string[]>> };
   /** How the handlers word an action's failures. */
   actionErrors: {
     /** The repository's operation names (`target.(Repository).<op>`), per list kind and action. */

@@ -51,6 +51,10 @@ export const CREDS_010 = (prefixes: readonly string[]) =>
 export const CREDS_014 = (prefixes: readonly string[]) => listOf(prefixes, ["credential-sources", "brokered_credential_source_ids"]);
 /** The injected credential list (0.10+). */
 export const INJECTED = (prefixes: readonly string[]) => listOf(prefixes, ["credential-sources", "injected_application_credential_source_ids"]);
+/** The fields an empty credential-sources add or remove names, 0.7–0.9 (TS validateAddCredentialSourcesRequest, validateRemoveCredentialSourcesRequest). */
+export const EGRESS_07 = ["application_credential_source_ids", "egress_credential_source_ids"] as const;
+/** The same from 0.10, the brokered and injected names. */
+export const BROKERED_010 = ["brokered_credential_source_ids", "injected_application_credential_source_ids"] as const;
 /** The credential sources 0.10 took (`credup_`, its earlier prefix `cred_`, `credspk_`), before JSON credentials (0.11). */
 export const STATIC_010 = ["credup_", "cred_", "credspk_"] as const;
 

@@ -14,8 +14,10 @@
 import type { ReleaseFacts, ReleaseRow } from "./release-facts";
 import {
   ACTIONS_PER_RESOURCE_021,
+  BROKERED_010,
   CREDS_010,
   CREDS_014,
+  EGRESS_07,
   FILTERED,
   HOSTS_05,
   HOSTS_010,
@@ -23,108 +25,15 @@ import {
   INJECTED,
   RATE_LIMITS,
   SESSION_FIELDS_015,
-  SESSION_FIELDS_04,
   STATIC_010,
   actionsFor,
   listOf,
   repositoryOps,
   wraps,
 } from "./release-parts";
+import { V04 } from "./release-first";
 
-/** Boundary v0.4.0, every fact (its TS, TP, SP, handlers/verifiers.go and internal/target at that tag). */
-export const V04: ReleaseFacts = {
-  release: "0.4",
-  patch: "0.4.0",
-  changes: "the spec's release: host sets and credential libraries",
-  actions: actionsFor("host-sets", "credential-libraries"),
-  lists: {
-    hostSetIds: listOf(["hsst_"], ["host-sets", "host_set_ids"]),
-    applicationCredentialLibraryIds: listOf(["clvlt_"], ["credential-libraries", "application_credential_library_ids"]),
-  },
-  fields: [
-    "scopeId",
-    "name",
-    "description",
-    "type",
-    "hostSetIds",
-    "applicationCredentialLibraryIds",
-    "sessionMaxSeconds",
-    "sessionConnectionLimit",
-    "workerFilter",
-    "defaultPort",
-  ],
-  values: [],
-  requires: [],
-  replaces: [],
-  // internal/target/options.go; the database default
-  defaults: { sessionConnectionLimit: 1 },
-  // handlers/verifiers.go ValidNameDescription: unicode.IsPrint
-  descriptions: "print",
-  addressBrackets: "taken",
-  addressAlways: false,
-  addressChildRow: false,
-  credentialSourceOrder: "attached",
-  // target.fetchSets reads the target_set view (a join with no ORDER BY): host sets in the order they were created
-  hostSetOrder: "created",
-  pagination: false,
-  emptyList: {},
-  listItemsCarryLists: false,
-  aliases: false,
-  // TS AuthorizeSession and validateAuthorizeSessionRequest; internal/session/session.go newCert (Go 1.16)
-  authorizeSession: {
-    fields: SESSION_FIELDS_04,
-    credentialOrigin: ["credential_library"],
-    tokenFields: [],
-    certificateNamesWorkers: false,
-    subjectKeyId: "sha1",
-    hostIds: ["hst_", "hsst_", "hcst_"],
-    targetIdAsHostId: false,
-    workersFirst: true,
-    noHosts: "No hosts found from available target host sets.",
-    noWorkers: { kind: "FailedPrecondition", none: FILTERED, filtered: FILTERED },
-  },
-  // handlers/errors.go backendErrorToApiError: the gateway's codes.Unimplemented → 405; its routing
-  // NotFound (grpc-gateway v2 DefaultRoutingErrorHandler: a status, never runtime.ErrNotMatch) → 500
-  routing: "gateway",
-  // handler.go: mux "/v1/" → the API, "/" → handleUi (handler_ui.go; the Makefile builds with the ui tag)
-  outsideApi: "ui",
-  errors: "boundary",
-  createAppliesLists: false,
-  // handlers/marshler.go: protojson with DiscardUnknown
-  unknownKeys: "discarded",
-  emptyCredentialSources: { message: "Must be non-empty.", fields: ["application_credential_source_ids"] },
-  // internal/target/repository_host_set.go, repository_credential_library.go (the typo is theirs)
-  actionErrors: {
-    ops: { host: { add: "AddTargetHostSets", set: "SetTargetHostSets", remove: "DeleteTargeHostSets" }, credential: repositoryOps("CredentialLibraries") },
-    handler: { host: wraps("host sets"), credential: wraps("credential libraries") },
-    staleSet: "set target host sets: ",
-    removedMismatch: { host: "target host sets", credential: "credential libraries" },
-  },
-  // TS validateCreateRequest ("This optional field cannot be set to 0."); validateUpdateRequest's SubtypeFromId(type) matches nothing
-  ports: { zeroOnCreate: "This optional field cannot be set to 0.", zeroOnUpdate: "This optional field cannot be set to 0.", vetsUpdate: false },
-  patchEchoesUnmasked: true,
-  hostSetsAnyProject: true,
-  credentialLibraryForeignKey: true,
-  hostSetConstraints: true,
-  credentialSourcesLookedUp: false,
-  credentialSourceConstraints: false,
-  listTokenScoped: false,
-  // the generated *.pb.gw.go with grpc-gateway v2.3.0's JSONPb (runtime/marshal_jsonpb.go decodeJSONPb) and protobuf-go v1.26.0
-  bodyDecoding: "gateway",
-  protojsonWords: "type",
-  // SP: authorize-session is `/v1/targets/{id}:authorize-session`
-  authorizeSessionPath: "segment",
-  // handler.go: an http.ServeMux holds "/v1/" (net/http cleanPath, then a 301)
-  pathCleaning: "redirect",
-  // TS: validate*Request, then authResult (a lookup), then auth.Verify (internal/auth/auth.go: the anonymous user is 401)
-  checksTokenAt: "last",
-  // observed on a real v0.4.0 `boundary dev`
-  anonymousGlobalList: "Unauthenticated",
-  // ops came in 0.8 (handlers/health: GetHealthResponse{} through the gateway); earlier rows serve it the same way
-  healthBody: "json",
-  bexprGrammar: "v0.1.8",
-  authenticate: { methods: ["ampw"], credentials: true, type: false },
-};
+export { V04 };
 
 /** The rows after 0.4, each what changed in that release. */
 export const ROWS = [
@@ -134,8 +43,10 @@ export const ROWS = [
     changes:
       "host sources and credential sources beside v0.4's host sets and credential libraries; views carry both names; authorize-session's " +
       "no-host 404 names host sources",
+    withinMinor: "0.5.0 pins go-bexpr v0.1.8 (go.mod)",
     credentialLibraryForeignKey: false,
     hostSetOrder: "attached",
+    // go.mod at 0.5.1
     bexprGrammar: "v0.1.9",
     // (not observed after v0.4.0: later releases keep the emulation's own words)
     hostSetConstraints: false,
@@ -160,40 +71,50 @@ export const ROWS = [
   {
     release: "0.6",
     patch: "0.6.2",
-    changes: "authorize-session's credentials name their origin credential_source too",
+    changes:
+      "authorize-session's credentials name their origin credential_source too; a recursive list with no token is 403; authenticate's " +
+      "deprecated credentials is no longer read",
+    withinMinor: "0.6.0–0.6.1 still read authenticate's deprecated credentials and pin go-bexpr v0.1.9",
+    // go.mod at 0.6.2 (0.6.0 and 0.6.1 pin v0.1.9)
     bexprGrammar: "v0.1.10",
-    // TS ListTargets goes on for u_anon's recursive list; scopeids: no scope authorized is 403 (real v0.15.5, v0.21.3)
-    anonymousGlobalList: "PermissionDenied",
     // TS AuthorizeSession fills both CredentialSource and the deprecated CredentialLibrary
     authorizeSession: { credentialOrigin: ["credential_source", "credential_library"] },
+    // auth_method_service.proto: `reserved "credentials"` from 0.6.2
+    authenticate: { credentials: false },
+    // TS ListTargets from 0.6.0 (#1478) goes on past an UnauthenticatedError on a recursive list; scopeids.GetListingScopeIds
+    // then finds no scope the anonymous user may list Targets in: ForbiddenError (0.4.0–0.5.1 return the 401 at once)
+    anonymousGlobalList: "PermissionDenied",
   },
   {
     release: "0.7",
     patch: "0.7.6",
     changes:
       "plugin host sets (hs_); authorized_actions name the host-sources actions; an empty credential-sources add names the egress list too; " +
-      "authorize-session's no-host 404 says no endpoint",
-    withinMinor: "0.7.0–0.7.2 do not name the host-sources actions in authorized_actions (the routes exist)",
+      "authorize-session's no-host 404 says no endpoint, and host_id may name a plugin host (h_); a PATCH's type and attributes are vetted",
+    withinMinor:
+      "0.7.0–0.7.2 do not name the host-sources actions in authorized_actions (the routes exist); 0.7.0–0.7.3 do not vet a PATCH's type and " +
+      "attributes; 0.7.0–0.7.4 refuse a plugin host's id as host_id",
     actions: actionsFor("host-sets", "host-sources", "credential-libraries", "credential-sources"),
     lists: { hostSetIds: { ...HOSTS_05, prefixes: ["hsst_", "hs_"] } },
     emptyCredentialSources: {
       message: "Application or Egress Credential Source IDs must be provided.",
-      fields: ["application_credential_source_ids", "egress_credential_source_ids"],
+      fields: { add: EGRESS_07, remove: EGRESS_07 },
     },
-    authorizeSession: { noHosts: "No endpoint found from available target host sources." },
-    authenticate: { credentials: false },
+    // TS validateAuthorizeSessionRequest: `case static.Subtype, plugin.Subtype` from 0.7.5 (internal/host/plugin/ids.go: h, hs, hc)
+    authorizeSession: { noHosts: "No endpoint found from available target host sources.", hostIds: ["hst_", "hsst_", "hcst_", "h_", "hs_", "hc_"] },
+    // TS validateUpdateRequest from 0.7.4: SubtypeFromId(req.GetId()), then the subtype's Vet (handlers/targets/tcp/tcp.go)
+    ports: { vetsUpdate: true },
     // go.mod: gorm v2 (a lookup after a write sets every column)
     patchEchoesUnmasked: false,
   },
   {
     release: "0.8",
     patch: "0.8.1",
-    changes: "authorize-session: the session certificate names the workers' addresses; host_id may name a plugin host (h_)",
-    // internal/session/session.go newCert(addresses); TS validateAuthorizeSessionRequest takes plugin.Subtype
-    authorizeSession: { certificateNamesWorkers: true, hostIds: ["hst_", "hsst_", "hcst_", "h_", "hs_", "hc_"] },
+    changes: "authorize-session: the session certificate names the workers' addresses; authenticate takes and answers type",
+    // internal/session/session.go newCert(addresses) from 0.8.0
+    authorizeSession: { certificateNamesWorkers: true },
+    // auth_method_service.proto: AuthenticateRequest.type = 6, AuthenticateResponse.type = 3 from 0.8.0
     authenticate: { type: true },
-    // TS validateUpdateRequest: SubtypeFromId(req.GetId()), then the subtype's Vet
-    ports: { vetsUpdate: true },
   },
   {
     release: "0.9",
@@ -218,7 +139,12 @@ export const ROWS = [
   {
     release: "0.10",
     patch: "0.10.5",
-    changes: "brokered and injected credential sources (the 0.5 name still read and answered); plugin host sets hsplg_ and hosts hplg_; ssh targets (HCP)",
+    changes:
+      "brokered and injected credential sources (the 0.5 name still read and answered); plugin host sets hsplg_ and hosts hplg_; ssh targets (HCP); " +
+      "a host set of another project is refused",
+    withinMinor: "0.10.0–0.10.1 lack migrations 44–46: a host set of another project is taken, and credential sources are not scoped to the Target's project",
+    // migration 44/03_targets.up.sql (first in v0.10.2): target_host_set_scope_valid compares the Target's and the host set's projects
+    hostSetsAnyProject: false,
     lists: {
       hostSetIds: HOSTS_010,
       applicationCredentialLibraryIds: CREDS_010(["clvlt_", ...STATIC_010]),
@@ -227,7 +153,7 @@ export const ROWS = [
     adds: { fields: ["injectedApplicationCredentialSourceIds"], values: [{ field: "type", value: "ssh" }] },
     emptyCredentialSources: {
       message: "Brokered or Injected Application Credential Source IDs must be provided.",
-      fields: ["brokered_credential_source_ids", "injected_application_credential_source_ids"],
+      fields: { add: BROKERED_010, remove: BROKERED_010 },
     },
     // internal/host/plugin/ids.go: HostPrefix hplg, PreviousHostPrefix h
     authorizeSession: { hostIds: ["hst_", "hsst_", "hcst_", "hplg_", "hsplg_", "hcplg_", "h_", "hs_", "hc_"] },
@@ -242,8 +168,6 @@ export const ROWS = [
     // TS IdActions
     actions: actionsFor("host-sources", "credential-sources"),
     lists: { hostSetIds: HOSTS_011, applicationCredentialLibraryIds: CREDS_010(["clvlt_", ...STATIC_010, "credjson_"]) },
-    // migration 44/03: target_host_set_scope_valid compares the Target's and the host set's projects
-    hostSetsAnyProject: false,
   },
   {
     release: "0.12",
@@ -301,7 +225,7 @@ export const ROWS = [
   {
     release: "0.15",
     patch: "0.15.5",
-    changes: "paginated lists; authorize-session answers connection_limit, endpoint_port, expiration (and its token carries endpoint_port, expiration)",
+    changes: "paginated lists; authorize-session answers endpoint_port and expiration (and its token carries them)",
     pagination: true,
     bexprGrammar: "v0.1.13",
     emptyList: { response_type: "complete", sort_by: "created_time", sort_dir: "desc" },
@@ -324,7 +248,9 @@ export const ROWS = [
     changes:
       "an address is parsed as a URL host: an IPv6 address in brackets, white space or a control character is refused; the server repository " +
       "picks a session's workers (none left is a 500); Go 1.25 makes the session certificate's subject key id from SHA-256",
-    withinMinor: "0.19.0–0.19.2 take a bracketed IPv6 address and any character; 0.19.0–0.19.3 (Go 1.23–1.24) make the subject key id from SHA-1",
+    withinMinor:
+      "0.19.0–0.19.2 take a bracketed IPv6 address and any character, word protojson's type errors without the field's name and take a list " +
+      "token in another scope; 0.19.0–0.19.3 (Go 1.23–1.24) make the subject key id from SHA-1",
     addressBrackets: "refused",
     // go.mod: google.golang.org/protobuf v1.36.6 from 0.19.3 (v1.35.0 put the field's JSON name in protojson's type errors;
     // 0.19.0–0.19.2 hold v1.34.2 and word them without it)

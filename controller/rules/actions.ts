@@ -52,15 +52,18 @@ export function checkActionBody(
     for (const id of named) errors.push({ name: s.name, description: d.badListId(id, oneOf(prefixes), singular(noun)) });
     wanted.set(s.field, [...new Set([...(wanted.get(s.field) ?? []), ...ids])]);
   }
-  if (op !== "set" && [...wanted.values()].every((w) => w.length === 0)) errors.push(...emptyAction(r, sent, noun));
+  if (op !== "set" && [...wanted.values()].every((w) => w.length === 0)) errors.push(...emptyAction(r, sent, noun, op));
   return { errors, wanted };
 }
 
 /** An add or remove with no id: each name the route reads, or the credential-sources route's own words and fields. */
-function emptyAction(r: Release, sent: readonly SentIds[], noun: ListRoute["noun"]): RequestField[] {
+function emptyAction(r: Release, sent: readonly SentIds[], noun: ListRoute["noun"], op: "add" | "remove"): RequestField[] {
   const noIds = dialectOf(r).noIds;
   if (noIds) return sent.map((s) => ({ name: s.name, description: noIds }));
-  if (noun === "credential-sources") return r.emptyCredentialSources.fields.map((name) => ({ name, description: r.emptyCredentialSources.message }));
+  if (noun === "credential-sources") {
+    const { message, fields } = r.emptyCredentialSources;
+    return fields[op].map((name) => ({ name, description: message }));
+  }
   return sent.map((s) => ({ name: s.name, description: "Must be non-empty." }));
 }
 

@@ -127,13 +127,13 @@ test("the release table's columns start where Boundary's source says", () => {
   const real = RELEASES.filter((x) => x.release !== "spec");
   const first = (holds: (x: (typeof real)[number]) => boolean) => real.find(holds)?.release;
   const last = (holds: (x: (typeof real)[number]) => boolean) => [...real].reverse().find(holds)?.release;
-  // validateUpdateRequest's SubtypeFromId(req.GetId()) (0.8); tcp.go Vet's words (0.9) and math.MaxUint16 (0.13)
-  expect(first((x) => x.ports.vetsUpdate)).toBe("0.8");
+  // validateUpdateRequest's SubtypeFromId(req.GetId()) (v0.7.4); tcp.go Vet's words (0.9) and math.MaxUint16 (0.13)
+  expect(first((x) => x.ports.vetsUpdate)).toBe("0.7");
   expect(first((x) => x.ports.zeroOnCreate === "This field cannot be set to zero.")).toBe("0.9");
   expect(first((x) => x.ports.aboveMax !== undefined)).toBe("0.13");
-  // gorm v1 up to 0.6; migration 0/40's trigger up to 0.10; the grants refactor of 0.19.3; tcp.VetCredentialSources from 0.10
+  // gorm v1 up to 0.6; migration 0/40's trigger up to v0.10.1 (44/03 replaces it in v0.10.2); the grants refactor of 0.19.3; tcp.VetCredentialSources from 0.10
   expect(last((x) => x.patchEchoesUnmasked)).toBe("0.6");
-  expect(last((x) => x.hostSetsAnyProject)).toBe("0.10");
+  expect(last((x) => x.hostSetsAnyProject)).toBe("0.9");
   expect(first((x) => x.listTokenScoped)).toBe("0.19");
   expect(first((x) => x.injectedOnTcp !== undefined)).toBe("0.10");
   // each holds on every later row

@@ -81,7 +81,7 @@ test("defaults, rules, pagination, the rate limiter, aliases and authorize-sessi
     ["spec", "0.4", "0.5", "0.6", "0.7", "0.8"].map((r) => [r, 1]),
   );
   expect(release("0.9").withinMinor).toMatch(/0\.9\.0 still defaults session_connection_limit to 1/);
-  expect(release("0.10").withinMinor).toBeUndefined();
+  expect(release("0.11").withinMinor).toBeUndefined();
   // the same fact, as data: only the 0.9 row has an earlier patch whose default differs
   expect(RELEASES.filter((r) => r.withinMinorDefaults).map((r) => [r.release, r.withinMinorDefaults])).toEqual([["0.9", { sessionConnectionLimit: 1 }]]);
   expect([release("0.16").descriptions, release("0.17").descriptions]).toEqual(["print", "print-or-space"]);
@@ -148,7 +148,8 @@ test("authorize-session's facts change where each release's source changed them 
   // every prefix host.SubtypeFromId / subtypes.Register give the host subtypes (catalog, set, host): a host set's id is well formed
   expect(changesOf("hostIds")).toEqual([
     ["0.4", ["hst_", "hsst_", "hcst_"]],
-    ["0.8", ["hst_", "hsst_", "hcst_", "h_", "hs_", "hc_"]],
+    // TS validateAuthorizeSessionRequest takes plugin.Subtype from 0.7.5
+    ["0.7", ["hst_", "hsst_", "hcst_", "h_", "hs_", "hc_"]],
     ["0.10", ["hst_", "hsst_", "hcst_", "hplg_", "hsplg_", "hcplg_", "h_", "hs_", "hc_"]],
   ]);
   // version/feature_manager.go UseTargetIdForHostId: "< 0.14.0", and the address came in 0.12
