@@ -74,7 +74,7 @@ const AUDIT: Record<string, Audit> = {
   checksTokenAt: { read: "TS validate*Request before authResult at every tag", changes: [["0.4", "last"]] },
   anonymousGlobalList: { read: "TS ListTargets at v0.5.1 (returns the 401) and v0.6.0 (goes on, #1478); scopeids ForbiddenError at v0.6.0, v0.8.0", changes: [["0.4", "Unauthenticated"], ["0.6", "PermissionDenied"]] },
   healthBody: { read: "ops listener from v0.8.0 (handlers/health); earlier rows serve it the same way", changes: [["0.4", "json"]] },
-  bexprGrammar: { read: "go.mod go-bexpr at every tag (v0.1.9 from v0.5.1, v0.1.10 from v0.6.2, v0.1.13 from v0.15.0)", changes: [["0.4", "v0.1.8"], ["0.5", "v0.1.9"], ["0.6", "v0.1.10"], ["0.15", "v0.1.13"]] },
+  bexprGrammar: { read: "go.mod go-bexpr at every tag (v0.1.9 from v0.5.1, v0.1.10 from v0.6.2, v0.1.12 from v0.13.0, v0.1.13 from v0.15.0)", changes: [["0.4", "v0.1.8"], ["0.5", "v0.1.9"], ["0.6", "v0.1.10"], ["0.13", "v0.1.12"], ["0.15", "v0.1.13"]] },
   "authenticate.methods": { read: "handlers/authmethods/ldap.go from v0.13.0", changes: ["0.4", "0.13"] },
   "authenticate.credentials": { read: "auth_method_service.proto: credentials = 3 up to v0.6.1, reserved from v0.6.2", changes: [["0.4", true], ["0.6", false]] },
   "authenticate.type": { read: "auth_method_service.proto type = 6 from v0.8.0", changes: [["0.4", false], ["0.8", true]] },
