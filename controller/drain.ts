@@ -32,9 +32,15 @@ interface Use {
   idleSince: number;
 }
 
+/** Where a connection's use is kept on its socket. */
+const USE = Symbol("drain.use");
+/** A socket with its use (see Drain). */
+type Watched = net.Socket & { [USE]?: Use };
+
 /**
  * Watches one listener's connections from the moment it is made: when the last one was accepted,
- * and for each whether a request is in flight and since when it has been idle.
+ * and for each whether a request is in flight and since when it has been idle (the listener's
+ * request handler calls `request` for every request).
  */
 export class Drain {
   private readonly uses = new Map<net.Socket, Use>();
@@ -50,18 +56,27 @@ export class Drain {
       socket.once("close", () => this.sockets.delete(socket));
     });
     // the socket a request arrives on: the TLS socket for HTTPS, the TCP one for HTTP
-    server.on(server instanceof TlsServer ? "secureConnection" : "connection", (socket: net.Socket) => {
-      this.uses.set(socket, { inFlight: 0, idleSince: Date.now() });
+    server.on(server instanceof TlsServer ? "secureConnection" : "connection", (socket: Watched) => {
+      const use = { inFlight: 0, idleSince: Date.now() };
+      socket[USE] = use;
+      this.uses.set(socket, use);
       socket.once("close", () => this.uses.delete(socket));
     });
-    server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-      const use = this.uses.get(req.socket);
-      if (!use) return;
-      use.inFlight++;
-      res.once("close", () => {
-        use.inFlight--;
-        use.idleSince = Date.now();
-      });
+  }
+
+  /**
+   * Counts a request in flight on its connection until its answer closes. The listener's own request
+   * handler calls it first (not a second `request` listener: Node copies the listener array of an
+   * event with several on every emit), and the connection's count is a property of its socket (no
+   * lookup), so the watch costs each request one listener and no more.
+   */
+  request(req: IncomingMessage, res: ServerResponse): void {
+    const use = (req.socket as Watched)[USE];
+    if (!use) return;
+    use.inFlight++;
+    res.on("close", () => {
+      use.inFlight--;
+      use.idleSince = Date.now();
     });
   }
 

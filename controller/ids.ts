@@ -40,5 +40,11 @@ export function newId(prefix: string): string {
  * digits only (none at all passes, and is then not found).
  */
 export function isTargetId(id: string): boolean {
-  return id.startsWith("ttcp_") && /^[0-9A-Za-z]*$/.test(id.slice("ttcp_".length));
+  if (!id.startsWith("ttcp_")) return false;
+  // /^[0-9A-Za-z]*$/ over the rest, without a copy and a regex on every request
+  for (let i = "ttcp_".length; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a))) return false;
+  }
+  return true;
 }

@@ -76,9 +76,13 @@ export async function startController(options: ControllerOptions): Promise<Runni
     store.release.rateLimiter && options.rateLimits !== "disabled" ? new RateLimiter(store.release, options.rateLimits ?? [], options.maxQuotas) : undefined;
   const handleApi = apiChain({ store, sessions, auth, tokens, metrics, logger: requestLogger(logger), closing: () => closing, limiter });
 
-  const api = serve(options.api, (req, res) => void handleApi(req, res));
+  const api = serve(options.api, (req, res) => {
+    apiDrain.request(req, res);
+    handleApi(req, res);
+  });
   const handleOps = opsHandler(health, metrics, store.release.healthBody);
   const ops = serve(options.ops, (req, res) => {
+    opsDrain.request(req, res);
     // from the first signal, probes close their connection too: the ops listener's close then waits on no poller
     if (health.shuttingDown) res.setHeader("connection", "close");
     void handleOps(req, res);

@@ -67,9 +67,10 @@ export function accountRoutes(): Route[] {
 }
 
 const ROUTES = accountRoutes();
-const PATTERNS: readonly { route: Route; pattern: RegExp }[] = [
-  { route: ROUTES[0]!, pattern: /^\/v1\/auth-methods\/([^/]+):authenticate$/ },
-  { route: ROUTES[1]!, pattern: /^\/v1\/scopes\/([^/:]+)$/ },
+/** Each route's pattern, and the prefix every path it matches starts with (checked first: most paths are Targets'). */
+const PATTERNS: readonly { route: Route; prefix: string; pattern: RegExp }[] = [
+  { route: ROUTES[0]!, prefix: "/v1/auth-methods/", pattern: /^\/v1\/auth-methods\/([^/]+):authenticate$/ },
+  { route: ROUTES[1]!, prefix: "/v1/scopes/", pattern: /^\/v1\/scopes\/([^/:]+)$/ },
 ];
 
 /**
@@ -77,8 +78,8 @@ const PATTERNS: readonly { route: Route; pattern: RegExp }[] = [
  * matching takes it). A path of theirs asked with another method is the release's 405.
  */
 export function accountMatch(method: string, pathname: string, r: Release): { route: Route; id: string } | undefined {
-  for (const { route, pattern } of PATTERNS) {
-    const m = pattern.exec(pathname);
+  for (const { route, prefix, pattern } of PATTERNS) {
+    const m = pathname.startsWith(prefix) ? pattern.exec(pathname) : null;
     if (!m) continue;
     if (route.method !== method) throw NO_ROUTE[r.routing].notAllowed(method, route.template, route.method);
     let id: string;

@@ -3,7 +3,6 @@
  * may list and read. The configured tokens, and those an account's login issued (`AuthTokens`),
  * each carrying its account's grant until it expires. Tokens are compared in constant time and never logged.
  */
-import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Release } from "../../wire/releases";
 import { ControllerFault } from "../errors";
@@ -22,15 +21,22 @@ export const ANONYMOUS: Principal = Object.freeze({ grant: "read-only" });
 /** What the read-only grant allows, in every release. */
 const READ_ONLY_ACTIONS = Object.freeze(["no-op", "read"]);
 
-/** Constant time for tokens of equal length; a length mismatch is refused without comparing bytes. */
-function same(presented: Buffer, known: Buffer | undefined): boolean {
-  return known !== undefined && presented.length === known.length && timingSafeEqual(presented, known);
+/**
+ * Constant time for tokens of equal length (every character is compared, no early exit, as
+ * crypto.timingSafeEqual compares bytes, without encoding the token into a buffer on every
+ * request); a length mismatch is refused without comparing.
+ */
+function same(presented: string, known: string | undefined): boolean {
+  if (known === undefined || presented.length !== known.length) return false;
+  let diff = 0;
+  for (let i = 0; i < known.length; i++) diff |= presented.charCodeAt(i) ^ known.charCodeAt(i);
+  return diff === 0;
 }
 
 /** Matches a presented token against the admin and read-only tokens, in constant time. */
 export class Authenticator {
-  private readonly admin: Buffer;
-  private readonly readOnly: Buffer | undefined;
+  private readonly admin: string;
+  private readonly readOnly: string | undefined;
 
   /** The tokens' lengths in UTF-16 units, as a presented token's string is measured. */
   private readonly lengths: ReadonlySet<number>;
@@ -41,8 +47,8 @@ export class Authenticator {
     readOnlyToken?: string,
     private readonly issued?: AuthTokens,
   ) {
-    this.admin = Buffer.from(adminToken);
-    this.readOnly = readOnlyToken ? Buffer.from(readOnlyToken) : undefined;
+    this.admin = adminToken;
+    this.readOnly = readOnlyToken || undefined;
     this.lengths = new Set([adminToken.length, ...(readOnlyToken ? [readOnlyToken.length] : [])]);
   }
 
@@ -58,9 +64,8 @@ export class Authenticator {
     const token = bearerToken(req.headers.authorization ?? "");
     // a token of neither length is refused without comparing (the lengths are not secret)
     if (token !== undefined && this.lengths.has(token.length)) {
-      const presented = Buffer.from(token);
-      if (same(presented, this.admin)) return ADMIN;
-      if (same(presented, this.readOnly)) return READ_ONLY;
+      if (same(token, this.admin)) return ADMIN;
+      if (same(token, this.readOnly)) return READ_ONLY;
     }
     const grant = token === undefined ? undefined : this.issued?.grantOf(token);
     return grant === undefined ? undefined : grant === "admin" ? ADMIN : READ_ONLY;
@@ -89,9 +94,21 @@ export function refusal(principal: Principal | undefined, action: string): Contr
  * undefined; what the regex /^bearer\s+(\S+)\s*$/i takes, without a regex on every request.
  */
 export function bearerToken(header: string): string | undefined {
+  // the usual header, `Bearer ` and a token of printable ASCII: taken as it is, nothing trimmed or lowered
+  if (header.startsWith("Bearer ") && printableAscii(header, 7)) return header.slice(7);
   if (header.length < 8 || header.slice(0, 6).toLowerCase() !== "bearer" || !/\s/.test(header[6]!)) return undefined;
   const token = header.slice(7).trim();
   return token === "" || /\s/.test(token) ? undefined : token;
+}
+
+/** `text` from `from` on is not empty and holds only printable ASCII (no white space of any kind). */
+function printableAscii(text: string, from: number): boolean {
+  if (from >= text.length) return false;
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c <= 0x20 || c >= 0x7f) return false;
+  }
+  return true;
 }
 
 /**

@@ -53,6 +53,11 @@ export function send(res: ServerResponse, reply: OutgoingReply): Promise<void> |
     const { pieces, length } = reply.list;
     res.writeHead(reply.status, { ...reply.headers, ...jsonHeaders(length) });
     if (length > STREAM_HELD_BYTES) return writePieces(res, pieces);
+    // a kept body (a list asked again unchanged) is one piece: written as a JSON reply is
+    if (pieces.length === 1) {
+      res.end(pieces[0]);
+      return undefined;
+    }
     // the whole reply at once: one corked write of every piece
     res.cork();
     for (const piece of pieces) res.write(piece);

@@ -125,6 +125,9 @@ function gatewayMatch(method: string, path: string, r: Release): Matched {
   throw NO_ROUTE[r.routing].noPath(method, path);
 }
 
+/** What an item's path starts with. */
+const ITEM_PREFIX = `${COLLECTION}/`;
+
 /** The spec's controller: `/v1/targets` and one decoded segment, its action among the routes' (a 405 naming the methods otherwise). */
 function ourMatch(method: string, pathname: string, r: Release): Matched {
   const table = byTemplate(r);
@@ -132,8 +135,8 @@ function ourMatch(method: string, pathname: string, r: Release): Matched {
   let template: string;
   let id = "";
   if (pathname === COLLECTION) template = COLLECTION;
-  else if (pathname.startsWith(COLLECTION + "/") && pathname.indexOf("/", COLLECTION.length + 1) === -1) {
-    let segment = pathname.slice(COLLECTION.length + 1);
+  else if (pathname.startsWith(ITEM_PREFIX) && pathname.indexOf("/", ITEM_PREFIX.length) === -1) {
+    let segment = pathname.slice(ITEM_PREFIX.length);
     try {
       if (segment.includes("%")) segment = decodeURIComponent(segment);
     } catch {
@@ -146,7 +149,12 @@ function ourMatch(method: string, pathname: string, r: Release): Matched {
     id = template === ITEM ? segment : segment.slice(0, colon);
   } else throw pathname.startsWith("/v1/") ? answers.noPath(method, pathname) : outsideApi(r, method, pathname);
   const routes = table.get(template)!;
-  const found = routes.find((x) => x.method === method);
+  let found: Route | undefined;
+  for (const x of routes) {
+    if (x.method !== method) continue;
+    found = x;
+    break;
+  }
   if (!found) throw answers.notAllowed(method, template, routes.map((x) => x.method).join(", "));
   return { route: found, id };
 }

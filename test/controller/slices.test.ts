@@ -1,6 +1,6 @@
 /** Work in slices (controller/slices.ts): the same results as the engine's own array methods, and a real pause. */
 import fc from "fast-check";
-import { atOnce, filterSteps, inSlices, mapSteps, sortSteps } from "../../controller/slices";
+import { atOnce, filterSteps, inSlices, inSlicesOrNow, mapSteps, sortSteps } from "../../controller/slices";
 
 const byKey = (a: { k: number }, b: { k: number }) => a.k - b.k;
 
@@ -32,6 +32,22 @@ test("inSlices gives the event loop a turn during long work", async () => {
   const ticking = setInterval(() => turns++, 1);
   const items = Array.from({ length: 300_000 }, (_, i) => ({ k: (i * 7919) % 100_003, i }));
   const sorted = await inSlices(sortSteps(items, byKey), 2);
+  clearInterval(ticking);
+  expect(sorted).toEqual([...items].sort(byKey));
+  expect(turns).toBeGreaterThan(5);
+});
+
+test("inSlicesOrNow answers short work at once, without a promise, and long work in slices from where it stopped", async () => {
+  const small = [3, 1, 2].map((k, i) => ({ k, i }));
+  // a cached list's answer: no promise, so the request runs start to end in one turn of the loop
+  expect(inSlicesOrNow(sortSteps(small, byKey))).toEqual([...small].sort(byKey));
+
+  let turns = 0;
+  const ticking = setInterval(() => turns++, 1);
+  const items = Array.from({ length: 300_000 }, (_, i) => ({ k: (i * 7919) % 100_003, i }));
+  const pending = inSlicesOrNow(sortSteps(items, byKey), 2);
+  expect(pending).toBeInstanceOf(Promise);
+  const sorted = await pending;
   clearInterval(ticking);
   expect(sorted).toEqual([...items].sort(byKey));
   expect(turns).toBeGreaterThan(5);
