@@ -175,7 +175,8 @@ export class TargetCore {
    * probe asks (see `BoundaryClient.apiGeneration`).
    */
   private async refuseUnsupported(client: BoundaryClient, inputs: Partial<TargetInputs>, state?: TargetState): Promise<void> {
-    if (needsGeneration(inputs) && new Set(narrowed(client.releases, state).map((r) => r.generation)).size > 1) await client.apiGeneration();
+    // the cheap test first: once the generation is known (after the first answer), the inputs need not be weighed
+    if (new Set(narrowed(client.releases, state).map((r) => r.generation)).size > 1 && needsGeneration(inputs)) await client.apiGeneration();
     refuseUnsupportedAmong(inputs, narrowed(client.releases, state), state);
   }
 
