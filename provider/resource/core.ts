@@ -12,6 +12,7 @@
  * the Target still exists; read answers undefined when the Target is gone.
  */
 import { z } from "zod";
+import { exactParse } from "../../wire/exact-check";
 import { INPUT_FIELDS, type InputField } from "../../wire/target-fields";
 import { BoundaryClient, NotFoundError, Operation, type BoundaryClientOptions } from "../client";
 import { RELEASES, type Release } from "../../wire/releases";
@@ -288,7 +289,8 @@ function parseInputs(news: Record<string, unknown>): Partial<TargetInputs> {
 }
 
 function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string, at?: string): z.infer<S> {
-  const parsed = schema.safeParse(value);
+  // state of the exact shape (what this provider wrote) is taken as parsed, without zod's copy of it
+  const parsed = exactParse(schema, value);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((i) => `${[at, ...i.path].filter((p) => p !== undefined).join(".") || "(whole)"}: ${i.message}`);
   throw new InvalidResourceDataError(`the ${what} of the target is not readable: ${issues.join("; ")}`);

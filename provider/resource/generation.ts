@@ -55,7 +55,7 @@ function refusal(r: Release, f: InputField, inputs: Partial<TargetInputs>, state
 
 /** The inputs set something whose fate depends on the release: only then is the controller's release worth learning. */
 export function needsGeneration(inputs: Partial<TargetInputs>): boolean {
-  return INPUT_FIELDS.some((f) => isSet(inputs[f]) && !sameRefusal(BOUNDARY_RELEASES, f, inputs, undefined));
+  return INPUT_FIELDS.some((f) => isSet(inputs[f]) && sameRefusal(BOUNDARY_RELEASES, f, inputs, undefined) === false);
 }
 
 /**
