@@ -153,18 +153,12 @@ export function droppedFields(inputs: Partial<TargetInputs>, state: TargetState)
 /** The releases a Target's recorded `authorizedActions` allow (state written by a read or a change): those having every one of them. */
 export function releasesOf(state: Pick<TargetState, "authorizedActions"> | undefined, among: readonly Release[] = RELEASES): readonly Release[] {
   const actions = state?.authorizedActions ?? [];
-  // every Target of a stack usually records the same actions, read on each step: the answer is kept per list of releases and actions
-  let byActions = RECORDED.get(among);
-  if (!byActions) RECORDED.set(among, (byActions = new Map()));
-  const key = actions.join(" ");
-  let found = byActions.get(key);
-  if (!found) {
-    if (byActions.size >= RECORDED_KEPT) byActions.clear();
-    byActions.set(key, (found = Object.freeze(releasesWithActions(actions, among))));
-  }
-  return found;
+  // every Target of a stack usually records the same actions, read on each step: the last answer is kept per list of releases
+  const last = RECORDED.get(among);
+  if (last && last.actions.length === actions.length && last.actions.every((a, i) => a === actions[i])) return last.releases;
+  const releases = Object.freeze(releasesWithActions(actions, among));
+  RECORDED.set(among, { actions: [...actions], releases });
+  return releases;
 }
-/** `releasesOf`'s answers, per list of releases (the client's knowledge replaces its list when it learns: the old one is let go). */
-const RECORDED = new WeakMap<readonly Release[], Map<string, readonly Release[]>>();
-/** How many lists of actions `releasesOf` keeps per list of releases (a stack's Targets record a handful). */
-const RECORDED_KEPT = 64;
+/** `releasesOf`'s last answer per list of releases (the client's knowledge replaces its list when it learns: the old one is let go). */
+const RECORDED = new WeakMap<readonly Release[], { actions: readonly string[]; releases: readonly Release[] }>();
