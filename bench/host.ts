@@ -55,7 +55,7 @@ exports.delete = async (id) => { await call("DELETE", "/v1/targets/" + id); };
 `;
 
 /** Installs a floor provider as a package of the program, and returns its serialized `__provider`. */
-async function floorProvider(program: string, name: string, keepTarget: boolean): Promise<string> {
+export async function floorProvider(program: string, name: string, keepTarget: boolean): Promise<string> {
   const dir = path.join(program, "node_modules", name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, main: "index.js" }));
@@ -77,44 +77,67 @@ export async function timed(n: number, concurrency: number, op: (i: number) => P
   return performance.now() - started;
 }
 
-interface Phases {
-  create: number;
-  preview: number;
-  refresh: number;
-  update: number;
-  delete: number;
+/**
+ * A process's CPU time so far (user and system, every thread: the JIT, GC and libuv's threads
+ * included), in ms, from /proc/<pid>/stat: a unit the machine's other load moves less than wall time.
+ */
+export function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // the fields after the command's closing parenthesis: utime and stime are the 12th and 13th
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+/** Linux's clock ticks per second for /proc's times (USER_HZ, 100 on every mainstream build). */
+const CLOCK_TICKS = 100;
+
+type Phase = "create" | "preview" | "refresh" | "update" | "delete";
+
+type Phases = Record<Phase, number> & {
+  /** The provider process's CPU time per phase, ms (see `processCpuMs`). */
+  cpu: Record<Phase, number>;
   /** Bytes the engine stores for one Target (inputs and outputs, `__provider` in each). */
   stateBytes: number;
-}
+};
 
-/** The five phases over N Targets through one engine client; `extra` is added to each program's inputs. */
-async function phases(e: Engine, n: number, concurrency: number, extra: Record<string, unknown>): Promise<Phases> {
+/**
+ * The five phases over N Targets through one engine client to the provider process `pid`; `extra`
+ * is added to each program's inputs.
+ */
+async function phases(e: Engine, pid: number, n: number, concurrency: number, extra: Record<string, unknown>): Promise<Phases> {
   const inputs: Record<string, unknown>[] = [];
   const ids: string[] = [];
   const outs: Record<string, unknown>[] = [];
-  const create = await timed(n, concurrency, async (i) => {
+  const cpu = {} as Record<Phase, number>;
+  /** Wall time of one phase; its CPU time in the provider process is kept in `cpu`. */
+  const phase = async (name: Phase, op: (i: number) => Promise<void>): Promise<number> => {
+    const before = processCpuMs(pid);
+    const wall = await timed(n, concurrency, op);
+    cpu[name] = processCpuMs(pid) - before;
+    return wall;
+  };
+  const create = await phase("create", async (i) => {
     const checked = await e.check({ scopeId: PROJECT, name: `bench-${i}`, description: "v1", ...extra });
     inputs[i] = checked.inputs;
     const created = await e.create(checked.inputs);
     ids[i] = created.id;
     outs[i] = created.props;
   });
-  const preview = await timed(n, concurrency, async (i) => {
+  const preview = await phase("preview", async (i) => {
     const checked = await e.check(inputs[i]!, inputs[i]!);
     await e.diff(ids[i]!, outs[i]!, checked.inputs);
   });
-  const refresh = await timed(n, concurrency, async (i) => {
+  const refresh = await phase("refresh", async (i) => {
     outs[i] = (await e.read(ids[i]!, outs[i]!)).props;
   });
-  const update = await timed(n, concurrency, async (i) => {
+  const update = await phase("update", async (i) => {
     const checked = await e.check({ ...inputs[i]!, description: "v2" }, inputs[i]!);
     await e.diff(ids[i]!, outs[i]!, checked.inputs);
     outs[i] = await e.update(ids[i]!, outs[i]!, checked.inputs, { oldInputs: inputs[i]! });
     inputs[i] = checked.inputs;
   });
   const stateBytes = Buffer.byteLength(JSON.stringify({ inputs: inputs[0], outputs: outs[0] }));
-  const del = await timed(n, concurrency, async (i) => e.delete(ids[i]!, outs[i]!));
-  return { create, preview, refresh, update, delete: del, stateBytes };
+  const del = await phase("delete", async (i) => e.delete(ids[i]!, outs[i]!));
+  return { create, preview, refresh, update, delete: del, cpu, stateBytes };
 }
 
 /**
@@ -159,7 +182,7 @@ function viaDynamicHost(program: string, providerText: string, n: number, concur
     try {
       const e = engine(host, URN);
       await e.configure({ "boundary:addr": addr, "boundary:token": secret(TOKEN) });
-      return await phases(e, n, concurrency, { __provider: providerText });
+      return await phases(e, host.pid, n, concurrency, { __provider: providerText });
     } finally {
       await host.stop();
     }
@@ -173,7 +196,7 @@ function viaPlugin(program: string, n: number, concurrency: number): Promise<Pha
     try {
       const e = engine(plugin, URN.replace("pulumi-nodejs:dynamic/boundary:Target", "boundary:index:Target"));
       await e.configure({ addr, token: secret(TOKEN) });
-      return await phases(e, n, concurrency, {});
+      return await phases(e, plugin.pid, n, concurrency, {});
     } finally {
       await plugin.stop();
     }
@@ -181,32 +204,65 @@ function viaPlugin(program: string, n: number, concurrency: number): Promise<Pha
 }
 
 const PHASES = ["create", "preview", "refresh", "update", "delete"] as const;
-const PHASE_NAMES: Record<(typeof PHASES)[number], string> = {
+const PHASE_NAMES: Record<Phase, string> = {
   create: "create",
   preview: "preview, no change",
   refresh: "refresh",
   update: "update one field",
   delete: "delete",
 };
+/** A phase's figure, or (`lifecycle`) the five phases' sum: what a stack's whole life costs. */
+type Row = Phase | "lifecycle";
+const ROWS: Row[] = [...PHASES, "lifecycle"];
+const ROW_NAMES: Record<Row, string> = { ...PHASE_NAMES, lifecycle: "lifecycle (the five phases)" };
 
-/** Each phase's median over runs. */
-function medians(runs: Phases[]): Phases {
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  return { ...Object.fromEntries(PHASES.map((p) => [p, median(runs.map((r) => r[p]))])), stateBytes: runs[0]!.stateBytes } as Phases;
+/** One run's figure for a row: wall ms, or the provider process's CPU ms. */
+function figure(run: Phases, row: Row, unit: "wall" | "cpu"): number {
+  const of = (p: Phase) => (unit === "wall" ? run[p] : run.cpu[p]);
+  return row === "lifecycle" ? PHASES.reduce((sum, p) => sum + of(p), 0) : of(row);
 }
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
 /**
- * Rows: each phase's wall time for the floor, the dynamic route and the plugin route, as ratios to
- * the floor, and the floor that keeps the Target's outputs with the dynamic route's ratio to it.
- * Each time is the median of `reps` runs taken in turn (this machine moves single runs by ±30%);
- * each ratio the median of the runs' own ratios, with their smallest and largest.
+ * Rows of one unit (wall or CPU ms): each phase, and the lifecycle, for the floor, the dynamic
+ * route and the plugin route as ratios to the floor, and the floor that keeps the Target's outputs
+ * with the dynamic route's ratio to it. Each figure is the median of the runs taken in turn (this
+ * machine moves single runs by ±30%); each ratio the median of the runs' own ratios (both sides
+ * from the same run), with their smallest and largest.
+ */
+function tableOf(runs: Record<"floor" | "kept" | "dynamic" | "plugin", Phases[]>, unit: "wall" | "cpu"): string[][] {
+  const at = (route: Phases[], row: Row) => median(route.map((r) => figure(r, row, unit))).toFixed(0);
+  const ratio = (row: Row, top: Phases[], bottom: Phases[]) => {
+    const rs = top.map((t, r) => figure(t, row, unit) / figure(bottom[r]!, row, unit)).sort((a, b) => a - b);
+    const m = rs[Math.floor(rs.length / 2)]!;
+    return rs.length > 1 ? `${m.toFixed(2)} (${rs[0]!.toFixed(2)}–${rs[rs.length - 1]!.toFixed(2)})` : m.toFixed(2);
+  };
+  return ROWS.map((row) => [
+    ROW_NAMES[row],
+    at(runs.floor, row),
+    at(runs.dynamic, row),
+    ratio(row, runs.dynamic, runs.floor),
+    at(runs.plugin, row),
+    ratio(row, runs.plugin, runs.floor),
+    at(runs.kept, row),
+    ratio(row, runs.dynamic, runs.kept),
+  ]);
+}
+
+/** The columns of both of `benchHost`'s tables. */
+export const HOST_HEADER = ["phase", "floor", "dynamic route", "ratio", "plugin route", "ratio", "floor keeping the Target", "dynamic / it"];
+
+/**
+ * The provider as users run it: `rows` in wall ms and `cpuRows` in the provider process's CPU ms
+ * (see `tableOf`), from the same runs.
  */
 export async function benchHost(
   root: string,
   n = Number(process.env.BENCH_TARGETS ?? 1000),
   concurrency = 16,
   reps = Number(process.env.BENCH_HOST_REPS ?? 3),
-): Promise<{ rows: string[][]; providerBytes: number; stateBytes: number; floorStateBytes: number; keptStateBytes: number }> {
+): Promise<{ rows: string[][]; cpuRows: string[][]; providerBytes: number; stateBytes: number; floorStateBytes: number; keptStateBytes: number }> {
   const { program } = packAndInstall(root);
   const ours = serializedProvider(program);
   const floorText = await floorProvider(program, "floor-provider", false);
@@ -228,22 +284,12 @@ export async function benchHost(
     step("the plugin route");
     runs.plugin.push(await viaPlugin(program, n, concurrency));
   }
-  const [floor, kept, dynamic, plugin] = [runs.floor, runs.kept, runs.dynamic, runs.plugin].map(medians) as [Phases, Phases, Phases, Phases];
-  // each ratio: the median of the runs' own ratios (both sides from the same run), with their range
-  const ratio = (p: (typeof PHASES)[number], top: Phases[], bottom: Phases[]) => {
-    const rs = top.map((t, r) => t[p] / bottom[r]![p]).sort((a, b) => a - b);
-    const median = rs[Math.floor(rs.length / 2)]!;
-    return rs.length > 1 ? `${median.toFixed(2)} (${rs[0]!.toFixed(2)}–${rs[rs.length - 1]!.toFixed(2)})` : median.toFixed(2);
+  return {
+    rows: tableOf(runs, "wall"),
+    cpuRows: tableOf(runs, "cpu"),
+    providerBytes: Buffer.byteLength(ours),
+    stateBytes: runs.dynamic[0]!.stateBytes,
+    floorStateBytes: runs.floor[0]!.stateBytes,
+    keptStateBytes: runs.kept[0]!.stateBytes,
   };
-  const rows = PHASES.map((p) => [
-    PHASE_NAMES[p],
-    floor[p].toFixed(0),
-    dynamic[p].toFixed(0),
-    ratio(p, runs.dynamic, runs.floor),
-    plugin[p].toFixed(0),
-    ratio(p, runs.plugin, runs.floor),
-    kept[p].toFixed(0),
-    ratio(p, runs.dynamic, runs.kept),
-  ]);
-  return { rows, providerBytes: Buffer.byteLength(ours), stateBytes: dynamic.stateBytes, floorStateBytes: floor.stateBytes, keptStateBytes: kept.stateBytes };
 }

@@ -2,9 +2,10 @@
  * Where the provider's time goes through Pulumi's real dynamic-provider host: `npm run bench --
  * --profile` drives N Targets (BENCH_TARGETS, default 1,000; 16 at a time) through create, preview,
  * refresh, update and delete against the bin, with the host process profiled by V8's sampling
- * profiler (started by a preloaded module, written when the host is stopped), and prints its CPU
- * time by package and this package's own functions by self time. The profile is kept for Chrome's
- * DevTools (its path is printed).
+ * profiler (started by a preloaded module, written when the host is stopped), first for the host
+ * bench's floor keeping the Target's outputs, then for this package; and prints both hosts' CPU
+ * time by package side by side, and this package's own functions by self time. The profiles are
+ * kept for Chrome's DevTools (their paths are printed).
  */
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,7 +13,7 @@ import * as path from "node:path";
 import { engine, secret } from "../harness/engine";
 import { packAndInstall } from "../harness/pack";
 import { serializedProvider, startHost } from "../harness/provider-host";
-import { timed, withController } from "./host";
+import { floorProvider, timed, withController } from "./host";
 import { progress } from "./progress";
 import { TOKEN } from "./start";
 
@@ -62,16 +63,10 @@ export function summarize(profile: CpuProfile): { byPackage: [string, number][];
   return { byPackage: sorted(byPackage), own: sorted(own), totalMs: total };
 }
 
-/** Profiles the five phases; prints the phases' times, and returns the profile's summary rows. */
-export async function benchProfile(
-  root: string,
-  n = Number(process.env.BENCH_TARGETS ?? 1000),
-): Promise<{ phases: string[][]; byPackage: string[][]; own: string[][]; file: string }> {
-  const { program } = packAndInstall(root);
-  const ours = serializedProvider(program);
-  const dir = mkdtempSync(path.join(tmpdir(), "pb-profile-"));
-  writeFileSync(path.join(dir, "preload.js"), preload(dir));
-  const phases: string[][] = [];
+/** One host process profiled through the five phases: each phase's wall ms, and the profile's file. */
+async function profiled(program: string, providerText: string, dir: string, n: number, what: string): Promise<{ phases: number[]; file: string }> {
+  const phases: number[] = [];
+  const before = new Set(readdirSync(dir));
   await withController(program, async (addr) => {
     const host = await startHost(program, { NODE_OPTIONS: `--require ${path.join(dir, "preload.js")}` });
     try {
@@ -81,11 +76,11 @@ export async function benchProfile(
       const ids: string[] = [];
       const outs: Record<string, unknown>[] = [];
       const phase = async (name: string, op: (i: number) => Promise<void>) => {
-        progress(`profile: ${name}`);
-        phases.push([name, (await timed(n, 16, op)).toFixed(0)]);
+        progress(`profile of ${what}: ${name}`);
+        phases.push(await timed(n, 16, op));
       };
       await phase("create", async (i) => {
-        const checked = await e.check({ scopeId: "p_1234567890", name: `profiled-${i}`, description: "v1", __provider: ours });
+        const checked = await e.check({ scopeId: "p_1234567890", name: `profiled-${i}`, description: "v1", __provider: providerText });
         inputs[i] = checked.inputs;
         const created = await e.create(checked.inputs);
         [ids[i], outs[i]] = [created.id, created.props];
@@ -107,14 +102,46 @@ export async function benchProfile(
       await host.stop();
     }
   });
-  const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
+  const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile") && !before.has(f));
   if (!file) throw new Error(`the host wrote no profile in ${dir}`);
-  const summary = summarize(JSON.parse(readFileSync(path.join(dir, file), "utf8")) as CpuProfile);
-  const pct = (ms: number) => `${((100 * ms) / summary.totalMs).toFixed(1)}%`;
+  return { phases, file: path.join(dir, file) };
+}
+
+const PHASE_NAMES = ["create", "preview, no change", "refresh", "update one field", "delete"];
+
+/**
+ * Profiles the five phases for the floor keeping the Target's outputs (`host.ts`), then for this
+ * package, each host from its start; returns the phases' wall times, the hosts' CPU by package side
+ * by side (self time, ms per Target: the floor's excess is this package's and what it calls), and
+ * this package's own functions by self time.
+ */
+export async function benchProfile(
+  root: string,
+  n = Number(process.env.BENCH_TARGETS ?? 1000),
+): Promise<{ phases: string[][]; byPackage: string[][]; own: string[][]; file: string; floorFile: string }> {
+  const { program } = packAndInstall(root);
+  const ours = serializedProvider(program);
+  const kept = await floorProvider(program, "floor-provider-kept", true);
+  const dir = mkdtempSync(path.join(tmpdir(), "pb-profile-"));
+  writeFileSync(path.join(dir, "preload.js"), preload(dir));
+  const floor = await profiled(program, kept, dir, n, "the floor keeping the Target");
+  const mine = await profiled(program, ours, dir, n, "this package");
+  const read = (file: string) => summarize(JSON.parse(readFileSync(file, "utf8")) as CpuProfile);
+  const [f, m] = [read(floor.file), read(mine.file)];
+  const busy = (s: typeof f) => s.totalMs - (s.byPackage.find(([k]) => k === "(idle)")?.[1] ?? 0);
+  const perTarget = (ms: number | undefined) => ((ms ?? 0) / n).toFixed(3);
+  const share = (ms: number | undefined, s: typeof f) => `${((100 * (ms ?? 0)) / busy(s)).toFixed(1)}%`;
+  const floorOf = new Map(f.byPackage);
+  const byPackage = m.byPackage
+    .filter(([k]) => k !== "(idle)")
+    .slice(0, 14)
+    .map(([k, ms]) => [k, perTarget(floorOf.get(k)), share(floorOf.get(k), f), perTarget(ms), share(ms, m)]);
+  byPackage.push(["busy (all but idle)", perTarget(busy(f)), "100%", perTarget(busy(m)), "100%"]);
   return {
-    phases,
-    byPackage: summary.byPackage.slice(0, 14).map(([k, ms]) => [k, ms.toFixed(0), pct(ms)]),
-    own: summary.own.slice(0, 20).map(([k, ms]) => [k, ms.toFixed(0), pct(ms)]),
-    file: path.join(dir, file),
+    phases: PHASE_NAMES.map((name, i) => [name, floor.phases[i]!.toFixed(0), mine.phases[i]!.toFixed(0)]),
+    byPackage,
+    own: m.own.slice(0, 20).map(([k, ms]) => [k, ms.toFixed(0), share(ms, m)]),
+    file: mine.file,
+    floorFile: floor.file,
   };
 }

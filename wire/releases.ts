@@ -120,9 +120,10 @@ export function knows(r: ReleaseFacts, field: InputField): boolean {
 
 /** The release takes this value of an enum field (`type: "ssh"` from 0.10). */
 export function takesValue(r: ReleaseFacts, field: InputField, value: string): boolean {
-  const later = RELEASES.some((x) => x.values.some((v) => v.field === field && v.value === value));
-  return !later || r.values.some((v) => v.field === field && v.value === value);
+  return !LATER_VALUES.has(`${field}=${value}`) || r.values.some((v) => v.field === field && v.value === value);
 }
+/** The enum values some release brought (`type=ssh`): a value no release lists, every release takes. */
+const LATER_VALUES: ReadonlySet<string> = new Set(RELEASES.flatMap((x) => x.values.map((v) => `${v.field}=${v.value}`)));
 
 /** The release requires the field at create. */
 export function requires(r: ReleaseFacts, field: InputField): boolean {
@@ -152,8 +153,13 @@ function changedSince(holds: (r: Release) => boolean): string | undefined {
 
 /** The minor release that added the field (`0.12`); undefined for fields v0.4 had. */
 export function fieldSince(field: InputField): string | undefined {
-  return changedSince((r) => knows(r, field));
+  // read on every create and update (the answer check): the table does not change, so each field's is found once
+  if (FIELD_SINCE.has(field)) return FIELD_SINCE.get(field);
+  const since = changedSince((r) => knows(r, field));
+  FIELD_SINCE.set(field, since);
+  return since;
 }
+const FIELD_SINCE = new Map<InputField, string | undefined>();
 
 /** The minor release that added an enum value (`0.10` for `ssh`); undefined for values v0.4 had. */
 export function valueSince(field: InputField, value: string): string | undefined {

@@ -62,20 +62,29 @@ export class ControllerKnowledge {
   learn(t: Target): Target {
     // what an answer tells is its keys and authorized actions: the same shape again, on the releases
     // it left, tells nothing new (every answer of a run usually has one shape; this runs on each)
-    const shape = `${Object.keys(t).join(",")}|${Array.isArray(t.authorized_actions) ? t.authorized_actions.join(",") : ""}`;
-    if (shape === this.learnt?.shape && this.releases === this.learnt.releases) return t;
+    const keys = Object.keys(t);
+    const actions: readonly unknown[] = Array.isArray(t.authorized_actions) ? t.authorized_actions : [];
+    const last = this.learnt;
+    if (last && this.releases === last.releases && sameItems(keys, last.keys) && sameItems(actions, last.actions)) return t;
     const narrowed = releasesAnswering(t, this.releases);
     if (narrowed.length > 0) this.releases = narrowed;
     else {
       const again = releasesAnswering(t, this.configured);
       if (again.length > 0) this.releases = again;
     }
-    this.learnt = { shape, releases: this.releases };
+    this.learnt = { keys, actions: [...actions], releases: this.releases };
     return t;
   }
 
-  /** The shape of the last answer learnt from, and the releases it left. */
-  private learnt: { shape: string; releases: readonly Release[] } | undefined;
+  /** The shape of the last answer learnt from (its keys and authorized actions), and the releases it left. */
+  private learnt: { keys: readonly string[]; actions: readonly unknown[]; releases: readonly Release[] } | undefined;
+}
+
+/** The same items in the same order (compared in place: this runs on every answer). */
+function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Ids no controller makes (Boundary's ids are random base62): what the probes name. */

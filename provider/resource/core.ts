@@ -12,6 +12,7 @@
  * the Target still exists; read answers undefined when the Target is gone.
  */
 import { z } from "zod";
+import { exactParse } from "../../wire/exact-check";
 import { INPUT_FIELDS, type InputField } from "../../wire/target-fields";
 import { BoundaryClient, NotFoundError, Operation, type BoundaryClientOptions } from "../client";
 import { RELEASES, type Release } from "../../wire/releases";
@@ -175,7 +176,8 @@ export class TargetCore {
    * probe asks (see `BoundaryClient.apiGeneration`).
    */
   private async refuseUnsupported(client: BoundaryClient, inputs: Partial<TargetInputs>, state?: TargetState): Promise<void> {
-    if (needsGeneration(inputs) && new Set(narrowed(client.releases, state).map((r) => r.generation)).size > 1) await client.apiGeneration();
+    // the cheap test first: once the generation is known (after the first answer), the inputs need not be weighed
+    if (new Set(narrowed(client.releases, state).map((r) => r.generation)).size > 1 && needsGeneration(inputs)) await client.apiGeneration();
     refuseUnsupportedAmong(inputs, narrowed(client.releases, state), state);
   }
 
@@ -287,7 +289,8 @@ function parseInputs(news: Record<string, unknown>): Partial<TargetInputs> {
 }
 
 function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string, at?: string): z.infer<S> {
-  const parsed = schema.safeParse(value);
+  // state of the exact shape (what this provider wrote) is taken as parsed, without zod's copy of it
+  const parsed = exactParse(schema, value);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((i) => `${[at, ...i.path].filter((p) => p !== undefined).join(".") || "(whole)"}: ${i.message}`);
   throw new InvalidResourceDataError(`the ${what} of the target is not readable: ${issues.join("; ")}`);

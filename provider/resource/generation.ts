@@ -55,7 +55,17 @@ function refusal(r: Release, f: InputField, inputs: Partial<TargetInputs>, state
 
 /** The inputs set something whose fate depends on the release: only then is the controller's release worth learning. */
 export function needsGeneration(inputs: Partial<TargetInputs>): boolean {
-  return INPUT_FIELDS.some((f) => isSet(inputs[f]) && new Set(BOUNDARY_RELEASES.map((r) => refusal(r, f, inputs, undefined))).size > 1);
+  return INPUT_FIELDS.some((f) => isSet(inputs[f]) && sameRefusal(BOUNDARY_RELEASES, f, inputs, undefined) === false);
+}
+
+/**
+ * Whether every one of `releases` gives the same verdict on field `f` (the verdict, or `false`
+ * when they differ): stops at the first that differs, where a set of every verdict would ask them all.
+ */
+function sameRefusal(releases: readonly Release[], f: InputField, inputs: Partial<TargetInputs>, state: TargetState | undefined): string | undefined | false {
+  const first = releases.length === 0 ? undefined : refusal(releases[0]!, f, inputs, state);
+  for (let i = 1; i < releases.length; i++) if (refusal(releases[i]!, f, inputs, state) !== first) return false;
+  return first;
 }
 
 /**
@@ -73,14 +83,15 @@ export function generationFailures(
   options: { stateless?: boolean } = {},
 ): CheckFailure[] {
   const failures: CheckFailure[] = [];
-  const those = describeReleases(releases.map((r) => r.release));
+  // the releases' name is for the messages only: worded when there is one (this runs on every check, diff, create and update)
+  let those: string | undefined;
   for (const f of INPUT_FIELDS) {
-    const reasons = new Set(releases.map((r) => refusal(r, f, inputs, state)));
-    if (reasons.size !== 1) continue;
-    const reason = [...reasons][0];
+    const reason = sameRefusal(releases, f, inputs, state);
+    if (reason === false || reason === undefined) continue;
     // without the state (check), what depends on it cannot be judged: a required field it holds, a replaced one it keeps
     if (options.stateless && (reason === "required" || reason === "replaced")) continue;
-    if (reason) failures.push({ property: f, reason: explain(f, reason, inputs, releases, state, those) });
+    those ??= describeReleases(releases.map((r) => r.release));
+    failures.push({ property: f, reason: explain(f, reason, inputs, releases, state, those) });
   }
   return failures;
 }
@@ -141,5 +152,13 @@ export function droppedFields(inputs: Partial<TargetInputs>, state: TargetState)
 
 /** The releases a Target's recorded `authorizedActions` allow (state written by a read or a change): those having every one of them. */
 export function releasesOf(state: Pick<TargetState, "authorizedActions"> | undefined, among: readonly Release[] = RELEASES): readonly Release[] {
-  return releasesWithActions(state?.authorizedActions ?? [], among);
+  const actions = state?.authorizedActions ?? [];
+  // every Target of a stack usually records the same actions, read on each step: the last answer is kept per list of releases
+  const last = RECORDED.get(among);
+  if (last && last.actions.length === actions.length && last.actions.every((a, i) => a === actions[i])) return last.releases;
+  const releases = Object.freeze(releasesWithActions(actions, among));
+  RECORDED.set(among, { actions: [...actions], releases });
+  return releases;
 }
+/** `releasesOf`'s last answer per list of releases (the client's knowledge replaces its list when it learns: the old one is let go). */
+const RECORDED = new WeakMap<readonly Release[], { actions: readonly string[]; releases: readonly Release[] }>();

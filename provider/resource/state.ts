@@ -84,7 +84,12 @@ function listOutputs(): ListOutputs {
       .meta({ id: a.output.type, description: a.output.itemDoc });
     outputs[a.output.name] = output({
       schema: z.array(item),
-      from: (t) => summaries(t, f).map((s) => compact({ id: s.id, ...Object.fromEntries(fields.map(([key, { wire }]) => [key, s[wire]])) })),
+      from: (t) =>
+        summaries(t, f).map((s) => {
+          const out: Record<string, unknown> = { id: s.id };
+          for (const [key, { wire }] of fields) if (s[wire] !== undefined) out[key] = s[wire];
+          return out as { id: string };
+        }),
       onUpdate: f,
       doc: a.output.doc,
     });
@@ -165,9 +170,14 @@ function stateShape(): StateShape {
 /** The resource's state, as read and written. */
 export type TargetState = z.infer<typeof TargetState>;
 
-/** Drops undefined values: Pulumi state must not hold them (the provider host would never answer). */
+/**
+ * Drops undefined values: Pulumi state must not hold them (the provider host would never answer).
+ * A loop, not `Object.fromEntries` of the entries: this runs on every answer and every summary in it.
+ */
 function compact<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  const out: Record<string, unknown> = {};
+  for (const k in o) if (o[k] !== undefined) out[k] = o[k];
+  return out as T;
 }
 
 /** The value at the first of `paths` the answer holds one at: a field under whichever release's name it came. */
@@ -199,11 +209,18 @@ function serverValue(t: Target, f: FieldSpec, name: InputField): unknown {
 
 /** The one mapper from an API Target to state; `managed` are the inputs the program sets. */
 export function stateFromTarget(t: Target, managed: readonly InputField[]): TargetState {
+  // built without undefined values in the first place (see `compact`): the state of every answer
   const state: Record<string, unknown> = {};
-  for (const f of INPUT_FIELDS) state[f] = serverValue(t, spec(f), f);
-  for (const k of OUTPUT_FIELDS) state[k] = TARGET_OUTPUTS[k].from(t);
+  for (const f of INPUT_FIELDS) {
+    const v = serverValue(t, spec(f), f);
+    if (v !== undefined) state[f] = v;
+  }
+  for (const k of OUTPUT_FIELDS) {
+    const v = TARGET_OUTPUTS[k].from(t);
+    if (v !== undefined) state[k] = v;
+  }
   state.__managed = [...managed];
-  return compact(state) as TargetState;
+  return state as TargetState;
 }
 
 /**
