@@ -4,7 +4,7 @@ import { EMULATED, benchEmulation } from "./emulation";
 import { GENERATION_CALLS_HEADER, MEASURED_WORDS, PACED, benchGenerationCalls, benchPacing } from "./generations";
 import * as path from "node:path";
 import { benchHost } from "./host";
-import { ESTATE_HEADER, benchEstate } from "./estate";
+import { ESTATE_HEADER, benchEstate, estatePlan } from "./estate";
 import { benchProfile } from "./profile";
 import { benchListAndSessions, benchRegex } from "./hostile";
 import { PAGED, PLUGIN_LIST_HEADER, WHOLE, benchPluginList } from "./list";
@@ -22,13 +22,22 @@ const ESTATE = process.argv.includes("--estate");
 
 /** The estate's table, with what it measures. */
 async function estate(): Promise<void> {
-  progress(`an estate of 10,000 targets through Pulumi's host against --emulate ${NEWEST.release}'s default rate limits (minutes per run)`);
-  const rows = await benchEstate(path.join(__dirname, "..", ".."));
-  console.log("\nAn estate through Pulumi's real dynamic-provider host (installed from the packed tarball), 16 operations at a time, against");
-  console.log(`the bin's --emulate ${NEWEST.release} with Boundary's default rate limits (3,000 calls per 30 s per action per token; a quarter of the`);
-  console.log("Targets with a host set and a credential library). Wall time: median (min–max) of the runs; the quota floor is the least");
-  console.log("time the limiter allows for the calls made (goal wall / floor ≤ 1.1); calls from the controller's /metrics against the");
-  console.log("minimum (goal equal); the provider process's peak RSS (goal ≤ 512 MiB)\n");
+  const plan = estatePlan();
+  const q = plan.quota;
+  const size = plan.n.toLocaleString("en");
+  progress(`an estate of ${size} targets through Pulumi's host against --emulate ${NEWEST.release}'s rate limits (minutes per run)`);
+  const rows = await benchEstate(path.join(__dirname, "..", ".."), plan);
+  console.log(`\nAn estate of ${size} Targets through Pulumi's real host on each route (installed from the packed tarball), ${plan.concurrency} operations`);
+  console.log(`at a time (Pulumi's default --parallel here: 4 × the CPUs), against the bin's --emulate ${NEWEST.release} with`);
+  console.log(
+    q.isDefault
+      ? `Boundary's default rate limits (${q.limit.toLocaleString("en")} calls per ${q.periodSeconds} s per action per token);`
+      : `a quota scaled to the run (${q.limit} calls per ${q.periodSeconds} s per action per token, as 3,000 per 30 s is to 10,000 Targets);`,
+  );
+  console.log("a quarter of the Targets with a host set and a credential library. Median (min–max) of the runs; the quota floor is the");
+  console.log("least time the limiter allows for the calls made (goal wall / floor ≤ 1.1); calls from the controller's /metrics against");
+  console.log("the minimum (goal equal); the provider process's peak RSS (goal ≤ 512 MiB); CPU seconds of each process in the phase");
+  console.log("(the driver stands in for Pulumi's engine)\n");
   printTable(ESTATE_HEADER, rows);
 }
 
