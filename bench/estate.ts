@@ -142,14 +142,18 @@ export interface EstatePlan {
   reps: number;
 }
 
-/** The plan from the environment: BENCH_ESTATE_TARGETS, BENCH_ESTATE_CONCURRENCY (Pulumi's default), BENCH_ESTATE_ROUTES, BENCH_ESTATE_REPS. */
+/**
+ * The plan from the environment: BENCH_ESTATE_TARGETS, BENCH_ESTATE_CONCURRENCY (Pulumi's default),
+ * BENCH_ESTATE_ROUTES, BENCH_ESTATE_REPS; BENCH_ESTATE_LIMITER=off runs the same calls with the
+ * controller's limiter off (the floors still the quota's), to tell what the pacer's waits cost.
+ */
 export function estatePlan(env: NodeJS.ProcessEnv = process.env): EstatePlan {
   const n = Number(env.BENCH_ESTATE_TARGETS ?? ESTATE_TARGETS);
   const routes = (env.BENCH_ESTATE_ROUTES ?? "dynamic,plugin").split(",").filter((r): r is Route => r === "dynamic" || r === "plugin");
   return {
     n,
     concurrency: Number(env.BENCH_ESTATE_CONCURRENCY ?? pulumiDefaultParallel(env)),
-    quota: scaledQuota(n, ESTATE_TARGETS),
+    quota: { ...scaledQuota(n, ESTATE_TARGETS), off: env.BENCH_ESTATE_LIMITER === "off" },
     routes,
     reps: Number(env.BENCH_ESTATE_REPS ?? 3),
   };

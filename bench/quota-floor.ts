@@ -17,6 +17,8 @@ export interface BenchQuota {
   periodSeconds: number;
   /** True when it is Boundary's default (no config file); false when a smaller run scaled it. */
   isDefault: boolean;
+  /** The limiter switched off (`api_rate_limit_disable`): what the same calls take unpaced, to tell the pacer's waits from the rest. */
+  off?: boolean;
 }
 
 /** Boundary's default quota of every action but list: the tightest of its per-token, per-address and total limits. */
@@ -41,12 +43,14 @@ export function scaledQuota(n: number, full: number, kind: "list" | "other" = "o
 /** The `--config` file setting `quota` on every action (none for the default), written into `dir`; the bin's flags for it. */
 export function quotaFlags(dir: string, quota: BenchQuota): string[] {
   const flags = ["--emulate", EMULATED.release];
-  if (quota.isDefault) return flags;
-  const file = path.join(dir, `quota-${quota.limit}-per-${quota.periodSeconds}s.hcl`);
+  if (quota.isDefault && !quota.off) return flags;
+  const file = path.join(dir, quota.off ? "quota-off.hcl" : `quota-${quota.limit}-per-${quota.periodSeconds}s.hcl`);
   writeFileSync(
     file,
-    `controller {\n  api_rate_limit {\n    resources = ["*"]\n    actions = ["*"]\n    per = "auth-token"\n` +
-      `    limit = ${quota.limit}\n    period = "${quota.periodSeconds}s"\n  }\n}\n`,
+    quota.off
+      ? "controller {\n  api_rate_limit_disable = true\n}\n"
+      : `controller {\n  api_rate_limit {\n    resources = ["*"]\n    actions = ["*"]\n    per = "auth-token"\n` +
+          `    limit = ${quota.limit}\n    period = "${quota.periodSeconds}s"\n  }\n}\n`,
   );
   return [...flags, "--config", file];
 }

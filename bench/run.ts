@@ -9,6 +9,7 @@ import { benchProfile } from "./profile";
 import { benchListAndSessions, benchRegex } from "./hostile";
 import { PAGED, PLUGIN_LIST_HEADER, WHOLE, benchPluginList } from "./list";
 import { SCALE_SIZES, benchListMemory, benchScale } from "./scale";
+import { SCOPE_LIST_HEADER, benchScopeList } from "./scope-list";
 import { benchCalls, benchLatency, providerBytes } from "./provider";
 import { benchStateCost } from "./state-cost";
 import { progress } from "./progress";
@@ -91,6 +92,12 @@ async function main() {
       "(goal: peak / a tenth in ≤ 1.2)\n",
   );
   printTable(PLUGIN_LIST_HEADER, await benchPluginList(path.join(__dirname, "..", "..")));
+  progress("List and import --scope of 100,000 targets against the default rate limits");
+  console.log(`\nList (the plugin over gRPC, one call per page as \`pulumi do … list --all\` asks) and \`pulumi-boundary import --scope global`);
+  console.log(`--recursive\` of 100,000 Targets, against --emulate ${PAGED.release} with Boundary's default rate limits (150 lists per 30 s per token), each`);
+  console.log("the median (min–max) of 3 runs: wall against the quota floor, calls (the controller's /metrics) against the minimum,");
+  console.log("the process's RSS sampled every 50 ms (goal for List: flat after the first pages, peak / a tenth in ≤ 1.2)\n");
+  printTable(SCOPE_LIST_HEADER, await benchScopeList(path.join(__dirname, "..", "..")));
   const bytes = storeMemory();
   console.log(`\nheap for 100,000 targets: ${(bytes / 1024 / 1024).toFixed(1)} MiB (${(bytes / 100_000).toFixed(0)} bytes each)`);
 
