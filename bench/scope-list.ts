@@ -7,7 +7,8 @@
  * limiter allows for the calls made), the calls (the controller's /metrics) against the minimum
  * (a page of 1,000 per call; List also makes the one refresh call that finds Targets created while
  * it paged), and the process's resident memory sampled every 50 ms: where it
- * stands a tenth of the way in, its peak, and peak over that (flat: a page at a time). Median
+ * stands a tenth of the way in, its peak, and peak over that (flat: a page at a time); and the CPU
+ * seconds of the reader and of the controller (which of them sets the pace). Median
  * (min–max) of RUNS runs of each, taken in turn against one controller.
  */
 import { spawn } from "node:child_process";
@@ -18,7 +19,7 @@ import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { PAGED, TOKEN, listPage, plugin } from "./list";
 import { progress } from "./progress";
-import { counted, defaultQuota, delta, memoryMiB, quotaFloorMs, totals } from "./quota-floor";
+import { counted, cpuSeconds, defaultQuota, delta, memoryMiB, quotaFloorMs, totals } from "./quota-floor";
 import { medianRange } from "./spread";
 
 const TARGETS = Number(process.env.BENCH_SCOPE_TARGETS ?? 100_000);
@@ -35,25 +36,34 @@ interface Read {
   /** Resident memory a tenth of the way in (by pages for List, by time for import), at its peak, MiB. */
   tenthMiB: number;
   peakMiB: number;
+  /** CPU seconds of the reading process (the plugin, or the CLI) and of the controller. */
+  cpu: number;
+  controllerCpu: number;
 }
 
-/** Samples a process's resident memory every 50 ms until `stop`: the samples in order. */
-function sampler(pid: number): { stop: () => number[] } {
+/**
+ * Samples a process's resident memory every 50 ms until `stop`: the samples in order, and its CPU
+ * seconds since the sampler started, as last seen (a process that has exited is read no more).
+ */
+function sampler(pid: number): { stop: () => { samples: number[]; cpu: number } } {
   const samples: number[] = [];
+  const cpu0 = cpuSeconds(pid);
+  let cpu = 0;
   const take = () => {
     try {
       samples.push(memoryMiB(pid, "VmRSS"));
+      cpu = cpuSeconds(pid) - cpu0;
     } catch {
       // the process has ended: the samples so far are all there are
     }
   };
   take();
   const timer = setInterval(take, 50);
-  return { stop: () => (clearInterval(timer), take(), samples) };
+  return { stop: () => (clearInterval(timer), take(), { samples, cpu }) };
 }
 
 /** The seeded controller with its limiter on, in its own process; its API and ops URLs and stop. */
-async function startLimited(root: string): Promise<{ apiUrl: string; opsUrl: string; stop: () => Promise<void> }> {
+async function startLimited(root: string): Promise<{ apiUrl: string; opsUrl: string; pid: number; stop: () => Promise<void> }> {
   const child = spawn(
     process.execPath,
     ["--expose-gc", path.join(root, "dist", "harness", "loaded-controller.js"), PAGED.release, String(TARGETS), TOKEN, "limited"],
@@ -63,21 +73,31 @@ async function startLimited(root: string): Promise<{ apiUrl: string; opsUrl: str
   const first = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next();
   if (first.done) throw new Error("the controller process exited");
   const { apiUrl, opsUrl } = JSON.parse(first.value) as { apiUrl: string; opsUrl: string };
-  return { apiUrl, opsUrl, stop: async () => void (child.kill(), await exited) };
+  return { apiUrl, opsUrl, pid: child.pid!, stop: async () => void (child.kill(), await exited) };
 }
 
 /** The phase's calls and floor from the controller's counts before and after. */
-async function callsSince(opsUrl: string, before: Map<string, number>): Promise<Pick<Read, "calls" | "refused" | "floorMs">> {
-  const calls = delta(await counted(opsUrl), before);
+async function callsSince(
+  c: Controller,
+  before: { calls: Map<string, number>; cpu: number },
+): Promise<Pick<Read, "calls" | "refused" | "floorMs" | "controllerCpu">> {
+  const calls = delta(await counted(c.opsUrl), before.calls);
   const { total, refused } = totals(calls);
-  return { calls: total, refused, floorMs: quotaFloorMs(calls, defaultQuota) };
+  return { calls: total, refused, floorMs: quotaFloorMs(calls, defaultQuota), controllerCpu: cpuSeconds(c.pid) - before.cpu };
+}
+
+type Controller = Awaited<ReturnType<typeof startLimited>>;
+
+/** The controller's counts and CPU now. */
+async function mark(c: Controller): Promise<{ calls: Map<string, number>; cpu: number }> {
+  return { calls: await counted(c.opsUrl), cpu: cpuSeconds(c.pid) };
 }
 
 /** `List --all` through the plugin, one call per page, as `pulumi do` asks. */
-async function listRun(root: string, apiUrl: string, opsUrl: string): Promise<Read> {
-  const host = await plugin(root, apiUrl);
+async function listRun(root: string, c: Controller): Promise<Read> {
+  const host = await plugin(root, c.apiUrl);
   try {
-    const before = await counted(opsUrl);
+    const before = await mark(c);
     const rss = sampler(host.pid);
     let tenth = 0;
     let listed = 0;
@@ -89,23 +109,23 @@ async function listRun(root: string, apiUrl: string, opsUrl: string): Promise<Re
       token = page.next;
     }
     const ms = performance.now() - started;
-    const samples = rss.stop();
+    const { samples, cpu } = rss.stop();
     if (listed !== TARGETS) throw new Error(`List --all: ${listed} targets, not ${TARGETS}`);
-    return { ms, ...(await callsSince(opsUrl, before)), tenthMiB: tenth, peakMiB: Math.max(...samples) };
+    return { ms, ...(await callsSince(c, before)), tenthMiB: tenth, peakMiB: Math.max(...samples), cpu };
   } finally {
     await host.stop();
   }
 }
 
 /** `pulumi-boundary import --scope global --recursive --out FILE`, the bin run by node. */
-async function importRun(root: string, apiUrl: string, opsUrl: string): Promise<Read> {
+async function importRun(root: string, c: Controller): Promise<Read> {
   const dir = mkdtempSync(path.join(tmpdir(), "pb-import-"));
   const out = path.join(dir, "targets.json");
   try {
-    const before = await counted(opsUrl);
+    const before = await mark(c);
     const started = performance.now();
     const child = spawn(process.execPath, [path.join(root, "dist", "cli", "main.js"), "import", "--scope", "global", "--recursive", "--out", out], {
-      env: { ...process.env, BOUNDARY_ADDR: apiUrl, BOUNDARY_TOKEN: TOKEN },
+      env: { ...process.env, BOUNDARY_ADDR: c.apiUrl, BOUNDARY_TOKEN: TOKEN },
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";
@@ -113,13 +133,13 @@ async function importRun(root: string, apiUrl: string, opsUrl: string): Promise<
     const rss = sampler(child.pid!);
     const code = await new Promise<number | null>((r) => child.once("exit", r));
     const ms = performance.now() - started;
-    const samples = rss.stop();
+    const { samples, cpu } = rss.stop();
     if (code !== 0 || !existsSync(out)) throw new Error(`import exited ${code}: ${stderr}`);
     const written = (JSON.parse(readFileSync(out, "utf8")) as { resources: unknown[] }).resources.length;
     if (written !== TARGETS) throw new Error(`import wrote ${written} targets, not ${TARGETS}`);
     // a tenth of the way in by time: the CLI's pages are not visible from outside
     const tenth = samples[Math.floor(samples.length / 10)] ?? NaN;
-    return { ms, ...(await callsSince(opsUrl, before)), tenthMiB: tenth, peakMiB: Math.max(...samples) };
+    return { ms, ...(await callsSince(c, before)), tenthMiB: tenth, peakMiB: Math.max(...samples), cpu };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -133,9 +153,9 @@ export async function benchScopeList(root: string): Promise<string[][]> {
   try {
     for (let r = 0; r < RUNS; r++) {
       progress(`List and import: run ${r + 1} of ${RUNS}, List --all through the plugin`);
-      runs.list.push(await listRun(root, c.apiUrl, c.opsUrl));
+      runs.list.push(await listRun(root, c));
       progress(`List and import: run ${r + 1} of ${RUNS}, pulumi-boundary import --scope global --recursive`);
-      runs.import.push(await importRun(root, c.apiUrl, c.opsUrl));
+      runs.import.push(await importRun(root, c));
     }
   } finally {
     await c.stop();
@@ -172,6 +192,14 @@ export async function benchScopeList(root: string): Promise<string[][]> {
         rs.map((x) => x.peakMiB / x.tenthMiB),
         2,
       ),
+      medianRange(
+        rs.map((x) => x.cpu),
+        1,
+      ),
+      medianRange(
+        rs.map((x) => x.controllerCpu),
+        1,
+      ),
     ];
   };
   const n = TARGETS.toLocaleString("en");
@@ -194,6 +222,8 @@ export const SCOPE_LIST_HEADER = [
   "RSS a tenth in, MiB",
   "peak RSS",
   "peak / a tenth in",
+  "CPU s: reader",
+  "controller",
 ];
 
 // `node dist/bench/scope-list.js`: this benchmark alone
