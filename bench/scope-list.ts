@@ -24,6 +24,12 @@ import { medianRange } from "./spread";
 
 const TARGETS = Number(process.env.BENCH_SCOPE_TARGETS ?? 100_000);
 const RUNS = Number(process.env.BENCH_SCOPE_RUNS ?? 3);
+/**
+ * BENCH_SCOPE_HEAP_MIB caps the readers' heap (V8's --max-old-space-size): uncapped, as users run
+ * them, V8 lets garbage pile up before it collects, and RSS says little of what is held; capped
+ * below what 100,000 Targets take, a reader that holds them all fails.
+ */
+const HEAP = process.env.BENCH_SCOPE_HEAP_MIB ? `--max-old-space-size=${Number(process.env.BENCH_SCOPE_HEAP_MIB)}` : "";
 /** Boundary's largest (and default) page: the fewest list calls that can read the estate. */
 const PAGE = 1000;
 
@@ -95,7 +101,7 @@ async function mark(c: Controller): Promise<{ calls: Map<string, number>; cpu: n
 
 /** `List --all` through the plugin, one call per page, as `pulumi do` asks. */
 async function listRun(root: string, c: Controller): Promise<Read> {
-  const host = await plugin(root, c.apiUrl);
+  const host = await plugin(root, c.apiUrl, HEAP);
   try {
     const before = await mark(c);
     const rss = sampler(host.pid);
@@ -125,7 +131,7 @@ async function importRun(root: string, c: Controller): Promise<Read> {
     const before = await mark(c);
     const started = performance.now();
     const child = spawn(process.execPath, [path.join(root, "dist", "cli", "main.js"), "import", "--scope", "global", "--recursive", "--out", out], {
-      env: { ...process.env, BOUNDARY_ADDR: c.apiUrl, BOUNDARY_TOKEN: TOKEN },
+      env: { ...process.env, BOUNDARY_ADDR: c.apiUrl, BOUNDARY_TOKEN: TOKEN, NODE_OPTIONS: HEAP },
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";
