@@ -23,6 +23,8 @@ import { DEFAULT_RELEASE, NEWEST } from "../wire/releases";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** `--quick`: the same three rounds, each case measured this many seconds (the whole of --quick stays under a minute). */
+const QUICK_SECONDS = 1;
 
 /** Connections autocannon keeps open (the issue's measure: 32, as a busy pipeline's clients). */
 const CONNECTIONS = 32;
@@ -61,7 +63,8 @@ export async function benchController(quick = false): Promise<string[][]> {
   const bodies = path.join(mkdtempSync(path.join(tmpdir(), "pb-bench-")), "bodies.json");
   writeFileSync(bodies, JSON.stringify(s.bodies));
   const bare = await subject<{ bare: string }>("bench/bare.js", [bodies]);
-  const rounds = quick ? 1 : ROUNDS;
+  const rounds = ROUNDS;
+  const seconds = quick ? QUICK_SECONDS : SECONDS;
   try {
     const headers = { authorization: `Bearer ${s.token}` };
     const cases: [string, string, Partial<autocannon.Options>][] = [
@@ -82,9 +85,9 @@ export async function benchController(quick = false): Promise<string[][]> {
       const ours: { rps: number; cpuPerRequest: number }[] = [];
       const before = await stored();
       for (let round = 1; round <= rounds; round++) {
-        progress(`controller throughput: ${name}, round ${round} of ${rounds} (bare, then the bin's controller, ${SECONDS} s each)`);
-        bares.push(await run(bare.first.bare + p, opts, bare.child.pid!));
-        ours.push(await run(s.apiUrl + p, opts, s.child.pid!));
+        progress(`controller throughput: ${name}, round ${round} of ${rounds} (bare, then the bin's controller, ${seconds} s each)`);
+        bares.push(await run(bare.first.bare + p, { ...opts, duration: seconds }, bare.child.pid!));
+        ours.push(await run(s.apiUrl + p, { ...opts, duration: seconds }, s.child.pid!));
       }
       const after = await stored();
       const ratios = ours.map((o, i) => o.rps / bares[i]!.rps);

@@ -143,9 +143,10 @@ async function phases(e: Engine, pid: number, n: number, concurrency: number, ex
 /**
  * A fresh controller for one run, so no run sees another's Targets: the installed package's own
  * `pulumi-boundary dev`, in its own process as a Boundary controller would be, so the engine's
- * side of the bench (this process) does not share an event loop with the server.
+ * side of the bench (this process) does not share an event loop with the server. `run` is also
+ * given the controller's process id (a bench reads its CPU time from /proc).
  */
-export async function withController<T>(program: string, run: (addr: string, banner: string) => Promise<T>, flags: string[] = []): Promise<T> {
+export async function withController<T>(program: string, run: (addr: string, banner: string, pid: number) => Promise<T>, flags: string[] = []): Promise<T> {
   const manifest = require.resolve("pulumi-boundary/package.json", { paths: [program] });
   const { bin } = JSON.parse(readFileSync(manifest, "utf8")) as { bin: Record<string, string> };
   const cli = path.join(path.dirname(manifest), bin["pulumi-boundary"]!);
@@ -168,7 +169,7 @@ export async function withController<T>(program: string, run: (addr: string, ban
       });
       child.once("exit", (code) => reject(new Error(`the controller exited ${code}: ${banner}`)));
     });
-    return await run(addr, banner);
+    return await run(addr, banner, child.pid!);
   } finally {
     child.kill("SIGTERM");
     await exited;

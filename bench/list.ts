@@ -27,8 +27,10 @@ export const PAGED: Release = NEWEST;
 export const WHOLE: Release = newestReleaseWhere((r) => !r.pagination)!;
 
 const TARGETS = 100_000;
-const TOKEN = "at_1234567890_s1benchListToken";
-const QUERY = { scopeId: "global", recursive: true };
+/** The token the loaded controllers take. */
+export const TOKEN = "at_1234567890_s1benchListToken";
+/** What List is asked: every Target below global. */
+export const QUERY = { scopeId: "global", recursive: true };
 /** The List case's heap ceiling: the whole list's answer alone is about 80 MiB of JSON, parsed into several times that. */
 const HEAP_CAP = "--max-old-space-size=128";
 
@@ -55,7 +57,7 @@ async function startController(root: string, emulation: Release): Promise<{ apiU
 }
 
 /** One List call (as `pulumi do … list --all` sends it: limit 0, no page size): how many results, and the next token. */
-async function listPage(host: Host, token: string, limit = 0, filter?: string): Promise<{ results: number; next: string }> {
+export async function listPage(host: Host, token: string, limit = 0, filter?: string): Promise<{ results: number; next: string }> {
   const r = new host.proto.ListRequest();
   r.setToken("boundary:index:Target");
   r.setQuery(host.toStruct(filter === undefined ? QUERY : { ...QUERY, filter }));
@@ -71,7 +73,7 @@ async function listPage(host: Host, token: string, limit = 0, filter?: string): 
 }
 
 /** A plugin from this checkout, configured as `pulumi do` does (nulls; address and token from the environment), warmed up. */
-async function plugin(root: string, apiUrl: string, nodeOptions = ""): Promise<Host> {
+export async function plugin(root: string, apiUrl: string, nodeOptions = ""): Promise<Host> {
   const host = await startPlugin(root, { pluginDir: root, env: { BOUNDARY_ADDR: apiUrl, BOUNDARY_TOKEN: TOKEN, NODE_OPTIONS: nodeOptions } });
   await engine(host, "urn:pulumi:dev::default::boundary:index:Target::Target").configure(
     { addr: null, token: null, apiGeneration: null },

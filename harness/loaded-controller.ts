@@ -1,8 +1,9 @@
 /**
  * A controller holding many Targets, as a process of its own, with a loop monitor inside it
  * (harness/loop-monitor.ts): for the tests and the benchmark of what a big list does to the
- * rest of the controller. `node --expose-gc loaded-controller.js <emulation> <targets> <token>`
- * seeds the Targets over two projects, collects the seeding's garbage, prints one JSON line with
+ * rest of the controller. `node --expose-gc loaded-controller.js <emulation> <targets> <token> [limited]`
+ * seeds the Targets over two projects (with `limited`, the emulated release's rate limiter stays on,
+ * for a benchmark that paces against it; else it is off), collects the seeding's garbage, prints one JSON line with
  * the URLs, then answers each line on stdin ("reset" starts measuring afresh, anything else
  * reports) with `{"longestBlockMs": …}`.
  */
@@ -11,7 +12,7 @@ import { defaultFixtures, startController, type Emulation } from "../controller"
 import { monitorLoop } from "./loop-monitor";
 
 async function main(): Promise<void> {
-  const [emulation, targets, token] = process.argv.slice(2) as [Emulation, string, string];
+  const [emulation, targets, token, limited] = process.argv.slice(2) as [Emulation, string, string, string | undefined];
   const c = await startController({
     api: { host: "127.0.0.1", port: 0 },
     ops: { host: "127.0.0.1", port: 0 },
@@ -19,7 +20,7 @@ async function main(): Promise<void> {
     gracefulShutdownWaitMs: 0,
     fixtures: defaultFixtures(),
     emulation,
-    rateLimits: "disabled",
+    ...(limited === "limited" ? {} : { rateLimits: "disabled" as const }),
   });
   for (let i = 0; i < Number(targets); i++) {
     const scope_id = i % 2 ? "p_1234567890" : "p_0987654321";
