@@ -24,11 +24,18 @@ export function useForSuite<T extends object>(what: string, start: () => Promise
     if (running) await stop(running);
     running = undefined;
   });
-  const current = (): T => {
+  return forward((): T => {
     if (running) return running;
     if (failed) throw new Error(`the ${what} did not start: ${String(failed)}`, { cause: failed });
     throw new Error(`the ${what} starts in beforeAll: use it inside a test`);
-  };
+  });
+}
+
+/**
+ * A handle whose every read (property, spread, `in`) is asked of `current()` at the time: a field of
+ * a suite's handle (`forward(() => h.c)`) handed out under its own name before `beforeAll` has run.
+ */
+export function forward<T extends object>(current: () => T): T {
   return new Proxy({} as T, {
     get: (_, key) => Reflect.get(current(), key),
     has: (_, key) => Reflect.has(current(), key),
