@@ -7,13 +7,15 @@
  *             then the bins made executable: npm sets the mode of a bin
  *             when it links it, once, so a rebuild that recreated the file without it left
  *             `npx pulumi-boundary` answering "Permission denied".
+ * - stale:    the build, only when dist/ is not the build of the sources as they are (what `npm test`
+ *             runs: `npm ci` has just built, and a second tsc run from scratch took 30-70 s).
  * - prepare:  what `npm ci`/`npm install` run in a checkout: the build. Not when `npx pulumi-boundary`
  *             runs in a checkout (npm installs the checkout into its npx cache as a link and runs
  *             its prepare): starting the CLI never builds; unbuilt, each missing bin becomes a
  *             stand-in that says to run `npm ci` and exits 1 (the build replaces it).
  *             When npm prepares this package as a git dependency, the build, then package.json
  *             without the lifecycle scripts, so the installed package carries none.
- * - prepack:  `npm pack`/`npm publish`: builds if dist/ is older than the sources, then takes the
+ * - prepack:  `npm pack`/`npm publish`: builds if dist/ is stale (as `stale` does), then takes the
  *             lifecycle scripts out of package.json for the tarball (npm lists a dependency's
  *             prepare or install scripts as unreviewed on every install);
  * - postpack: puts package.json back.
@@ -46,22 +48,44 @@ function build() {
   // the published declarations name no zod type: see declarations.js
   require("./declarations").withoutZod(at("dist"), require(require.resolve("typescript", { paths: [root] })));
   for (const bin of bins()) fs.chmodSync(at(bin), 0o755);
-  fs.writeFileSync(STAMP, `${new Date().toISOString()}\n`);
+  fs.writeFileSync(STAMP, `${JSON.stringify({ at: new Date().toISOString(), inputs: buildInputs().files })}\n`);
 }
 
-/** The newest modification time of the sources tsc compiles (the folders tsconfig.build.json includes). */
-function newestSource() {
+/**
+ * What the build reads: the sources tsc compiles (the folders tsconfig.build.json includes), the
+ * tsconfigs and this folder's scripts; their paths and the newest modification time. Not package.json:
+ * postpack puts it back as a new file after every pack, and tsc does not read it.
+ */
+function buildInputs() {
   const { include = [] } = JSON.parse(fs.readFileSync(at("tsconfig.build.json"), "utf8"));
-  let newest = fs.statSync(at("tsconfig.build.json")).mtimeMs;
+  const files = ["tsconfig.build.json", "tsconfig.json", "scripts/lifecycle.js", "scripts/declarations.js"];
   const walk = (dir) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(p);
-      else if (entry.name.endsWith(".ts")) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+      else if (entry.name.endsWith(".ts")) files.push(path.relative(root, p));
     }
   };
   for (const dir of include) if (fs.existsSync(at(dir))) walk(at(dir));
-  return newest;
+  files.sort();
+  return { files, newest: Math.max(...files.filter((f) => fs.existsSync(at(f))).map((f) => fs.statSync(at(f)).mtimeMs)) };
+}
+
+/**
+ * True when dist/ is the last build of the sources as they are now: its stamp is newer than every
+ * input and was written for the same files (a source deleted or added since means a build from
+ * scratch, so dist/ holds no output of a file that is gone), and every bin is there.
+ */
+function fresh() {
+  if (!fs.existsSync(STAMP) || !bins().every((b) => fs.existsSync(at(b)))) return false;
+  let stamp;
+  try {
+    stamp = JSON.parse(fs.readFileSync(STAMP, "utf8"));
+  } catch {
+    return false; // a stamp of an older build script (a bare date): build
+  }
+  const inputs = buildInputs();
+  return JSON.stringify(stamp.inputs) === JSON.stringify(inputs.files) && fs.statSync(STAMP).mtimeMs >= inputs.newest;
 }
 
 /** package.json without the lifecycle scripts (the original kept in SAVED when `keep`). */
@@ -75,6 +99,10 @@ function stripLifecycle(keep) {
 
 const steps = {
   build,
+  stale() {
+    if (fresh()) process.stdout.write("dist/ is the build of the sources as they are: not built again\n");
+    else build();
+  },
   prepare() {
     // an installed package has no sources to build (and no prepare left, see prepack)
     if (!fs.existsSync(at("tsconfig.build.json"))) return;
@@ -97,7 +125,7 @@ const steps = {
   },
   prepack() {
     if (fs.existsSync(SAVED)) fs.renameSync(SAVED, MANIFEST); // a pack that failed halfway
-    if (!fs.existsSync(STAMP) || fs.statSync(STAMP).mtimeMs < newestSource()) build();
+    if (!fresh()) build();
     stripLifecycle(true);
   },
   postpack() {

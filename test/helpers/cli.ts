@@ -14,15 +14,31 @@ export interface CliProcess {
   exited: Promise<{ code: number | null; at: number }>;
 }
 
-/** Starts `pulumi-boundary dev …` and resolves once the banner shows both addresses. */
+/**
+ * The processes startCli started that have not exited. A test that fails before its process ends
+ * (an assertion between its SIGTERM and the exit, a timeout under load) would leave it running, and
+ * a live child keeps jest's worker from exiting at the end of the run (jest then force-exits it):
+ * whatever is left is killed after the file's tests.
+ */
+const live = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of live) child.kill("SIGKILL");
+});
+
+/** Starts `pulumi-boundary dev …` and resolves once the banner shows both addresses; the process is killed after the file's tests if still running. */
 export function startCli(args: string[]): Promise<CliProcess> {
   const child = spawn(process.execPath, [CLI, "dev", "--api-addr", "127.0.0.1:0", "--ops-addr", "127.0.0.1:0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  live.add(child);
+  child.on("exit", () => live.delete(child));
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
   const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on("exit", (code) => resolve({ code, at: Date.now() })));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`CLI did not start:\n${out}`)), 10_000);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL"); // a start that failed leaves no process behind
+      reject(new Error(`CLI did not start:\n${out}`));
+    }, 10_000);
     const check = () => {
       const api = /API address: (\S+)/.exec(out);
       const ops = /Ops address: (\S+)/.exec(out);

@@ -6,7 +6,7 @@ import type { ControllerOptions } from "../../controller";
 import { BoundaryClient, type BoundaryClientOptions } from "../../provider/client";
 import { DynamicTargetProvider } from "../../provider/resource/dynamic";
 import { ADMIN_TOKEN, startTestController, type TestController } from "./controller";
-import { useForSuite } from "./suite";
+import { forward, useForSuite } from "./suite";
 
 /** What a proxy starter gives (the fault proxy, the rewrite proxy): its URL and its close. */
 interface Proxy {
@@ -81,4 +81,24 @@ export function useProvider<P extends Proxy | undefined = undefined>(setup: Prov
     () => startProvider(setup),
     (run) => run.close(),
   );
+}
+
+/**
+ * For the enclosing `describe` (or the file): a controller of `controller`'s options and a plain
+ * client of it (ADMIN_TOKEN, default options), for tests of the client itself; closed in `afterAll`.
+ * Each handle reads the started one.
+ */
+export function useClient(controller: Partial<ControllerOptions> = {}): { c: TestController; client: BoundaryClient } {
+  const all = useForSuite(
+    "controller and client",
+    async () => {
+      const c = await startTestController(controller);
+      return { c, client: new BoundaryClient({ addr: c.apiUrl, token: ADMIN_TOKEN }, {}) };
+    },
+    async ({ c, client }) => {
+      await client.close();
+      await c.shutdown();
+    },
+  );
+  return { c: forward(() => all.c), client: forward(() => all.client) };
 }

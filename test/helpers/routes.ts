@@ -5,8 +5,10 @@
  */
 import { packedProgram, serializedProvider } from "../../harness/provider-host";
 import { startRoute, type Route, type RouteKind, type RouteOptions } from "../../harness/stack";
-import { ADMIN_TOKEN } from "./controller";
+import { ADMIN_TOKEN, startTestController, type TestController } from "./controller";
 import { startFakeEngine, type FakeEngine } from "./fake-engine";
+import { startGateway, type Gateway } from "./gateway";
+import { forward, useForSuite } from "./suite";
 
 /** Every route, for `describe.each`. */
 export const ROUTES: RouteKind[] = ["dynamic", "plugin"];
@@ -53,4 +55,36 @@ export async function routeTo(
       await fake?.stop();
     },
   };
+}
+
+/**
+ * For the enclosing `describe`: a controller, a gateway in front of it (its behaviour reset after
+ * each test) and a provider process of `kind` configured for the gateway, with the client's retries
+ * off (BOUNDARY_MAX_RETRIES=0), so that a test sees what one answer did. Stopped in `afterAll`, the
+ * route first. Each handle reads the started one.
+ */
+export function useGatewayRoute(kind: RouteKind): { c: TestController; gw: Gateway; route: TestRoute } {
+  const all = useForSuite(
+    "controller, gateway and route",
+    async () => {
+      const c = await startTestController();
+      let gw: Gateway | undefined;
+      try {
+        gw = await startGateway(c.apiUrl);
+        return { c, gw, route: await routeTo(kind, gw.url, { env: { BOUNDARY_MAX_RETRIES: "0" } }) };
+      } catch (err) {
+        await gw?.close();
+        await c.shutdown();
+        throw err;
+      }
+    },
+    async ({ c, gw, route }) => {
+      await route.stop();
+      await gw.close();
+      await c.shutdown();
+    },
+    60_000,
+  );
+  afterEach(() => all.gw.on(undefined));
+  return { c: forward(() => all.c), gw: forward(() => all.gw), route: forward(() => all.route) };
 }

@@ -6,25 +6,12 @@
  * read as sentences (no doubled full stop).
  */
 import { Stack, StepFailed } from "../../harness/stack";
-import { PROJECT, startTestController, type TestController } from "../helpers/controller";
-import { pages, startGateway, type Gateway } from "../helpers/gateway";
-import { ROUTES, routeTo, type TestRoute } from "../helpers/routes";
+import { PROJECT } from "../helpers/controller";
+import { pages } from "../helpers/gateway";
+import { ROUTES, useGatewayRoute } from "../helpers/routes";
 
 describe.each(ROUTES)("through the %s route", (kind) => {
-  let c: TestController;
-  let gw: Gateway;
-  let route: TestRoute;
-  beforeAll(async () => {
-    c = await startTestController();
-    gw = await startGateway(c.apiUrl);
-    route = await routeTo(kind, gw.url, { env: { BOUNDARY_MAX_RETRIES: "0" } });
-  }, 60_000);
-  afterAll(async () => {
-    await route?.stop();
-    await gw?.close();
-    await c?.shutdown();
-  });
-  afterEach(() => gw.on(undefined));
+  const { c, gw, route } = useGatewayRoute(kind);
 
   test("a second conflict during the one replay: the message says another writer changed the Target, and the next up finishes", async () => {
     const program = { scopeId: PROJECT, name: `contested-${kind}`, description: "ours", sessionMaxSeconds: 28800 };

@@ -6,9 +6,9 @@
  * `pulumi refresh` keeps the Target in the stack and `pulumi destroy` does not report success.
  */
 import { Stack } from "../../harness/stack";
-import { PROJECT, startTestController, type TestController } from "../helpers/controller";
-import { pages, startGateway, type Gateway } from "../helpers/gateway";
-import { ROUTES, routeTo, type TestRoute } from "../helpers/routes";
+import { PROJECT, startTestController } from "../helpers/controller";
+import { pages } from "../helpers/gateway";
+import { ROUTES, routeTo, useGatewayRoute } from "../helpers/routes";
 import { release as releaseOf, requires } from "../../wire/releases";
 
 /** What Go's HTTP server (Boundary without its UI, or behind a router) answers for a path it does not serve. */
@@ -18,21 +18,8 @@ const GO_NOT_FOUND = { status: 404, headers: { "content-type": "text/plain; char
 const shown = (err: unknown) => String((err as { details?: string }).details ?? err);
 
 describe.each(ROUTES)("through the %s route", (kind) => {
-  let c: TestController;
-  let gw: Gateway;
-  let route: TestRoute;
+  const { c, gw, route } = useGatewayRoute(kind);
   let n = 0;
-  beforeAll(async () => {
-    c = await startTestController();
-    gw = await startGateway(c.apiUrl);
-    route = await routeTo(kind, gw.url, { env: { BOUNDARY_MAX_RETRIES: "0" } });
-  }, 60_000);
-  afterAll(async () => {
-    await route?.stop();
-    await gw?.close();
-    await c?.shutdown();
-  });
-  afterEach(() => gw.on(undefined));
 
   const made = async () => {
     const stack = new Stack(route, "web");

@@ -5,19 +5,11 @@
  * quotas (test/helpers/quota-proxy.ts); a run that stays inside the quotas must see no 429.
  */
 import { BoundaryClient, DeadlineError, Operation } from "../../provider/client";
-import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { ADMIN_TOKEN, PROJECT } from "../helpers/controller";
+import { useClient } from "../helpers/provider";
 import { startQuotaProxy, type QuotaProxyOptions } from "../helpers/quota-proxy";
 
-let c: TestController;
-let direct: BoundaryClient;
-beforeAll(async () => {
-  c = await startTestController();
-  direct = new BoundaryClient({ addr: c.apiUrl, token: ADMIN_TOKEN }, {});
-});
-afterAll(async () => {
-  await direct.close();
-  await c.shutdown();
-});
+const { c, client: direct } = useClient();
 
 /** Holds the nth answer 0–50 ms, in an order unlike the requests' own, so later answers often arrive first. */
 const shuffled = (n: number) => ((n * 37) % 11) * 5;

@@ -3,21 +3,13 @@
  * them (per resource and action): against `--emulate 0.21`'s real limiter with a small quota for
  * reads only, spent reads hold back the next read, never a create, a PATCH or an action.
  */
-import { BoundaryClient, DeadlineError, Operation } from "../../provider/client";
+import { DeadlineError, Operation } from "../../provider/client";
 import { quotaOf } from "../../provider/client/pacer";
-import { ADMIN_TOKEN, PROJECT, startTestController, type TestController } from "../helpers/controller";
+import { PROJECT } from "../helpers/controller";
+import { useClient } from "../helpers/provider";
 
-let c: TestController;
-let client: BoundaryClient;
-beforeAll(async () => {
-  // reads: 2 per token per minute; every other action keeps Boundary's defaults
-  c = await startTestController({ emulation: "0.21", rateLimits: [{ action: "read", per: "auth-token", limit: 2, periodMs: 60_000 }] });
-  client = new BoundaryClient({ addr: c.apiUrl, token: ADMIN_TOKEN }, {});
-});
-afterAll(async () => {
-  await client.close();
-  await c.shutdown();
-});
+// reads: 2 per token per minute; every other action keeps Boundary's defaults
+const { c, client } = useClient({ emulation: "0.21", rateLimits: [{ action: "read", per: "auth-token", limit: 2, periodMs: 60_000 }] });
 
 /** The client under an operation whose deadline a one-minute wait would pass: a paced request fails at once, unsent. */
 const within5s = () => client.within(new Operation({ timeoutMs: 5000, source: "a 5 s test operation" }));
