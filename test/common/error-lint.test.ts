@@ -8,9 +8,7 @@
  * And the provider's catalogue is a leaf: each module imports its side's catalogue, only the index the whole.
  */
 import { execFileSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as path from "node:path";
-import { ROOT, importsOf } from "../helpers/imports";
+import { ROOT, importsOf, tsFiles } from "../helpers/imports";
 
 /** What lint says of `text` as if it were the file `file`: one `rule: line` per message of the error rules. */
 function lintAs(snippets: Record<string, string>): Record<string, string[]> {
@@ -51,14 +49,7 @@ test("lint refuses a built-in error outside the catalogues, a thrown non-Error, 
   });
 }, 180_000);
 
-/** The TypeScript sources under `dir`, as paths from the root. */
-const sourcesIn = (dir: string): string[] =>
-  fs
-    .readdirSync(path.join(ROOT, dir), { recursive: true, encoding: "utf8" })
-    .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
-    .map((f) => path.join(dir, f));
-
 test("the provider's catalogue is a leaf of the tree: only the package's index imports it, every other module its side's catalogue", () => {
-  const importers = sourcesIn("provider").filter((f) => importsOf(f.split(path.sep).join("/")).includes("provider/errors.ts"));
-  expect(importers).toEqual([path.join("provider", "index.ts")]);
+  const importers = tsFiles("provider").filter((f) => importsOf(f).includes("provider/errors.ts"));
+  expect(importers).toEqual(["provider/index.ts"]);
 });

@@ -7,6 +7,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { tsFiles } from "../helpers/imports";
 
 const ROOT = path.join(__dirname, "..", "..");
 /**
@@ -373,20 +374,13 @@ test("the controller's catalogue: each of its classes is a case above, and each 
 /** The classes both catalogues list: defined in common/, thrown by code both sides run. */
 const SHARED = ["InvalidDurationError", "UnknownReleaseError", "FilterSyntaxError", "FilterEvaluationError", "InternalError"];
 
-/** The source files under `dirs` (tests are elsewhere). */
-const sourcesIn = (dirs: readonly string[]): string[] =>
-  dirs.flatMap((d) =>
-    fs
-      .readdirSync(path.join(ROOT, d), { recursive: true, encoding: "utf8" })
-      .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
-      .map((f) => path.join(d, f)),
-  );
-
 /** The error classes defined in the source under `dirs`: every `class X extends Y` whose Y is an error class. */
 const definedIn = (dirs: readonly string[]): string[] =>
-  sourcesIn(dirs).flatMap((f) =>
-    [...fs.readFileSync(path.join(ROOT, f), "utf8").matchAll(/class (\w+) extends (\w*Error|ControllerFault|ListRefusal)\b/g)].map((m) => m[1]!),
-  );
+  dirs
+    .flatMap(tsFiles)
+    .flatMap((f) =>
+      [...fs.readFileSync(path.join(ROOT, f), "utf8").matchAll(/class (\w+) extends (\w*Error|ControllerFault|ListRefusal)\b/g)].map((m) => m[1]!),
+    );
 
 test("no module of provider/, common/ or wire/ defines an error class outside the two catalogues", () => {
   const listed = new Set([...a.provider.PROVIDER_ERRORS.map((e) => e.error.name), ...Object.keys(a.controller.CONTROLLER_ERRORS), "PulumiBoundaryError"]);

@@ -6,26 +6,13 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ROOT, importsOf } from "../helpers/imports";
+import { ROOT, importsOf, tsFiles } from "../helpers/imports";
 
 /** Every directory of TypeScript: the sources, and the tests (held to the same length). */
 const SOURCES = ["cli", "common", "wire", "provider", "policy", "controller", "harness", "bench", "examples", "scripts"];
 const LONGEST = 400;
 /** The one file allowed to be longer: the field table, one entry per field, each read as a whole. */
 const LONG_ALLOWED = new Set(["wire/target-fields.ts"]);
-
-/**
- * The `.ts` files under `dir`, as paths from the root with `/`; a node_modules folder is not
- * entered (examples/basic has one once the demo ran: reading it took minutes).
- */
-function tsFiles(dir: string): string[] {
-  if (!fs.existsSync(path.join(ROOT, dir))) return [];
-  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
-    const p = path.posix.join(dir, e.name);
-    if (e.isDirectory()) return e.name === "node_modules" ? [] : tsFiles(p);
-    return e.name.endsWith(".ts") && !e.name.endsWith(".d.ts") ? [p] : [];
-  });
-}
 
 const lines = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8").split("\n").length - 1;
 

@@ -10,8 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
 import { API_GENERATIONS, RELEASE_KEYS } from "../../wire/releases";
-
-const ROOT = path.join(__dirname, "..", "..");
+import { ROOT, tsFiles } from "../helpers/imports";
 
 /** Where the rule holds: every non-test TypeScript directory but the tables' own (`wire/`). */
 const DIRS = ["provider", "controller", "common", "harness", "bench", "examples", "scripts"];
@@ -25,17 +24,6 @@ const ALLOWED: { file: RegExp; text: string; reason: string }[] = [
     reason: "the field table's `association.current` key in a type (a property name of the table), not the generation",
   },
 ];
-
-/** The source files under `dirs` (tests are elsewhere). */
-const sourcesIn = (dirs: readonly string[]): string[] =>
-  dirs
-    .filter((d) => fs.existsSync(path.join(ROOT, d)))
-    .flatMap((d) =>
-      fs
-        .readdirSync(path.join(ROOT, d), { recursive: true, encoding: "utf8" })
-        .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && !f.split(path.sep).includes("node_modules"))
-        .map((f) => path.posix.join(d, f.split(path.sep).join("/"))),
-    );
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** Whole-string names: a release key, a generation. */
@@ -85,7 +73,7 @@ test("the scan sees a release in a string, a template's piece and a key, and non
 });
 
 test("no source module outside wire/ names a release or a generation but those listed, and each listed one is still there", () => {
-  const sources = sourcesIn(DIRS);
+  const sources = DIRS.flatMap(tsFiles);
   expect(sources).toContain("bench/run.ts");
   const used = new Set<(typeof ALLOWED)[number]>();
   const named: string[] = [];
