@@ -30,6 +30,11 @@ const RUNS = Number(process.env.BENCH_SCOPE_RUNS ?? 3);
  * below what 100,000 Targets take, a reader that holds them all fails.
  */
 const HEAP = process.env.BENCH_SCOPE_HEAP_MIB ? `--max-old-space-size=${Number(process.env.BENCH_SCOPE_HEAP_MIB)}` : "";
+/**
+ * BENCH_SCOPE_PROFILE=DIR runs the controller under V8's profiler (`--cpu-prof`): its profile of
+ * the whole bench (seeding, then every read) lands in DIR when the bench stops it.
+ */
+const PROFILE = process.env.BENCH_SCOPE_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_SCOPE_PROFILE)}`] : [];
 /** Boundary's largest (and default) page: the fewest list calls that can read the estate. */
 const PAGE = 1000;
 
@@ -72,7 +77,7 @@ function sampler(pid: number): { stop: () => { samples: number[]; cpu: number } 
 async function startLimited(root: string): Promise<{ apiUrl: string; opsUrl: string; pid: number; stop: () => Promise<void> }> {
   const child = spawn(
     process.execPath,
-    ["--expose-gc", path.join(root, "dist", "harness", "loaded-controller.js"), PAGED.release, String(TARGETS), TOKEN, "limited"],
+    ["--expose-gc", ...PROFILE, path.join(root, "dist", "harness", "loaded-controller.js"), PAGED.release, String(TARGETS), TOKEN, "limited"],
     { stdio: ["pipe", "pipe", "inherit"] },
   );
   const exited = new Promise((r) => child.once("exit", r));

@@ -7,6 +7,7 @@
  * one query; a malformed, foreign or expired one is a 400 of kind "invalid list token".
  */
 import { OURS, type Dialect } from "./dialect";
+import { derivedSteps } from "./derived";
 import { ControllerFault } from "./errors";
 import type { TargetRecord } from "./record";
 import { atOnce, filterSteps, sortSteps, type Steps } from "./slices";
@@ -48,19 +49,29 @@ export interface PageQuery {
   dialect?: Dialect;
 }
 
-/** The page a list request asks for. `deletedSince` gives the ids removed since a time, for refreshes. */
+/**
+ * The page a list request asks for. `deletedSince` gives the ids removed since a time, for
+ * refreshes. `records` is never changed after: one array holds the same records for good (the
+ * store's do), so its order is kept with it.
+ */
 export function page(records: readonly TargetRecord[], q: PageQuery, now: number, deletedSince: (since: number) => string[]): Page {
   return atOnce(pageSteps(records, q, now, deletedSince));
 }
 
-/** `page`, as steps that may pause (see slices.ts): a list of 100,000 takes ~100 ms to sort. */
+/**
+ * `page`, as steps that may pause (see slices.ts): a list of 100,000 takes ~100 ms to sort, once
+ * per list while it is unchanged (see derived.ts); each page after is a binary search and a slice.
+ */
 export function* pageSteps(records: readonly TargetRecord[], q: PageQuery, now: number, deletedSince: (since: number) => string[]): Steps<Page> {
   const size = pageSize(q.pageSize, q.maxPageSize ?? MAX_PAGE_SIZE);
   const token = q.token ? decode(q.token, q.query, now, q.scopedTokens === true, q.dialect ?? OURS) : undefined;
   const pass = token?.pass ?? "list";
   const key = (t: TargetRecord) => (pass === "list" ? t.created_time : t.updated_time);
-  const changed = pass === "refresh" ? yield* filterSteps(records, (t) => Date.parse(t.updated_time) > token!.since) : records;
-  const candidates = yield* sortSteps(changed, newestFirst(key));
+  // the pass's order is made once per list and kept while the list is unchanged: a page is then a search and a slice
+  const candidates = yield* derivedSteps(records, pass === "list" ? "list" : `refresh ${token!.since}`, function* () {
+    const changed = pass === "refresh" ? yield* filterSteps(records, (t) => Date.parse(t.updated_time) > token!.since) : records;
+    return yield* sortSteps(changed, newestFirst(key));
+  });
   const after = token?.after;
   const from = after ? firstAfter(candidates, (t) => order(key(t), t.id, after[0], after[1]) > 0) : 0;
   const items = candidates.slice(from, from + size);

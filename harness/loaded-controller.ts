@@ -32,6 +32,8 @@ async function main(): Promise<void> {
     if (command === "reset") loop.reset();
     process.stdout.write(JSON.stringify({ longestBlockMs: loop.longestBlockMs() }) + "\n");
   });
+  // an exit of its own on SIGTERM (how its starters stop it), so `--cpu-prof` writes its profile
+  process.once("SIGTERM", () => process.exit(0));
   process.stdout.write(JSON.stringify({ apiUrl: c.apiUrl, opsUrl: c.opsUrl }) + "\n");
 }
 

@@ -203,18 +203,17 @@ export type Target = z.infer<typeof Target>;
 /**
  * A list response, or one page of it. v0.4 answers `{items}` (`{}` when empty); from 0.15 lists are
  * paginated: `response_type` is "delta" while more pages follow (ask again with `list_token`) and
- * "complete" on the last; an empty list has no `items`.
+ * "complete" on the last; an empty list has no `items` (read it as none). No transform fills it:
+ * a page of the exact shape is then taken as parsed, without zod's copy of its 1,000 Targets
+ * (wire/exact-check.ts compiles no transform).
  */
 export const TargetList = z.looseObject({
-  items: z
-    .array(Target)
-    .optional()
-    .transform((items) => items ?? []),
+  items: z.array(Target).optional(),
   response_type: z.string().optional(),
   list_token: z.string().optional(),
   est_item_count: z.number().optional(),
 });
-/** A list answer's fields (items always an array). */
+/** A list answer's fields (`items` absent on an empty page). */
 export type TargetList = z.infer<typeof TargetList>;
 
 // ---- request bodies ----

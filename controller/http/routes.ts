@@ -127,9 +127,11 @@ function actionRoutes(r: Release): Route[] {
 function* listSteps(ctx: Context): Steps<Reply> {
   const { store, actions } = ctx;
   const q = listParams(store.release, ctx.query);
-  // a filter sees each item as the list returns it
-  const records = yield* store.queryTargetsSteps({ scopeId: q.scopeId ?? undefined, recursive: q.recursive, filter: q.filter }, (t) =>
-    listItemView(store, t, actions),
+  // a filter sees each item as the list returns it (to this caller: its actions)
+  const records = yield* store.queryTargetsSteps(
+    { scopeId: q.scopeId ?? undefined, recursive: q.recursive, filter: q.filter },
+    (t) => listItemView(store, t, actions),
+    actions.join(","),
   );
   const query = JSON.stringify([q.scopeId, q.recursive, q.filter]);
   if (!store.release.pagination) return { status: 200, list: yield* listBody(store, query, records, actions) };

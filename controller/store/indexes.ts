@@ -21,6 +21,11 @@ export class TargetIndexes {
    * project (see `changed`), so a list of an unchanged project makes no lookup at all.
    */
   private readonly listed = new Map<string, readonly TargetRecord[]>();
+  /**
+   * Each set of projects' records in id order, merged from the project lists it names (a
+   * recursive list's); dropped when one of them changes, so an unchanged estate is one array.
+   */
+  private readonly merged = new Map<string, { projects: readonly string[]; records: readonly TargetRecord[] }>();
   /** scope_id + "\n" + name → target id: names are unique per project. */
   private readonly names = new Map<string, string>();
   /**
@@ -61,12 +66,34 @@ export class TargetIndexes {
   /** A change in `projectId`: its list is made afresh next time. */
   changed(projectId: string): void {
     this.listed.delete(projectId);
+    for (const [key, m] of this.merged) if (m.projects.includes(projectId)) this.merged.delete(key);
   }
 
   /** A project's Targets in id order (the array is the index's: read it only). */
   *projectSteps(projectId: string): Steps<readonly TargetRecord[]> {
     let records = this.listed.get(projectId);
     if (!records) this.listed.set(projectId, (records = yield* mapSteps(this.idsByScope.get(projectId)?.toArray() ?? [], (id) => this.get(id)!)));
+    return records;
+  }
+
+  /**
+   * The Targets of these projects in id order: the same array while none of them changes (see
+   * derived.ts: what is derived from it is kept with it). The array is the index's: read it only.
+   */
+  *projectsSteps(projectIds: readonly string[]): Steps<readonly TargetRecord[]> {
+    if (projectIds.length === 1) return yield* this.projectSteps(projectIds[0]!);
+    const key = projectIds.join("\n");
+    const hit = this.merged.get(key);
+    if (hit) return hit.records;
+    const parts: (readonly TargetRecord[])[] = [];
+    let records: readonly TargetRecord[] = [];
+    for (const p of projectIds) {
+      const more = yield* this.projectSteps(p);
+      parts.push(more);
+      records = records.length === 0 ? more : yield* mergeById(records, more);
+    }
+    // kept only if no project changed while the merge paused (a change drops entries, not merges under way)
+    if (projectIds.every((p, i) => this.listed.get(p) === parts[i])) this.merged.set(key, { projects: [...projectIds], records });
     return records;
   }
 

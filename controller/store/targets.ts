@@ -18,11 +18,12 @@ import { isTargetId, newId, type IdUse } from "../ids";
 import { MAX_PAGE_SIZE } from "../pagination";
 import { sameRecord, type TargetRecord } from "../record";
 import * as rules from "../rules/fields";
+import { derivedSteps } from "../derived";
 import { dialectOf, type Dialect } from "../dialect";
 import type { ListQuery } from "../rules/fields";
 import { atOnce, filterSteps, type Steps } from "../slices";
 import { associationChange } from "./associations";
-import { TargetIndexes, mergeById } from "./indexes";
+import { TargetIndexes } from "./indexes";
 import { Seed, type Referents } from "./referents";
 import { TargetRules, noValidMask, setValue } from "./validation";
 
@@ -82,12 +83,7 @@ export class Store {
   /** `listTargets` as steps that may pause (see slices.ts); the array is the store's: read it only. */
   *listTargetsSteps(scopeId: string | undefined, recursive: boolean): Steps<readonly TargetRecord[]> {
     const scope = this.listScope(scopeId, recursive);
-    let records: readonly TargetRecord[] = [];
-    for (const p of this.projectsOf(scope.id)) {
-      const more = yield* this.indexes.projectSteps(p);
-      records = records.length === 0 ? more : yield* mergeById(records, more);
-    }
-    return records;
+    return yield* this.indexes.projectsSteps([...this.projectsOf(scope.id)]);
   }
 
   /** The scope a list names, checked: present, known, a project unless recursive. */
@@ -117,13 +113,19 @@ export class Store {
     return [...atOnce(this.queryTargetsSteps(q, view))];
   }
 
-  /** `queryTargets` as steps that may pause (see slices.ts): filtering 100,000 Targets takes ~200 ms. */
-  *queryTargetsSteps(q: ListQuery, view: (t: TargetRecord) => Target): Steps<readonly TargetRecord[]> {
+  /**
+   * `queryTargets` as steps that may pause (see slices.ts): filtering 100,000 Targets takes ~200 ms.
+   * With `viewKey`, which names all `view` reads besides the record (the caller's actions), the
+   * filtered list is kept while the Targets are unchanged (see derived.ts), for the next page.
+   */
+  *queryTargetsSteps(q: ListQuery, view: (t: TargetRecord) => Target, viewKey?: string): Steps<readonly TargetRecord[]> {
     const recursive = rules.checkListQuery(this.release, q);
     const { parse, missing } = rules.listFilter(this.release);
     const filter = q.filter ? parseFilter(q.filter, parse) : undefined;
     const records = yield* this.listTargetsSteps(q.scopeId, recursive);
-    return filter ? yield* filterSteps(records, (t) => matches(filter, { item: view(t) }, missing)) : records;
+    if (!filter) return records;
+    const keep = () => filterSteps(records, (t) => matches(filter, { item: view(t) }, missing));
+    return viewKey === undefined ? yield* keep() : yield* derivedSteps(records, `filter ${viewKey}\n${q.filter}`, keep);
   }
 
   /**

@@ -180,7 +180,7 @@ export class BoundaryClient extends ListActionsWithNames {
       const call = api.listTargets({ ...q, listToken });
       const answer = await this.transport.api(op, call.method, call.path, call.body);
       const page = parse(answer, "GET", "/v1/targets", call.answer!);
-      yield { items: page.items, controllerTime: answer.date, responseType: page.response_type, listToken: page.list_token };
+      yield { items: page.items ?? [], controllerTime: answer.date, responseType: page.response_type, listToken: page.list_token };
       if (page.response_type !== "delta" || !page.list_token) return;
       if (seen.has(page.list_token))
         throw new SchemaValidationError("GET", "/v1/targets", [{ path: ["list_token"], message: "the same list token came back twice" }]);

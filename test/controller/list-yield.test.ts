@@ -21,7 +21,7 @@ describe.each([
     try {
       const query = new URLSearchParams({ scope_id: "global", recursive: "true", ...(filter ? { filter } : {}) });
       await c.reset();
-      // the first list renders every item, the second is answered from the render cache
+      // the first list renders every item, the second is answered from the render cache (and on 0.21 the kept order)
       for (let round = 0; round < 2; round++) {
         let listing = true;
         const list = fetch(`${c.apiUrl}/v1/targets?${query}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
@@ -35,7 +35,10 @@ describe.each([
         const { status, bytes } = await list;
         expect(status).toBe(200);
         expect(bytes).toBeGreaterThan(atLeast);
-        expect(health.length).toBeGreaterThan(3);
+        // the first list filters, sorts and renders all of it; a second page of 0.21 comes from the order and filter
+        // kept with the unchanged estate (controller/derived.ts), too quick for /health to be asked more than once
+        if (round === 0 || !emulation.startsWith("0.")) expect(health.length).toBeGreaterThan(3);
+        else expect(health.length).toBeGreaterThan(0);
         expect(health.every((s) => s === 200)).toBe(true);
       }
       const longest = await c.longestBlockMs();
