@@ -87,6 +87,11 @@ export class RoutePool {
     return route;
   }
 
+  /** Once every route started so far is up (a suite whose tests measure times waits for this in beforeAll, so no start runs beside them). */
+  async ready(): Promise<void> {
+    await Promise.all(this.started.values());
+  }
+
   /** Stops every route started (waiting for those still starting), then forgets them. */
   async stop(): Promise<void> {
     const all = [...this.started.values()];
