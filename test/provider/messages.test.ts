@@ -41,8 +41,10 @@ describe.each(ROUTES)("through the %s route", (kind) => {
     routes.start("token with a line ending", kind, c.apiUrl, { token: "at_1234567890_s1AdminTokenForTestsOnly\r" });
     routes.start("/boundary", kind, `${c.apiUrl}/boundary`, { env: { BOUNDARY_MAX_RETRIES: "0" } });
     routes.start("http to TLS", kind, tls.apiUrl.replace(/^https:/, "http:"), { env: { BOUNDARY_MAX_RETRIES: "0" } });
+    // all up before the first test: a test's own time is not spent waiting for seven starts under load
+    await routes.ready();
     route = await routes.take("shared");
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await routes.stop();
     await tls?.shutdown();
