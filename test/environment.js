@@ -21,6 +21,7 @@ function describe(handle) {
   if (name === "Server" && typeof handle.address === "function") return `server listening on ${JSON.stringify(handle.address())}`;
   if (name === "Socket" || name === "TLSSocket") {
     if (handle === process.stdin || handle === process.stdout || handle === process.stderr) return undefined;
+    if (handle.connecting) return `socket connecting to ${handle._host ?? "?"} (${handle.localAddress ?? "no local address yet"})`;
     if (!handle.remotePort) return undefined; // a pipe (a child's stdio, the worker's channel): its owner is listed
     return `socket ${handle.localAddress}:${handle.localPort} → ${handle.remoteAddress}:${handle.remotePort}`;
   }
