@@ -1,6 +1,7 @@
 /** Tests are TypeScript, compiled by ts-jest; servers they start listen on port 0. */
 module.exports = {
-  testEnvironment: "node",
+  // the node environment, failing a file that leaves a process, server or socket running (see the file)
+  testEnvironment: "<rootDir>/test/environment.js",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },

@@ -55,6 +55,7 @@ export interface Host {
   /** The SDK's Empty message (Cancel's request). */
   empty: typeof import("google-protobuf/google/protobuf/empty_pb");
   toStruct(o: object): import("google-protobuf/google/protobuf/struct_pb").Struct;
+  /** Closes the client and kills the process, resolving once it has exited; a second call waits for the same exit. */
   stop(): Promise<void>;
 }
 
@@ -132,6 +133,13 @@ function connect(child: ChildProcess, port: string, sdkFrom: string, output: () 
     if (typeof fn !== "function") throw new Error(`the provider's gRPC client has no method ${method}`);
     return fn as (this: typeof client, req: unknown, cb: (err: unknown, res: unknown) => void) => void;
   };
+  const exited = new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once("exit", () => r())));
+  let stopping: Promise<void> | undefined;
+  const stopOnce = async () => {
+    client.close();
+    child.kill();
+    await exited;
+  };
   return {
     pid: child.pid!,
     proto,
@@ -149,10 +157,7 @@ function connect(child: ChildProcess, port: string, sdkFrom: string, output: () 
         call.on("error", reject);
         call.on("end", () => resolve(messages));
       }),
-    stop: async () => {
-      client.close();
-      child.kill();
-      await new Promise((r) => child.once("exit", r));
-    },
+    // once: a second stop (a test's own, then its suite's) waits for the same exit
+    stop: () => (stopping ??= stopOnce()),
   };
 }

@@ -29,8 +29,10 @@ const stop = async (cli: CliProcess) => {
   await cli.exited;
 };
 
+// the tests that only run the CLI to its end and read what it printed run at once (test.concurrent: jest starts
+// them with the file, five at a time): each is a process start, and nothing they share changes
 describe("--help and --version", () => {
-  test.each(["dev --help", "dev -h", "dev --emulate 0.21 --help"])("%s: the dev command's usage, exit 0", async (line) => {
+  test.concurrent.each(["dev --help", "dev -h", "dev --emulate 0.21 --help"])("%s: the dev command's usage, exit 0", async (line) => {
     const r = await runCli(line.split(" "));
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: pulumi-boundary dev \[options\]/);
@@ -38,7 +40,7 @@ describe("--help and --version", () => {
     expect(r.stderr).toBe("");
   });
 
-  test.each(["--help", "help", "-h"])("%s: the commands, each with its summary, exit 0", async (line) => {
+  test.concurrent.each(["--help", "help", "-h"])("%s: the commands, each with its summary, exit 0", async (line) => {
     const r = await runCli([line]);
     expect([r.code, r.stderr]).toEqual([0, ""]);
     expect(r.stdout).toMatch(/^Usage: pulumi-boundary <command> \[options\]/);
@@ -46,13 +48,13 @@ describe("--help and --version", () => {
     expect(r.stdout).toMatch(/^ {2}import {2,}write Pulumi's bulk-import file/m);
   });
 
-  test("no command: the commands on stderr, exit 2", async () => {
+  test.concurrent("no command: the commands on stderr, exit 2", async () => {
     const r = await runCli([]);
     expect([r.code, r.stdout]).toEqual([2, ""]);
     expect(r.stderr).toMatch(/^Usage: pulumi-boundary <command>/);
   });
 
-  test.each([
+  test.concurrent.each([
     ["imprt", "did you mean `pulumi-boundary import`?"],
     ["deb", "did you mean `pulumi-boundary dev`?"],
     ["frobnicate", "the commands are dev, import, doctor"],
@@ -63,7 +65,7 @@ describe("--help and --version", () => {
     expect(r.stderr).toBe(`pulumi-boundary: unknown command "${command}": ${hint} (pulumi-boundary --help lists them)\n`);
   });
 
-  test.each(["--version", "dev --version"])("%s: the package's version, exit 0", async (line) => {
+  test.concurrent.each(["--version", "dev --version"])("%s: the package's version, exit 0", async (line) => {
     const r = await runCli(line.split(" "));
     expect([r.code, r.stdout, r.stderr]).toEqual([0, `pulumi-boundary ${pkg.version}\n`, ""]);
   });
@@ -78,7 +80,7 @@ describe("--help and --version", () => {
     }
   });
 
-  test("an unknown flag is still exit 2, naming it", async () => {
+  test.concurrent("an unknown flag is still exit 2, naming it", async () => {
     const r = await runCli(["dev", "--frobnicate"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--frobnicate");
@@ -139,7 +141,7 @@ describe("fixture host addresses", () => {
     return file(`fixtures-${Math.random().toString(36).slice(2)}.json`, JSON.stringify(f));
   };
 
-  test.each([
+  test.concurrent.each([
     ["\u001b]0;pwned\u0007", "title"],
     ["\u001b[2J\u001b[H", "clear screen"],
     ["10.0.0.1\r\n    Admin token: forged", "forged line"],
@@ -153,7 +155,7 @@ describe("fixture host addresses", () => {
     expect(r.stderr + r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
   });
 
-  test("a worker name with a control character is refused too", async () => {
+  test.concurrent("a worker name with a control character is refused too", async () => {
     const r = await runCli(["dev", "--fixtures", withAddress("127.0.0.1", "dev\u001b[31mred")]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("workers.0.name: must not hold control characters");
@@ -220,7 +222,7 @@ describe("TLS listeners, as Boundary's listener blocks configure them", () => {
     }
   });
 
-  test.each([
+  test.concurrent.each([
     [
       () => tlsFiles({ certFile: path.join(dir, "missing.crt"), keyFile: cert.keyFile }),
       /^listener "tcp" \(purpose api\)\.tls_cert_file: cannot read .*missing\.crt: ENOENT$/,

@@ -110,7 +110,9 @@ test("defaults: 127.0.0.1:9200 and :9203, no grace period, a generated token in 
   expect(loadDevConfig([]).token).not.toBe(cfg.token);
 });
 
-test.each([
+// the CLI's refusals run at once (test.concurrent: jest starts them with the file, five at a time): each is a
+// process start, and no two share a file
+test.concurrent.each([
   [["--config", "/nonexistent/dev.hcl"], "--config: cannot read /nonexistent/dev.hcl: ENOENT"],
   [["--graceful-shutdown-wait", "soon"], '--graceful-shutdown-wait: invalid duration "soon"'],
   [["--log-format", "xml"], '--log-format: invalid value "xml": must be text or json'],
@@ -129,7 +131,7 @@ test.each([
   expect(res.stderr.trim().split("\n")).toHaveLength(1);
 });
 
-test.each([
+test.concurrent.each([
   ["a bad HCL file", "bad.hcl", 'controller {\n  graceful_shutdown_wait_duration = "10s"\n', "unexpected end of file"],
   [
     "a bad duration in the file",

@@ -43,11 +43,18 @@ const urnOf = (type: string, name: string) => `urn:pulumi:dev::policy-test::${ty
  */
 export async function startTargetRoutes(): Promise<TargetRoutes & { stop(): Promise<void> }> {
   const program = packedProgram();
-  const hosted = await startHostedProvider(urnOf("pulumi-nodejs:dynamic/boundary:Target", "configure"));
-  const pluginHost = await startPlugin(program).catch(async (err: unknown) => {
-    await hosted.stop();
-    throw err;
-  });
+  // both processes start at once (each spends seconds loading Pulumi's SDK); if either fails, the other is stopped
+  const [hostedStart, pluginStart] = await Promise.allSettled([
+    startHostedProvider(urnOf("pulumi-nodejs:dynamic/boundary:Target", "configure")),
+    startPlugin(program),
+  ]);
+  if (hostedStart.status === "rejected" || pluginStart.status === "rejected") {
+    if (hostedStart.status === "fulfilled") await hostedStart.value.stop();
+    if (pluginStart.status === "fulfilled") await pluginStart.value.stop();
+    throw hostedStart.status === "rejected" ? hostedStart.reason : (pluginStart as PromiseRejectedResult).reason;
+  }
+  const hosted = hostedStart.value;
+  const pluginHost = pluginStart.value;
   const dynamicHost = hosted.host;
   // the plugin configured for the same controller, as the engine configures a provider before any Create
   await engine(pluginHost, urnOf("pulumi:providers:boundary", "default"))

@@ -57,6 +57,56 @@ export async function routeTo(
   };
 }
 
+/** How `routeTo` starts a route: its kind, its address, and its options. */
+export type RouteSpec = [kind: RouteKind, addr: string, options?: Parameters<typeof routeTo>[2]];
+
+/**
+ * Provider processes a suite's tests will each need one of, all started at once (a process spends
+ * most of its start loading Pulumi's SDK, and a test starting its own waits for it alone): `start`
+ * begins one under a name, `take` gives it to the test that needs it, `stop` (in `afterAll`) ends
+ * every one started, taken or not. A route's own `stop` may be called too: the second stop does nothing.
+ */
+export class RoutePool {
+  private readonly started = new Map<string, Promise<TestRoute>>();
+
+  /** Begins starting the route `spec` under `name` (not awaited: `take` waits for it). */
+  start(name: string, ...spec: RouteSpec): void {
+    if (this.started.has(name)) throw new Error(`route ${name} is already started`);
+    const starting = routeTo(...spec).then((route) => {
+      let stopping: Promise<void> | undefined;
+      return { ...route, stop: () => (stopping ??= route.stop()) };
+    });
+    starting.catch(() => undefined); // a failed start is reported by take
+    this.started.set(name, starting);
+  }
+
+  /** The route started under `name`, once it is up. */
+  take(name: string): Promise<TestRoute> {
+    const route = this.started.get(name);
+    if (!route) throw new Error(`no route ${name} was started: start it in beforeAll`);
+    return route;
+  }
+
+  /** Once every route started so far is up (a suite whose tests measure times waits for this in beforeAll, so no start runs beside them). */
+  async ready(): Promise<void> {
+    await Promise.all(this.started.values());
+  }
+
+  /** Stops every route started (waiting for those still starting), then forgets them. */
+  async stop(): Promise<void> {
+    const all = [...this.started.values()];
+    this.started.clear();
+    await Promise.all(
+      all.map((r) =>
+        r.then(
+          (route) => route.stop(),
+          () => undefined,
+        ),
+      ),
+    );
+  }
+}
+
 /**
  * For the enclosing `describe`: a controller, a gateway in front of it (its behaviour reset after
  * each test) and a provider process of `kind` configured for the gateway, with the client's retries

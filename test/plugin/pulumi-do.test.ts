@@ -22,12 +22,33 @@ const INVALID_ARGUMENT = 3;
 const FAILED_PRECONDITION = 9;
 
 let program: string;
-beforeAll(() => {
+/**
+ * The plugin processes of the three tests below, each as its test starts it, started at once in
+ * beforeAll (each spends seconds loading Pulumi's SDK) and all up before the first test; each test
+ * stops its own, and afterAll whatever is left.
+ */
+const plugins = new Map<string, Promise<Host>>();
+const plugin = (name: string) => plugins.get(name)!;
+beforeAll(async () => {
   program = packedProgram();
-});
+  plugins.set("schema", startPlugin(program));
+  plugins.set("unconfigured", startPlugin(program));
+  plugins.set("no address", startPlugin(program, { env: { BOUNDARY_ADDR: "", BOUNDARY_TOKEN: ADMIN_TOKEN } }));
+  await Promise.all([...plugins.values()].map((p) => p.catch(() => undefined)));
+}, 120_000);
+afterAll(async () => {
+  await Promise.all(
+    [...plugins.values()].map((p) =>
+      p.then(
+        (host) => host.stop(),
+        () => undefined,
+      ),
+    ),
+  );
+}, 60_000);
 
 test("GetSchema declares listInputs (scopeId, recursive, filter) as an objectTypeSpec, and the whole schema validates against Pulumi's metaschema", async () => {
-  const p = await startPlugin(packedProgram());
+  const p = await plugin("schema");
   try {
     const schema = await pulumiDo(p).engine.getSchema();
     expect(schema.resources["boundary:index:Target"].listInputs).toEqual({
@@ -54,7 +75,7 @@ test("GetSchema declares listInputs (scopeId, recursive, filter) as an objectTyp
 });
 
 test("List before Configure is FailedPrecondition; a misspelt config key is refused naming the nearest one", async () => {
-  const p = await startPlugin(program);
+  const p = await plugin("unconfigured");
   try {
     const d = pulumiDo(p);
     await expect(d.list(EVERYTHING)).rejects.toMatchObject({ code: FAILED_PRECONDITION, details: expect.stringContaining("not configured") });
@@ -74,7 +95,7 @@ test("with no address anywhere (nulls, no BOUNDARY_ADDR), a refused connection s
     socket.once("error", () => resolve(true));
   });
   if (!free) return console.warn("something listens on 127.0.0.1:9200, the default address: this test cannot see the message");
-  const p = await startPlugin(program, { env: { BOUNDARY_ADDR: "", BOUNDARY_TOKEN: ADMIN_TOKEN } });
+  const p = await plugin("no address");
   try {
     const d = pulumiDo(p);
     await d.configure();
@@ -98,10 +119,12 @@ describe.each(["0.21", "0.14", "spec"] as Emulation[])("pulumi do on --emulate %
 
   beforeAll(async () => {
     c = await startTestController({ emulation });
+    // the address and token only in the environment, as `pulumi do` users set them; the plugin
+    // starts while the estate is filled in (it asks nothing before Configure)
+    const starting = startPlugin(program, { env: { BOUNDARY_ADDR: c.apiUrl, BOUNDARY_TOKEN: ADMIN_TOKEN } });
     for (let i = 0; i < ESTATE; i++)
       c.store.createTarget({ scope_id: i % 2 ? PROJECT : OTHER_PROJECT, name: `t-${i}`, type: "tcp", attributes: { default_port: 22 } });
-    // the address and token only in the environment, as `pulumi do` users set them
-    p = await startPlugin(program, { env: { BOUNDARY_ADDR: c.apiUrl, BOUNDARY_TOKEN: ADMIN_TOKEN } });
+    p = await starting;
     d = pulumiDo(p);
     await d.configure();
   }, 60_000);

@@ -12,8 +12,8 @@ import { packedProgram } from "../../harness/provider-host";
 import { Stack, StepFailed } from "../../harness/stack";
 import { PROJECT, useTestController } from "../helpers/controller";
 import { startGateway, type Gateway } from "../helpers/gateway";
-import { startQuotaProxy } from "../helpers/quota-proxy";
-import { ROUTES, routeTo, type TestRoute } from "../helpers/routes";
+import { startQuotaProxy, type QuotaProxy } from "../helpers/quota-proxy";
+import { ROUTES, RoutePool, routeTo, type TestRoute } from "../helpers/routes";
 import { until } from "../helpers/wait";
 
 /** The timings docs/behaviour.md quotes, printed only when asked (PB_VERBOSE=1): the suite runs quietly. */
@@ -45,14 +45,39 @@ async function closedPort(): Promise<number> {
 
 const c = useTestController();
 
+/** Rate-limit windows longer than an operation may wait: what each is called, its length, how the error shows it. */
+const WINDOWS: [what: string, windowMs: number, shown: string][] = [
+  ["one hour", 3_600_000, "60 min"],
+  ["longer than a timer can wait (2^31 ms)", 4_000_000_000, "46 days"],
+];
+
 describe.each(ROUTES)("through the %s route", (kind) => {
   let n = 0;
   const name = (what: string) => `${what}-${kind}-${++n}`;
+  // the provider processes of the tests below, each configured as its test says, started at once and
+  // all up before the first test: the tests measure times, and no start runs beside them
+  const routes = new RoutePool();
+  const quotas: QuotaProxy[] = [];
+  let addr: string;
+  beforeAll(async () => {
+    addr = `http://127.0.0.1:${await closedPort()}`;
+    routes.start("good", kind, c.apiUrl);
+    routes.start("away", kind, addr);
+    for (const [what, windowMs] of WINDOWS) {
+      const quota = await startQuotaProxy(c.apiUrl, 1, windowMs);
+      quotas.push(quota);
+      routes.start(what, kind, quota.url);
+    }
+    await routes.ready();
+  }, 120_000);
+  afterAll(async () => {
+    await routes.stop();
+    for (const quota of quotas) await quota.close();
+  }, 60_000);
 
   test("a refused connection fails at once, naming the address and how to set it: create, refresh and destroy each in under 2 s", async () => {
-    const addr = `http://127.0.0.1:${await closedPort()}`;
-    const good = await routeTo(kind, c.apiUrl);
-    const away = await routeTo(kind, addr);
+    const good = await routes.take("good");
+    const away = await routes.take("away");
     try {
       const made = new Stack(good, "web");
       await made.up({ scopeId: PROJECT, name: name("refused") });
@@ -79,14 +104,10 @@ describe.each(ROUTES)("through the %s route", (kind) => {
     }
   }, 20_000);
 
-  test.each([
-    ["one hour", 3_600_000, "60 min"],
-    ["longer than a timer can wait (2^31 ms)", 4_000_000_000, "46 days"],
-  ])(
+  test.each(WINDOWS)(
     "a rate-limit window of %s: the next request fails at once naming the server's reset, with no TimeoutOverflowWarning",
-    async (_what, windowMs, shownReset) => {
-      const quota = await startQuotaProxy(c.apiUrl, 1, windowMs);
-      const route = await routeTo(kind, quota.url);
+    async (what, _windowMs, shownReset) => {
+      const route = await routes.take(what);
       try {
         const stack = new Stack(route, "web");
         await stack.up({ scopeId: PROJECT, name: name("window") });
@@ -103,7 +124,6 @@ describe.each(ROUTES)("through the %s route", (kind) => {
         c.store.deleteTarget(stack.id!);
       } finally {
         await route.stop();
-        await quota.close();
       }
     },
   );
@@ -160,19 +180,26 @@ test("the dynamic route gets customTimeouts from the Target class, which copies 
 });
 
 describe("Cancel (Ctrl-C) on the plugin route", () => {
-  let gw: Gateway;
-  beforeAll(async () => {
-    gw = await startGateway(c.apiUrl);
-  });
-  afterAll(() => gw?.close());
-  afterEach(() => gw.on(undefined));
-
-  test.each([
+  const CASES = [
     ["the controller made it", { hold: true } as const, true],
     ["the controller never got it", { hang: true } as const, false],
-  ])("during a hung create (%s): the create returns within 2 s, the Target recorded or never made", async (_what, behaviour, made) => {
-    // Cancel ends the provider's work: one plugin process per case
-    const route = await routeTo("plugin", gw.url);
+  ] as const;
+  let gw: Gateway;
+  // Cancel ends the provider's work: one plugin process per case, both up before the first (timed) test
+  const routes = new RoutePool();
+  beforeAll(async () => {
+    gw = await startGateway(c.apiUrl);
+    for (const [what] of CASES) routes.start(what, "plugin", gw.url);
+    await routes.ready();
+  }, 120_000);
+  afterAll(async () => {
+    await routes.stop();
+    await gw?.close();
+  }, 60_000);
+  afterEach(() => gw.on(undefined));
+
+  test.each(CASES)("during a hung create (%s): the create returns within 2 s, the Target recorded or never made", async (what, behaviour, made) => {
+    const route = await routes.take(what);
     try {
       const name = `cancelled-${made}`;
       const stack = new Stack(route, "web");
@@ -183,7 +210,7 @@ describe("Cancel (Ctrl-C) on the plugin route", () => {
       await route.engine.cancel();
       const { err } = await up;
       const ms = Date.now() - cancelledAt;
-      measured(`Cancel during a hung create (${_what}): returned ${ms} ms after Cancel`);
+      measured(`Cancel during a hung create (${what}): returned ${ms} ms after Cancel`);
       expect(ms).toBeLessThan(2000);
       const held = c.store.listTargets(PROJECT, false).filter((t) => t.name === name);
       if (made) {

@@ -25,17 +25,24 @@ jest.setTimeout(120_000);
 
 const FIXTURE = path.join(__dirname, "..", "..", "examples", "terraform", "terraform.tfstate");
 
-/** `pulumi import --file`'s Reads: one per resource, with only its id, through the installed plugin. */
-async function readAsImport(addr: string, ids: string[]) {
-  const host = await startPlugin(packedProgram());
-  try {
-    await engine(host, "").configure({ addr, token: ADMIN_TOKEN });
-    const reads = [];
-    for (const id of ids) reads.push(await engine(host, `urn:pulumi:dev::import-test::boundary:index:Target::${id}`).read(id));
-    return reads;
-  } finally {
-    await host.stop();
-  }
+/**
+ * `pulumi import --file`'s Reads: one per resource, with only its id, through the installed plugin.
+ * The plugin starts when this is called, so that its start (Pulumi's SDK loading) overlaps what the
+ * test does before it reads; `stop` ends it (call it in a `finally`).
+ */
+function importReader() {
+  const starting = startPlugin(packedProgram());
+  starting.catch(() => undefined); // a failed start is reported by read
+  return {
+    async read(addr: string, ids: string[]) {
+      const host = await starting;
+      await engine(host, "").configure({ addr, token: ADMIN_TOKEN });
+      const reads = [];
+      for (const id of ids) reads.push(await engine(host, `urn:pulumi:dev::import-test::boundary:index:Target::${id}`).read(id));
+      return reads;
+    },
+    stop: async () => (await starting.catch(() => undefined))?.stop(),
+  };
 }
 
 /** Every Target of the controller, by id: what must not change under the command. */
@@ -45,70 +52,75 @@ describe.each(["0.4", "0.21"] as const)("from a Terraform state, on --emulate %s
   const c = useTestController({ emulation });
 
   test("the bulk-import file yields every Target through Read; the TypeScript program adopts them and plans no change", async () => {
-    const client = new BoundaryClient({ addr: c.apiUrl, token: ADMIN_TOKEN });
-    const dir = work();
-    const state = path.join(dir, "terraform.tfstate");
+    const reader = importReader();
     try {
-      writeFileSync(state, await applyTerraformState(FIXTURE, client));
-    } finally {
-      await client.close();
-    }
-    const before = snapshot(c);
-    const r = await runImport(["--from-terraform", state, "--program", "ts", "--out", "targets.json"], {}, dir);
-    expect(r.stderr).toContain("3 Target(s) from");
-    expect(r.stderr).toContain("in 2 project(s): p_0987654321 (1), p_1234567890 (2)\nskipped: none\n");
-    expect([r.code, r.stdout]).toEqual([0, ""]);
-    const file = JSON.parse(readFileSync(path.join(dir, "targets.json"), "utf8"));
-    expect(file.resources.map((x: { name: string }) => x.name)).toEqual(["data-db-orders", "ssh-0", "ssh-1"]);
-    const byName = new Map(c.store.listTargets("global", true).map((t) => [t.name, t.id]));
-    expect(file.resources.map((x: { id: string }) => x.id)).toEqual([byName.get("orders-db"), byName.get("bastion-0"), byName.get("bastion-1")]);
-    expect(file.resources.every((x: { type: string }) => x.type === "boundary:index:Target")).toBe(true);
+      const client = new BoundaryClient({ addr: c.apiUrl, token: ADMIN_TOKEN });
+      const dir = work();
+      const state = path.join(dir, "terraform.tfstate");
+      try {
+        writeFileSync(state, await applyTerraformState(FIXTURE, client));
+      } finally {
+        await client.close();
+      }
+      const before = snapshot(c);
+      const r = await runImport(["--from-terraform", state, "--program", "ts", "--out", "targets.json"], {}, dir);
+      expect(r.stderr).toContain("3 Target(s) from");
+      expect(r.stderr).toContain("in 2 project(s): p_0987654321 (1), p_1234567890 (2)\nskipped: none\n");
+      expect([r.code, r.stdout]).toEqual([0, ""]);
+      const file = JSON.parse(readFileSync(path.join(dir, "targets.json"), "utf8"));
+      expect(file.resources.map((x: { name: string }) => x.name)).toEqual(["data-db-orders", "ssh-0", "ssh-1"]);
+      const byName = new Map(c.store.listTargets("global", true).map((t) => [t.name, t.id]));
+      expect(file.resources.map((x: { id: string }) => x.id)).toEqual([byName.get("orders-db"), byName.get("bastion-0"), byName.get("bastion-1")]);
+      expect(file.resources.every((x: { type: string }) => x.type === "boundary:index:Target")).toBe(true);
 
-    const reads = await readAsImport(
-      c.apiUrl,
-      file.resources.map((x: { id: string }) => x.id),
-    );
-    expect(reads.map((x) => [x.id, x.inputs.name])).toEqual(
-      file.resources.map((x: { id: string }, i: number) => [x.id, ["orders-db", "bastion-0", "bastion-1"][i]]),
-    );
-    expect(reads[2]!.inputs).toMatchObject({
-      scopeId: PROJECT,
-      hostSetIds: ["hsst_1234567891"],
-      applicationCredentialLibraryIds: ["clvlt_1234567891"],
-      defaultPort: 2222,
-    });
-
-    const program = pluginProgram(path.join(dir, "targets.ts"));
-    const e = new OfflineEngine({
-      programDir: dir,
-      project: "import-test",
-      stack: "dev",
-      config: { "boundary:addr": c.apiUrl, "boundary:token": ADMIN_TOKEN },
-      pluginDir: path.join(packedProgram(), "node_modules", "pulumi-boundary"),
-    });
-    try {
-      // a program that does not say what the Target holds is refused, as the engine refuses it
-      writeFileSync(path.join(dir, "wrong.ts"), readFileSync(path.join(dir, "targets.ts"), "utf8").replace("defaultPort: 2222", "defaultPort: 2223"));
-      const wrong = await e.preview(pluginProgram(path.join(dir, "wrong.ts")));
-      expect(wrong.steps.find((s) => s.name === "ssh-1")).toMatchObject({
-        op: "import",
-        failed: "inputs to import do not match the existing resource: defaultPort",
+      const reads = await reader.read(
+        c.apiUrl,
+        file.resources.map((x: { id: string }) => x.id),
+      );
+      expect(reads.map((x) => [x.id, x.inputs.name])).toEqual(
+        file.resources.map((x: { id: string }, i: number) => [x.id, ["orders-db", "bastion-0", "bastion-1"][i]]),
+      );
+      expect(reads[2]!.inputs).toMatchObject({
+        scopeId: PROJECT,
+        hostSetIds: ["hsst_1234567891"],
+        applicationCredentialLibraryIds: ["clvlt_1234567891"],
+        defaultPort: 2222,
       });
-      const preview = await e.preview(program);
-      expect(preview.steps.map((s) => [s.name, s.op, s.failed])).toEqual(expect.arrayContaining([["ssh-0", "import", undefined]]));
-      const up = await e.up(program);
-      expect(up.steps.filter((s) => s.failed)).toEqual([]);
-      expect(up.steps.map((s) => `${s.op} ${s.name}`).sort()).toEqual(["import data-db-orders", "import ssh-0", "import ssh-1"]);
-      expect(snapshot(c)).toBe(before); // adopting changes nothing
-      const next = await e.preview(program, { refresh: true, expectNoChanges: true });
-      expect(next).toMatchObject({ changes: false, exitCode: 0 });
-      expect(next.steps.every((s) => s.op === "same")).toBe(true);
-      expect(snapshot(c)).toBe(before);
+
+      const program = pluginProgram(path.join(dir, "targets.ts"));
+      const e = new OfflineEngine({
+        programDir: dir,
+        project: "import-test",
+        stack: "dev",
+        config: { "boundary:addr": c.apiUrl, "boundary:token": ADMIN_TOKEN },
+        pluginDir: path.join(packedProgram(), "node_modules", "pulumi-boundary"),
+      });
+      try {
+        // a program that does not say what the Target holds is refused, as the engine refuses it
+        writeFileSync(path.join(dir, "wrong.ts"), readFileSync(path.join(dir, "targets.ts"), "utf8").replace("defaultPort: 2222", "defaultPort: 2223"));
+        const wrong = await e.preview(pluginProgram(path.join(dir, "wrong.ts")));
+        expect(wrong.steps.find((s) => s.name === "ssh-1")).toMatchObject({
+          op: "import",
+          failed: "inputs to import do not match the existing resource: defaultPort",
+        });
+        const preview = await e.preview(program);
+        expect(preview.steps.map((s) => [s.name, s.op, s.failed])).toEqual(expect.arrayContaining([["ssh-0", "import", undefined]]));
+        const up = await e.up(program);
+        expect(up.steps.filter((s) => s.failed)).toEqual([]);
+        expect(up.steps.map((s) => `${s.op} ${s.name}`).sort()).toEqual(["import data-db-orders", "import ssh-0", "import ssh-1"]);
+        expect(snapshot(c)).toBe(before); // adopting changes nothing
+        const next = await e.preview(program, { refresh: true, expectNoChanges: true });
+        expect(next).toMatchObject({ changes: false, exitCode: 0 });
+        expect(next.steps.every((s) => s.op === "same")).toBe(true);
+        expect(snapshot(c)).toBe(before);
+      } finally {
+        await e.destroy();
+        await e.close();
+      }
+      expect(c.store.size).toBe(0);
     } finally {
-      await e.destroy();
-      await e.close();
+      await reader.stop();
     }
-    expect(c.store.size).toBe(0);
   });
 });
 
@@ -128,6 +140,7 @@ describe.each(["0.4", "0.21"] as const)("from a live scope, on --emulate %s", (e
     }
     const before = snapshot(c);
     const proxy = await startFaultProxy(c.apiUrl);
+    const reader = importReader();
     try {
       const env = { BOUNDARY_ADDR: proxy.url, BOUNDARY_TOKEN: ADMIN_TOKEN };
       const first = await runImport(["--scope", "global", "--recursive"], env);
@@ -147,7 +160,7 @@ describe.each(["0.4", "0.21"] as const)("from a live scope, on --emulate %s", (e
       expect(proxy.seen.every((s) => s.method === "GET")).toBe(true);
       expect(snapshot(c)).toBe(before);
 
-      const reads = await readAsImport(
+      const reads = await reader.read(
         c.apiUrl,
         file.resources.map((x: { id: string }) => x.id),
       );
@@ -178,6 +191,7 @@ describe.each(["0.4", "0.21"] as const)("from a live scope, on --emulate %s", (e
       expect(JSON.parse(raced.stdout).resources.map((x: { name: string }) => x.name)).toEqual(["web"]);
       expect(raced.stderr).toContain(`skipped ${doomed}: listed, then gone when read (deleted meanwhile): left out`);
     } finally {
+      await reader.stop();
       await proxy.close();
     }
   });
@@ -219,23 +233,23 @@ describe("bad input: exit non-zero, one message naming the input and what to do,
 
   test("Terraform states: missing, unreadable, another version, none of boundary_target", async () => {
     const dir = work();
-    expect(message(await runImport(["--from-terraform", "nope.tfstate"], {}, dir))).toMatch(
-      /^pulumi-boundary import: --from-terraform nope.tfstate: no such file: give the path/,
-    );
     mkdirSync(path.join(dir, "folder"));
-    expect(message(await runImport(["--from-terraform", "folder"], {}, dir))).toMatch(/--from-terraform folder: is a directory/);
     writeFileSync(path.join(dir, "v3.tfstate"), JSON.stringify({ version: 3, modules: [] }));
-    expect(message(await runImport(["--from-terraform", "v3.tfstate"], {}, dir))).toMatch(
-      /--from-terraform v3.tfstate: state format version 3; this command reads version 4 \(Terraform 0.12 and later\): run `terraform state pull/,
-    );
     writeFileSync(path.join(dir, "text.tfstate"), "not json");
-    expect(message(await runImport(["--from-terraform", "text.tfstate"], {}, dir))).toMatch(/--from-terraform text.tfstate: is not JSON/);
     const other = JSON.parse(readFileSync(FIXTURE, "utf8"));
     other.resources = other.resources.filter((r: { type: string }) => r.type !== "boundary_target");
     writeFileSync(path.join(dir, "other.tfstate"), JSON.stringify(other));
-    expect(message(await runImport(["--from-terraform", "other.tfstate"], {}, dir))).toMatch(
-      /--from-terraform other.tfstate: holds no boundary_target to adopt \(it has 1 data.boundary_scope\): give the state/,
+    // independent runs, at once
+    const [missing, folder, v3, text, none] = await Promise.all(
+      ["nope.tfstate", "folder", "v3.tfstate", "text.tfstate", "other.tfstate"].map((file) => runImport(["--from-terraform", file], {}, dir)),
     );
+    expect(message(missing!)).toMatch(/^pulumi-boundary import: --from-terraform nope.tfstate: no such file: give the path/);
+    expect(message(folder!)).toMatch(/--from-terraform folder: is a directory/);
+    expect(message(v3!)).toMatch(
+      /--from-terraform v3.tfstate: state format version 3; this command reads version 4 \(Terraform 0.12 and later\): run `terraform state pull/,
+    );
+    expect(message(text!)).toMatch(/--from-terraform text.tfstate: is not JSON/);
+    expect(message(none!)).toMatch(/--from-terraform other.tfstate: holds no boundary_target to adopt \(it has 1 data.boundary_scope\): give the state/);
   });
 
   test("scopes: one that does not exist, a token without the list grant, a filter Boundary refuses; never a write", async () => {
@@ -291,13 +305,14 @@ describe("bad input: exit non-zero, one message naming the input and what to do,
   });
 
   test("the command line: an unknown flag names the nearest, both sources or neither, --help", async () => {
-    expect(message(await runImport(["--scop", "global"]), 2)).toBe(
-      "pulumi-boundary import: unknown flag --scop: did you mean --scope? (--help lists the flags)",
+    // independent runs, at once
+    const [typo, neither, format, help] = await Promise.all(
+      [["--scop", "global"], [], ["--scope", "global", "--format", "yaml"], ["--help"]].map((a) => runImport(a)),
     );
-    expect(message(await runImport([]), 2)).toBe("pulumi-boundary import: give either --scope <id> or --from-terraform <file>");
-    expect(message(await runImport(["--scope", "global", "--format", "yaml"]), 2)).toMatch(/--format "yaml": the only format is json/);
-    const help = await runImport(["--help"]);
-    expect(help.code).toBe(0);
+    expect(message(typo!, 2)).toBe("pulumi-boundary import: unknown flag --scop: did you mean --scope? (--help lists the flags)");
+    expect(message(neither!, 2)).toBe("pulumi-boundary import: give either --scope <id> or --from-terraform <file>");
+    expect(message(format!, 2)).toMatch(/--format "yaml": the only format is json/);
+    expect(help!.code).toBe(0);
     for (const word of [
       "BOUNDARY_ADDR",
       "BOUNDARY_TOKEN",
@@ -307,7 +322,7 @@ describe("bad input: exit non-zero, one message naming the input and what to do,
       "pulumi-boundary-sdk",
       "pulumi package add",
     ]) {
-      expect(help.stdout).toContain(word);
+      expect(help!.stdout).toContain(word);
     }
   });
 });

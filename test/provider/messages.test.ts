@@ -17,23 +17,40 @@ import { Stack, StepFailed } from "../../harness/stack";
 import { NODE_MAJOR_NEEDED } from "../../provider/node-version";
 import { selfSignedCert } from "../helpers/certs";
 import { PROJECT, startTestController, type TestController } from "../helpers/controller";
-import { ROUTES, routeTo, type TestRoute } from "../helpers/routes";
+import { ROUTES, RoutePool, type TestRoute } from "../helpers/routes";
 
 /** The error's text, as the engine shows it. */
 const shown = (err: unknown) => String(err instanceof Error ? err.message : err);
 
 describe.each(ROUTES)("through the %s route", (kind) => {
   let c: TestController;
+  let tls: TestController;
   let route: TestRoute;
   let n = 0;
+  const dir = mkdtempSync(path.join(tmpdir(), "pb-messages-"));
+  // every provider process a test below needs, each configured as its test says, started at once
+  const routes = new RoutePool();
   beforeAll(async () => {
     c = await startTestController();
-    route = await routeTo(kind, c.apiUrl);
-  }, 60_000);
+    const cert = selfSignedCert(dir, "localhost");
+    tls = await startTestController({ api: { host: "127.0.0.1", port: 0, tls: { ...cert, key: readFileSync(cert.keyFile, "utf8") } } });
+    routes.start("shared", kind, c.apiUrl);
+    routes.start("token missing", kind, c.apiUrl, { token: "", env: { BOUNDARY_TOKEN: "" } });
+    routes.start("token refused", kind, c.apiUrl, { token: "at_0000000000_s1ThisTokenIsNotKnownHere", env: { BOUNDARY_TOKEN: "" } });
+    routes.start("/v1", kind, `${c.apiUrl}/v1`, { env: { BOUNDARY_MAX_RETRIES: "0" } });
+    routes.start("token with a line ending", kind, c.apiUrl, { token: "at_1234567890_s1AdminTokenForTestsOnly\r" });
+    routes.start("/boundary", kind, `${c.apiUrl}/boundary`, { env: { BOUNDARY_MAX_RETRIES: "0" } });
+    routes.start("http to TLS", kind, tls.apiUrl.replace(/^https:/, "http:"), { env: { BOUNDARY_MAX_RETRIES: "0" } });
+    // all up before the first test: a test's own time is not spent waiting for seven starts under load
+    await routes.ready();
+    route = await routes.take("shared");
+  }, 120_000);
   afterAll(async () => {
-    await route?.stop();
+    await routes.stop();
+    await tls?.shutdown();
     await c?.shutdown();
-  });
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
 
   test("a misspelt input key fails check, naming it and the closest input", async () => {
     // what the program registers: on the dynamic route, through the Target class itself
@@ -73,8 +90,8 @@ describe.each(ROUTES)("through the %s route", (kind) => {
       "at_0000000000_s1ThisTokenIsNotKnownHere",
       "The controller refused the token (wrong, expired or revoked, or made by another controller) given by boundary:token: set a valid one with `pulumi config set --secret boundary:token <token>` or BOUNDARY_TOKEN.",
     ],
-  ])("a 401 with the token %s says so, naming boundary:token and BOUNDARY_TOKEN", async (_what, token, says) => {
-    const own = await routeTo(kind, c.apiUrl, { token, env: { BOUNDARY_TOKEN: "" } });
+  ])("a 401 with the token %s says so, naming boundary:token and BOUNDARY_TOKEN", async (what, token, says) => {
+    const own = await routes.take(`token ${what}`);
     try {
       const err = await new Stack(own, "web").up({ scopeId: PROJECT, name: "unauthenticated" }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StepFailed);
@@ -89,7 +106,7 @@ describe.each(ROUTES)("through the %s route", (kind) => {
   });
 
   test("an address ending in /v1 is named as such before any call, with the address to use", async () => {
-    const own = await routeTo(kind, `${c.apiUrl}/v1`, { env: { BOUNDARY_MAX_RETRIES: "0" } });
+    const own = await routes.take("/v1");
     try {
       const before = c.store.size;
       const err = await new Stack(own, "web").up({ scopeId: PROJECT, name: "double-v1" }).catch((e: unknown) => e);
@@ -103,8 +120,7 @@ describe.each(ROUTES)("through the %s route", (kind) => {
   });
 
   test("a token with a line ending is named by its setting before any call, never shown", async () => {
-    const token = "at_1234567890_s1AdminTokenForTestsOnly\r";
-    const own = await routeTo(kind, c.apiUrl, { token });
+    const own = await routes.take("token with a line ending");
     try {
       const before = c.store.size;
       const err = await new Stack(own, "web").up({ scopeId: PROJECT, name: "token-with-cr" }).catch((e: unknown) => e);
@@ -117,7 +133,7 @@ describe.each(ROUTES)("through the %s route", (kind) => {
   });
 
   test("a 404 that is not Boundary's on create is an address mistake: nothing was made, and no lost answer is looked for", async () => {
-    const own = await routeTo(kind, `${c.apiUrl}/boundary`, { env: { BOUNDARY_MAX_RETRIES: "0" } });
+    const own = await routes.take("/boundary");
     try {
       const before = c.store.size;
       const err = await new Stack(own, "web").up({ scopeId: PROJECT, name: "wrong-path" }).catch((e: unknown) => e);
@@ -131,11 +147,8 @@ describe.each(ROUTES)("through the %s route", (kind) => {
   });
 
   test("http:// to a listener that serves TLS says to use https://, and that nothing was applied", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "pb-messages-"));
-    const cert = selfSignedCert(dir, "localhost");
-    const tls = await startTestController({ api: { host: "127.0.0.1", port: 0, tls: { ...cert, key: readFileSync(cert.keyFile, "utf8") } } });
     const plain = tls.apiUrl.replace(/^https:/, "http:");
-    const own = await routeTo(kind, plain, { env: { BOUNDARY_MAX_RETRIES: "0" } });
+    const own = await routes.take("http to TLS");
     const before = tls.store.size;
     try {
       const err = await new Stack(own, "web").up({ scopeId: PROJECT, name: "plain-to-tls" }).catch((e: unknown) => e);
@@ -147,8 +160,6 @@ describe.each(ROUTES)("through the %s route", (kind) => {
       expect(tls.store.size).toBe(before);
     } finally {
       await own.stop();
-      await tls.shutdown();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 

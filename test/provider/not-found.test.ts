@@ -6,13 +6,18 @@
  * `pulumi refresh` keeps the Target in the stack and `pulumi destroy` does not report success.
  */
 import { Stack } from "../../harness/stack";
-import { PROJECT, startTestController } from "../helpers/controller";
+import { PROJECT, startTestController, type TestController } from "../helpers/controller";
 import { pages } from "../helpers/gateway";
-import { ROUTES, routeTo, useGatewayRoute } from "../helpers/routes";
+import { ROUTES, RoutePool, useGatewayRoute } from "../helpers/routes";
 import { release as releaseOf, requires } from "../../wire/releases";
 
 /** What Go's HTTP server (Boundary without its UI, or behind a router) answers for a path it does not serve. */
 const GO_NOT_FOUND = { status: 404, headers: { "content-type": "text/plain; charset=utf-8" }, body: "404 page not found\n" };
+
+/** The releases whose controllers answer a wrong base path, each as it does. */
+const RELEASES = ["spec", "0.4", "0.21"] as const;
+/** No retry: a test sees what one answer did. */
+const NO_RETRIES = { env: { BOUNDARY_MAX_RETRIES: "0" } };
 
 /** The gRPC error's text, as the engine shows it. */
 const shown = (err: unknown) => String((err as { details?: string }).details ?? err);
@@ -20,6 +25,24 @@ const shown = (err: unknown) => String((err as { details?: string }).details ?? 
 describe.each(ROUTES)("through the %s route", (kind) => {
   const { c, gw, route } = useGatewayRoute(kind);
   let n = 0;
+  // the other provider processes the tests below need (and a controller of each release), started at once
+  const routes = new RoutePool();
+  const controllers = new Map<string, TestController>();
+  beforeAll(async () => {
+    routes.start("gateway /boundary", kind, `${gw.url}/boundary`, NO_RETRIES);
+    for (const release of RELEASES) {
+      const ctl = await startTestController({ emulation: release, rateLimits: "disabled" });
+      controllers.set(release, ctl);
+      routes.start(`${release}`, kind, ctl.apiUrl, NO_RETRIES);
+      routes.start(`${release} /boundary`, kind, `${ctl.apiUrl}/boundary`, NO_RETRIES);
+    }
+    // all up before the first test: a test's own time is not spent waiting for seven starts under load
+    await routes.ready();
+  }, 120_000);
+  afterAll(async () => {
+    await routes.stop();
+    for (const ctl of controllers.values()) await ctl.shutdown();
+  }, 60_000);
 
   const made = async () => {
     const stack = new Stack(route, "web");
@@ -59,7 +82,7 @@ describe.each(ROUTES)("through the %s route", (kind) => {
     const stack = await made();
     const id = stack.id!;
     // the same stack, its boundary:addr now ending in /boundary
-    const wrong = await routeTo(kind, `${gw.url}/boundary`, { env: { BOUNDARY_MAX_RETRIES: "0" } });
+    const wrong = await routes.take("gateway /boundary");
     try {
       gw.on((s) => (s.path.startsWith("/v1/") ? undefined : { page: GO_NOT_FOUND }));
       const there = new Stack(wrong, "web");
@@ -80,12 +103,12 @@ describe.each(ROUTES)("through the %s route", (kind) => {
     await stack.destroy();
   });
 
-  test.each(["spec", "0.4", "0.21"] as const)(
+  test.each(RELEASES)(
     "boundary:addr with a wrong base path against the real controller (--emulate %s, no proxy): refresh keeps the Target, destroy fails, both naming the address",
     async (release) => {
-      const ctl = await startTestController({ emulation: release, rateLimits: "disabled" });
-      const good = await routeTo(kind, ctl.apiUrl, { env: { BOUNDARY_MAX_RETRIES: "0" } });
-      const wrong = await routeTo(kind, `${ctl.apiUrl}/boundary`, { env: { BOUNDARY_MAX_RETRIES: "0" } });
+      const ctl = controllers.get(release)!;
+      const good = await routes.take(release);
+      const wrong = await routes.take(`${release} /boundary`);
       try {
         const stack = new Stack(good, "web");
         const r = releaseOf(release);
@@ -117,7 +140,6 @@ describe.each(ROUTES)("through the %s route", (kind) => {
       } finally {
         await wrong.stop();
         await good.stop();
-        await ctl.shutdown();
       }
     },
     60_000,
