@@ -7,6 +7,7 @@ module.exports = {
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
   reporters: ["default", "<rootDir>/test/summary-reporter.js"],
   globalSetup: "<rootDir>/test/global-setup.ts",
+  globalTeardown: "<rootDir>/test/global-teardown.ts",
   // longest first, from jest's own times or test/timings.json on a clean clone: both workers end together
   testSequencer: "<rootDir>/test/sequencer.js",
   // examples import the package by name, as users do; in tests that name means the sources
