@@ -4,12 +4,15 @@
  * README's first command runs it), and the package installed from a tarball and from a git URL.
  *
  * One clone of this repository's HEAD (committed code: commit before running this file alone)
- * and one `npm ci` (offline from npm's cache when it can) serve every test here; the whole file
- * takes about 2-3 minutes on a loaded 2-core machine, most of it in the two installs.
+ * and one `npm ci` (offline from npm's cache when it can) serve every test here. The two installs
+ * into programs of their own (from the git URL: npm clones again, installs every dev dependency,
+ * builds and packs; from the tarball `npm pack` made in the clone) touch nothing in the clone, so
+ * they run while the clone installs and the tests of the clone run: the git URL's from the start
+ * (it reads only the clone's commit), the tarball's once `npm pack` has run after `npm ci`.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { until } from "../helpers/wait";
@@ -23,22 +26,61 @@ const version = (JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8"
 let dir: string;
 let clone: string;
 /** `npx pulumi-boundary dev` in the clone before `npm ci`, as a newcomer may type it first. */
-let beforeCi: ReturnType<typeof run>;
+let beforeCi: Ran;
 /** The clone's `npm ci`, as a newcomer's first command prints it. */
-let ci: ReturnType<typeof run>;
-const run = (cmd: string, args: string[], cwd = clone) => spawnSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 300_000 });
+let ci: Ran;
+/** `npm pack` in the clone after `npm ci`, and `git status --porcelain` right after it. */
+let packed: Ran;
+let statusAfterPack: string;
+/** The installs into programs of their own, running in the background; each settles with what it ran. */
+let fromTarball: Promise<Ran>;
+let fromGit: Promise<Ran>;
 
-beforeAll(() => {
+/** A command's exit status and output. */
+type Ran = { status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
+const run = (cmd: string, args: string[], cwd = clone) => spawnSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 300_000 });
+/**
+ * As `run`, without holding the test process while it runs (the background installs go on meanwhile);
+ * killed at its deadline, and never rejects: a failure to start is an exit status of null.
+ */
+function runAsync(cmd: string, args: string[], cwd = clone, timeout = 300_000): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"], timeout });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", (err) => (stderr += `${err.message}\n`));
+    child.on("close", (status, signal) => resolve({ status, signal, stdout, stderr }));
+  });
+}
+/** A new program folder `name` in the temp dir, then `npm install` of `spec` there, as the README says. */
+function installInto(name: string, spec: string): Promise<Ran> {
+  const program = path.join(dir, name);
+  mkdirSync(program);
+  writeFileSync(path.join(program, "package.json"), JSON.stringify({ name, private: true }));
+  return runAsync(npm, ["install", ...INSTALL, spec], program, 400_000);
+}
+
+beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "pb-clone-"));
   clone = path.join(dir, "pulumi-boundary");
   execFileSync("git", ["clone", "--quiet", repo, clone]);
-  execFileSync("git", ["checkout", "--quiet", execFileSync("git", ["rev-parse", "HEAD"], { cwd: repo, encoding: "utf8" }).trim()], { cwd: clone });
+  const sha = execFileSync("git", ["rev-parse", "HEAD"], { cwd: repo, encoding: "utf8" }).trim();
+  execFileSync("git", ["checkout", "--quiet", sha], { cwd: clone });
   beforeCi = run(npx, ["pulumi-boundary", "dev"]);
-  ci = run(npm, ["ci", ...INSTALL]);
+  fromGit = installInto("from-git", `git+file://${clone}#${sha}`);
+  ci = await runAsync(npm, ["ci", ...INSTALL]);
   if (ci.status !== 0) throw new Error(`npm ci failed in the clone:\n${ci.stdout}\n${ci.stderr}`);
+  // before `npm run demo` rebuilds dist/ (the pack reads it) and before any npx in the clone (prepack rewrites package.json)
+  packed = await runAsync(npm, ["pack", "--pack-destination", dir]);
+  statusAfterPack = run("git", ["status", "--porcelain"]).stdout;
+  fromTarball = installInto("from-tarball", path.join(dir, `pulumi-boundary-${version}.tgz`));
 }, 600_000);
 
-afterAll(() => {
+afterAll(async () => {
+  // the background installs end (each has a deadline) before their folders go
+  await Promise.allSettled([fromGit, fromTarball]);
   rmSync(dir, { recursive: true, force: true });
   // npx keeps the checkout's link in its cache, under a hash of the checkout's path
   const cache = execFileSync(npm, ["config", "get", "cache"], { encoding: "utf8" }).trim();
@@ -82,9 +124,9 @@ function startDev(): Promise<{ npx: ChildProcess; output: () => string; apiUrl: 
 }
 
 describe.each(["after npm ci", "after a rebuild (npm run demo)"])("the real npx pulumi-boundary in the clone, %s", (stage) => {
-  beforeAll(() => {
+  beforeAll(async () => {
     if (stage === "after npm ci") return;
-    const demo = run(npm, ["run", "demo"]);
+    const demo = await runAsync(npm, ["run", "demo"]);
     if (demo.status !== 0) throw new Error(`npm run demo failed in the clone:\n${demo.stdout}\n${demo.stderr}`);
   }, 300_000);
 
@@ -119,14 +161,12 @@ describe.each(["after npm ci", "after a rebuild (npm run demo)"])("the real npx 
 });
 
 describe("installed as the README says", () => {
-  test("from a tarball: no lifecycle script in the installed package, npm lists none of ours, the bin runs", () => {
-    const packed = run(npm, ["pack", "--pack-destination", dir]);
+  test("from a tarball: no lifecycle script in the installed package, npm lists none of ours, the bin runs", async () => {
     expect(packed.status).toBe(0);
-    expect(run("git", ["status", "--porcelain"]).stdout).toBe(""); // package.json put back
+    expect(statusAfterPack).toBe(""); // package.json put back
+    expect(run("git", ["status", "--porcelain"]).stdout).toBe(""); // and the demo left nothing behind either
     const program = path.join(dir, "from-tarball");
-    execFileSync("mkdir", [program]);
-    writeFileSync(path.join(program, "package.json"), JSON.stringify({ name: "from-tarball", private: true }));
-    const installed = run(npm, ["install", ...INSTALL, path.join(dir, `pulumi-boundary-${version}.tgz`)], program);
+    const installed = await fromTarball;
     expect(installed.status).toBe(0);
     expect(installed.stderr).not.toMatch(/pulumi-boundary@[^\n]*\((preinstall|install|postinstall|prepare)/);
     const manifest = JSON.parse(readFileSync(path.join(program, "node_modules", "pulumi-boundary", "package.json"), "utf8"));
@@ -143,13 +183,10 @@ describe("installed as the README says", () => {
     expect([v.status, v.stdout]).toEqual([0, `pulumi-boundary ${version}\n`]);
   }, 300_000);
 
-  test("from a git URL: npm builds it once, and the installed package carries no lifecycle script", () => {
+  test("from a git URL: npm builds it once, and the installed package carries no lifecycle script", async () => {
     const program = path.join(dir, "from-git");
-    execFileSync("mkdir", [program]);
-    writeFileSync(path.join(program, "package.json"), JSON.stringify({ name: "from-git", private: true }));
-    const sha = run("git", ["rev-parse", "HEAD"]).stdout.trim();
-    const installed = run(npm, ["install", ...INSTALL, `git+file://${clone}#${sha}`], program);
-    expect(installed.status).toBe(0);
+    const installed = await fromGit;
+    expect([installed.status, installed.signal]).toEqual([0, null]);
     const manifest = JSON.parse(readFileSync(path.join(program, "node_modules", "pulumi-boundary", "package.json"), "utf8"));
     expect(manifest.scripts?.prepare).toBeUndefined();
     accessSync(path.join(program, "node_modules", "pulumi-boundary", BIN), constants.X_OK);
@@ -159,4 +196,33 @@ describe("installed as the README says", () => {
     const v = run(npx, ["pulumi-boundary", "--version"], program);
     expect([v.status, v.stdout]).toEqual([0, `pulumi-boundary ${version}\n`]);
   }, 300_000);
+
+  test("from a git URL and from the tarball: the same package, file for file and byte for byte", async () => {
+    const [tarball, git] = await Promise.all([fromTarball, fromGit]);
+    expect([tarball.status, git.status]).toEqual([0, 0]);
+    const fromTarballFiles = packageFiles(path.join(dir, "from-tarball"));
+    expect(Object.keys(fromTarballFiles)).toEqual(expect.arrayContaining(["package.json", "LICENSE", BIN]));
+    expect(packageFiles(path.join(dir, "from-git"))).toEqual(fromTarballFiles);
+  });
 });
+
+/** The installed package's files under `program`, each with its mode and its bytes' SHA-256 (its own node_modules aside). */
+function packageFiles(program: string): Record<string, string> {
+  const root = path.join(program, "node_modules", "pulumi-boundary");
+  const out: Record<string, string> = {};
+  const walk = (rel: string) => {
+    for (const entry of readdirSync(path.join(root, rel), { withFileTypes: true })) {
+      const file = path.join(rel, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== "node_modules") walk(file);
+      } else {
+        const mode = (statSync(path.join(root, file)).mode & 0o777).toString(8);
+        out[file] = `${mode} ${createHash("sha256")
+          .update(readFileSync(path.join(root, file)))
+          .digest("hex")}`;
+      }
+    }
+  };
+  walk("");
+  return out;
+}
