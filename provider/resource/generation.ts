@@ -75,30 +75,49 @@ function sameRefusal(releases: readonly Release[], f: InputField, inputs: Partia
 
 /**
  * What `refusal` reads of release `r` for field `f`, as one key: two releases with the same key
- * give every input and state the same verdict on `f`.
+ * give every input and state the same verdict on `f`. Found once per release and field.
  */
 function factsFor(r: Release, f: InputField): string {
-  const values = r.values.filter((v) => v.field === f).map((v) => v.value);
-  return JSON.stringify([
-    knows(r, f),
-    requires(r, f),
-    replacement(r, f) ?? null,
-    listIn(r, f)?.prefixes ?? null,
-    values,
-    f === "description" ? r.descriptions : null,
-  ]);
+  let byField = FACTS.get(r);
+  if (!byField) FACTS.set(r, (byField = new Map()));
+  let key = byField.get(f);
+  if (key === undefined) {
+    const values = r.values.filter((v) => v.field === f).map((v) => v.value);
+    key = JSON.stringify([
+      knows(r, f),
+      requires(r, f),
+      replacement(r, f) ?? null,
+      listIn(r, f)?.prefixes ?? null,
+      values,
+      f === "description" ? r.descriptions : null,
+    ]);
+    byField.set(f, key);
+  }
+  return key;
 }
+const FACTS = new WeakMap<Release, Map<InputField, string>>();
 
 /**
  * The first release of each kind among `releases` for field `f` (releases of one kind hold the
  * same `factsFor`), in their order. A verdict is asked on every check, diff, create and update, of
  * every field, against releases that mostly agree (19 rows, a handful of kinds per field): the
- * kinds are found once per list of releases (the client's knowledge makes a new list when it
- * learns; `releasesOf` keeps its own).
+ * kinds are found once per list of releases, known by the releases' names (the steps narrow the
+ * releases anew, by the Target's recorded actions or none, into lists equal but not the same).
  */
 function kindsOf(releases: readonly Release[], f: InputField): readonly Release[] {
   let byField = KINDS.get(releases);
-  if (!byField) KINDS.set(releases, (byField = new Map()));
+  if (!byField) {
+    const names = releases.map((r) => r.release).join(" ");
+    const known = KINDS_BY_NAMES.get(names);
+    // the same rows, not rows of the same names (a test may make its own)
+    if (known && known.releases.length === releases.length && known.releases.every((r, i) => r === releases[i])) byField = known.byField;
+    else {
+      // as many lists as the table has runs of releases at most, in practice a few: the oldest let go past a bound all the same
+      if (KINDS_BY_NAMES.size >= 256) KINDS_BY_NAMES.delete(KINDS_BY_NAMES.keys().next().value!);
+      KINDS_BY_NAMES.set(names, { releases: [...releases], byField: (byField = new Map()) });
+    }
+    KINDS.set(releases, byField);
+  }
   let kinds = byField.get(f);
   if (!kinds) {
     const first = new Map<string, Release>();
@@ -111,6 +130,7 @@ function kindsOf(releases: readonly Release[], f: InputField): readonly Release[
   return kinds;
 }
 const KINDS = new WeakMap<readonly Release[], Map<InputField, readonly Release[]>>();
+const KINDS_BY_NAMES = new Map<string, { releases: readonly Release[]; byField: Map<InputField, readonly Release[]> }>();
 
 /**
  * Why a controller that is one of `releases` cannot apply these inputs, one failure per field;

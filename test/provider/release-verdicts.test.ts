@@ -87,3 +87,13 @@ test("the verdicts keep telling releases apart where the table does (a field som
   expect(needsGeneration({ type: "ssh" })).toBe(true);
   expect(needsGeneration({ name: "x" })).toBe(false);
 });
+
+test("lists of the same releases made anew are judged alike, and rows of the same names but other facts on their own facts", () => {
+  const old = RELEASES.slice(0, 3);
+  expect(generationFailures({ egressWorkerFilter: "x" }, [...old]).map((f) => f.property)).toEqual(["egressWorkerFilter"]);
+  expect(generationFailures({ egressWorkerFilter: "x" }, [...old]).map((f) => f.property)).toEqual(["egressWorkerFilter"]);
+  // rows named as the old ones that know the field (a test's own table): asked of their own facts, not the kept kinds'
+  const knowing = old.map((r) => ({ ...r, fields: [...r.fields, "egressWorkerFilter"] }) as Release);
+  expect(generationFailures({ egressWorkerFilter: "x" }, knowing).map((f) => f.property)).toEqual([]);
+  expect(generationFailures({ egressWorkerFilter: "x" }, [...old]).map((f) => f.property)).toEqual(["egressWorkerFilter"]);
+});
