@@ -184,8 +184,15 @@ export function replacedSince(field: InputField): { since: string; by: InputFiel
 
 /** Every id prefix any release takes for a list, the newest release's first (what a program may name; a given release may take fewer). */
 export function anyReleasePrefixes(field: InputField): readonly string[] {
-  return [...new Set([...RELEASES].reverse().flatMap((r) => (isList(field) ? r.lists[field]?.prefixes : undefined) ?? []))];
+  // asked of every id of every list on each check, diff, create and update: the table does not change, so each field's is found once
+  let prefixes = ANY_PREFIXES.get(field);
+  if (!prefixes) {
+    prefixes = Object.freeze([...new Set([...RELEASES].reverse().flatMap((r) => (isList(field) ? r.lists[field]?.prefixes : undefined) ?? []))]);
+    ANY_PREFIXES.set(field, prefixes);
+  }
+  return prefixes;
 }
+const ANY_PREFIXES = new Map<InputField, readonly string[]>();
 
 /** The list's facts in the release; undefined when the release does not have the list. */
 export function listIn(r: ReleaseFacts, field: InputField): ListFacts | undefined {

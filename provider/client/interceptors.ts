@@ -17,7 +17,7 @@ import type * as undici from "undici";
 import { InternalError } from "../../common/errors";
 import { CancelledError, DeadlineError } from "./errors";
 import { first, type Failures } from "./failures";
-import { Operation, formatMs, type RequestName } from "./operation";
+import { Operation, formatMs, type RequestEnd, type RequestName } from "./operation";
 import { quotaOf, type Pacer } from "./pacer";
 import { backoff, isIdempotent, mayRetryStatus, retryAfterMs, retryableAnswer } from "./retry";
 
@@ -81,15 +81,13 @@ export function deadline(timeoutMs: number, failures: Failures): Interceptor {
       handler.onResponseError?.(settled(err as Error), err as Error);
       return true;
     }
-    const signal = op.requestSignal(timeoutMs);
     let controller: Controller | undefined;
-    const reason = () => failures.transportError(op, req, signal.signal.reason, signal.why());
-    const onAbort = () => controller?.abort(reason());
-    signal.signal.addEventListener("abort", onAbort, { once: true });
-    const done = () => {
-      signal.done();
-      signal.signal.removeEventListener("abort", onAbort);
-    };
+    // the typed error, its cause the AbortError an aborted request has
+    const reason = (why: RequestEnd) => failures.transportError(op, req, new DOMException("This operation was aborted", "AbortError"), why);
+    const signal = op.requestSignal(timeoutMs, (why) => {
+      if (controller) controller.abort(reason(why));
+    });
+    const done = () => signal.done();
     op.lastSentAt = performance.now();
     return dispatch(
       opts,
@@ -97,7 +95,8 @@ export function deadline(timeoutMs: number, failures: Failures): Interceptor {
         onRequestStart: (c, context) => {
           controller = c;
           handler.onRequestStart?.(c, context);
-          if (signal.signal.aborted) c.abort(reason());
+          const why = signal.why();
+          if (why !== undefined) c.abort(reason(why));
         },
         onResponseEnd: (c, trailers) => {
           done();

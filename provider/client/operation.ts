@@ -23,6 +23,9 @@ export interface OperationOptions {
   signal?: AbortSignal;
 }
 
+/** What ended a request before its answer: the engine's Cancel, the operation's deadline, or the per-request timeout. */
+export type RequestEnd = "cancel" | "deadline" | "timeout";
+
 /** The request a wait or a failure is about, for messages: `GET /v1/targets`. */
 export interface RequestName {
   method: string;
@@ -102,16 +105,18 @@ export class Operation {
   }
 
   /**
-   * A signal for one request: aborted by Cancel, at the deadline, or after `timeoutMs` (the client's
-   * per-request timeout), whichever comes first; `why()` says which. Call `done()` when the request
-   * has ended, to clear its timer.
+   * One request's end by Cancel, at the deadline, or after `timeoutMs` (the client's per-request
+   * timeout), whichever comes first: `onAbort` is called once, saying which, and `why()` says it
+   * after. Call `done()` when the request has ended, to clear its timer. A callback rather than an
+   * AbortSignal: every request of every step makes one, and only the transport listens.
    */
-  requestSignal(timeoutMs: number): { signal: AbortSignal; why(): "cancel" | "deadline" | "timeout" | undefined; done(): void } {
-    const controller = new AbortController();
-    let reason: "cancel" | "deadline" | "timeout" | undefined;
-    const abort = (r: "cancel" | "deadline" | "timeout") => {
-      reason ??= r;
-      controller.abort();
+  requestSignal(timeoutMs: number, onAbort: (why: RequestEnd) => void): { why(): RequestEnd | undefined; done(): void } {
+    let reason: RequestEnd | undefined;
+    let ended = false;
+    const abort = (r: RequestEnd) => {
+      if (reason !== undefined || ended) return;
+      reason = r;
+      onAbort(r);
     };
     const left = this.remaining();
     const byDeadline = left <= timeoutMs;
@@ -120,9 +125,9 @@ export class Operation {
     if (this.cancelled) abort("cancel");
     else this.signal?.addEventListener("abort", onCancel, { once: true });
     return {
-      signal: controller.signal,
       why: () => reason,
       done: () => {
+        ended = true;
         clearTimeout(timer);
         this.signal?.removeEventListener("abort", onCancel);
       },

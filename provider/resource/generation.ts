@@ -40,8 +40,11 @@ function idsRefused(r: Release, f: InputField, ids: unknown): string[] {
 /** The first release that takes this description, or undefined when none does. */
 const descriptionSince = (v: string) => firstReleaseWhere((r) => !descriptionProblem(v, r.descriptions));
 
-/** What a release cannot take of one input, if anything (the reason's core, without the field's name). */
-function refusal(r: Release, f: InputField, inputs: Partial<TargetInputs>, state: TargetState | undefined): string | undefined {
+/**
+ * What a release cannot take of one input, if anything (the reason's core, without the field's name).
+ * It reads of the release only what `factsFor` names: keep the two together (exported for the test that holds them so).
+ */
+export function refusal(r: Release, f: InputField, inputs: Partial<TargetInputs>, state: TargetState | undefined): string | undefined {
   const v = inputs[f];
   if (!isSet(v)) return requires(r, f) && (!state || state.__managed.includes(f)) ? "required" : undefined;
   if (!knows(r, f)) return "unknown";
@@ -63,10 +66,71 @@ export function needsGeneration(inputs: Partial<TargetInputs>): boolean {
  * when they differ): stops at the first that differs, where a set of every verdict would ask them all.
  */
 function sameRefusal(releases: readonly Release[], f: InputField, inputs: Partial<TargetInputs>, state: TargetState | undefined): string | undefined | false {
-  const first = releases.length === 0 ? undefined : refusal(releases[0]!, f, inputs, state);
-  for (let i = 1; i < releases.length; i++) if (refusal(releases[i]!, f, inputs, state) !== first) return false;
+  // releases holding the same facts of the field give the same verdict: one of each kind is asked
+  const kinds = kindsOf(releases, f);
+  const first = kinds.length === 0 ? undefined : refusal(kinds[0]!, f, inputs, state);
+  for (let i = 1; i < kinds.length; i++) if (refusal(kinds[i]!, f, inputs, state) !== first) return false;
   return first;
 }
+
+/**
+ * What `refusal` reads of release `r` for field `f`, as one key: two releases with the same key
+ * give every input and state the same verdict on `f`. Found once per release and field.
+ */
+function factsFor(r: Release, f: InputField): string {
+  let byField = FACTS.get(r);
+  if (!byField) FACTS.set(r, (byField = new Map()));
+  let key = byField.get(f);
+  if (key === undefined) {
+    const values = r.values.filter((v) => v.field === f).map((v) => v.value);
+    key = JSON.stringify([
+      knows(r, f),
+      requires(r, f),
+      replacement(r, f) ?? null,
+      listIn(r, f)?.prefixes ?? null,
+      values,
+      f === "description" ? r.descriptions : null,
+    ]);
+    byField.set(f, key);
+  }
+  return key;
+}
+const FACTS = new WeakMap<Release, Map<InputField, string>>();
+
+/**
+ * The first release of each kind among `releases` for field `f` (releases of one kind hold the
+ * same `factsFor`), in their order. A verdict is asked on every check, diff, create and update, of
+ * every field, against releases that mostly agree (19 rows, a handful of kinds per field): the
+ * kinds are found once per list of releases, known by the releases' names (the steps narrow the
+ * releases anew, by the Target's recorded actions or none, into lists equal but not the same).
+ */
+function kindsOf(releases: readonly Release[], f: InputField): readonly Release[] {
+  let byField = KINDS.get(releases);
+  if (!byField) {
+    const names = releases.map((r) => r.release).join(" ");
+    const known = KINDS_BY_NAMES.get(names);
+    // the same rows, not rows of the same names (a test may make its own)
+    if (known && known.releases.length === releases.length && known.releases.every((r, i) => r === releases[i])) byField = known.byField;
+    else {
+      // as many lists as the table has runs of releases at most, in practice a few: the oldest let go past a bound all the same
+      if (KINDS_BY_NAMES.size >= 256) KINDS_BY_NAMES.delete(KINDS_BY_NAMES.keys().next().value!);
+      KINDS_BY_NAMES.set(names, { releases: [...releases], byField: (byField = new Map()) });
+    }
+    KINDS.set(releases, byField);
+  }
+  let kinds = byField.get(f);
+  if (!kinds) {
+    const first = new Map<string, Release>();
+    for (const r of releases) {
+      const key = factsFor(r, f);
+      if (!first.has(key)) first.set(key, r);
+    }
+    byField.set(f, (kinds = [...first.values()]));
+  }
+  return kinds;
+}
+const KINDS = new WeakMap<readonly Release[], Map<InputField, readonly Release[]>>();
+const KINDS_BY_NAMES = new Map<string, { releases: readonly Release[]; byField: Map<InputField, readonly Release[]> }>();
 
 /**
  * Why a controller that is one of `releases` cannot apply these inputs, one failure per field;

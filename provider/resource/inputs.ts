@@ -104,6 +104,23 @@ export function checkInputs(given: Record<string, unknown>): { inputs: Record<st
     if (v === UNKNOWN) pending.add(k);
     else known[k] = v;
   }
+  // the same inputs are checked on check, then again on diff, create and update: their failures are kept
+  const key = memoKey(known, pending);
+  const kept = key === undefined ? undefined : CHECKED.get(key);
+  if (kept) return { inputs: news, failures: kept.map((f) => ({ ...f })) };
+  const failures = failuresOf(known, pending);
+  if (key !== undefined) {
+    if (CHECKED.size >= CHECKED_MAX) CHECKED.delete(CHECKED.keys().next().value!);
+    CHECKED.set(key, Object.freeze(failures.map((f) => Object.freeze({ ...f }))));
+  }
+  return { inputs: news, failures };
+}
+
+/**
+ * The failures of the known values (`pending`: the fields whose value is not known yet). A pure
+ * function of its arguments (the schema and the field table do not change): `checkInputs` keeps its answers.
+ */
+function failuresOf(known: Record<string, unknown>, pending: ReadonlySet<string>): CheckFailure[] {
   const parsed = PartialInputs.safeParse(known);
   const failures: CheckFailure[] = [];
   for (const issue of parsed.success ? [] : parsed.error.issues) {
@@ -125,5 +142,28 @@ export function checkInputs(given: Record<string, unknown>): { inputs: Record<st
     const other = excludes?.fields.find((o) => isSet(known[o]));
     if (other && isSet(known[f])) failures.push({ property: f, reason: `${f} and ${other} exclude each other: ${excludes!.why}` });
   }
-  return { inputs: news, failures };
+  return failures;
+}
+
+/** `checkInputs`' kept answers: the failures (frozen; each caller gets copies) by `memoKey`, the oldest let go past CHECKED_MAX. */
+const CHECKED = new Map<string, readonly CheckFailure[]>();
+/** Enough for the Targets a deploy works on at once (Pulumi's --parallel), each checked on check, then on diff, create or update. */
+const CHECKED_MAX = 1024;
+
+/**
+ * A key that tells the inputs apart exactly: their JSON, when every value is of a kind JSON
+ * writes one way only (a string, a finite number, a boolean, a list of strings); otherwise none
+ * (not kept), so that no two different inputs can share one.
+ */
+function memoKey(known: Record<string, unknown>, pending: ReadonlySet<string>): string | undefined {
+  for (const k in known) {
+    const v = known[k];
+    const plain =
+      typeof v === "string" ||
+      typeof v === "boolean" ||
+      (typeof v === "number" && Number.isFinite(v) && !Object.is(v, -0)) ||
+      (Array.isArray(v) && v.every((e) => typeof e === "string"));
+    if (!plain) return undefined;
+  }
+  return JSON.stringify([known, [...pending]]);
 }
