@@ -2,7 +2,10 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import { OfflineEngine } from "../../examples/offline/engine";
+import { packedProgram } from "../../harness/provider-host";
 import { CLI, runCli } from "./cli";
+import { ADMIN_TOKEN } from "./controller";
 
 /** A new scratch folder for one run of the command. */
 export const work = () => mkdtempSync(path.join(tmpdir(), "pb-import-"));
@@ -21,3 +24,13 @@ export function message(r: { code: number | null; stdout: string; stderr: string
 /** A Terraform state (format 4) holding `resources`, as `terraform state pull` writes it. */
 export const stateText = (resources: unknown[]) =>
   `${JSON.stringify({ version: 4, terraform_version: "1.0.11", serial: 3, lineage: "l", outputs: {}, resources }, null, 2)}\n`;
+
+/** The engine the imported program in `dir` is previewed and applied by: the packed plugin, logged in to `addr` as the admin. */
+export const importEngine = (dir: string, addr: string) =>
+  new OfflineEngine({
+    programDir: dir,
+    project: "import-test",
+    stack: "dev",
+    config: { "boundary:addr": addr, "boundary:token": ADMIN_TOKEN },
+    pluginDir: path.join(packedProgram(), "node_modules", "pulumi-boundary"),
+  });

@@ -9,7 +9,6 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { OfflineEngine } from "../../examples/offline/engine";
 import { pluginProgram } from "../../examples/offline/plugin-program";
 import { applyTerraformState } from "../../examples/terraform/apply";
 import { engine } from "../../harness/engine";
@@ -17,7 +16,7 @@ import { packedProgram, startPlugin } from "../../harness/provider-host";
 import { BoundaryClient } from "../../provider/client";
 import { resourceNames } from "../../provider/estate/names";
 import { ADMIN_TOKEN, OTHER_PROJECT, PROJECT, useTestController, type TestController } from "../helpers/controller";
-import { runImport, work } from "../helpers/estate";
+import { importEngine, runImport, work } from "../helpers/estate";
 import { startFaultProxy } from "../helpers/fault-proxy";
 
 // each test runs the built bin several times and starts the plugin: seconds each on a loaded machine
@@ -88,13 +87,7 @@ describe.each(["0.4", "0.21"] as const)("from a Terraform state, on --emulate %s
       });
 
       const program = pluginProgram(path.join(dir, "targets.ts"));
-      const e = new OfflineEngine({
-        programDir: dir,
-        project: "import-test",
-        stack: "dev",
-        config: { "boundary:addr": c.apiUrl, "boundary:token": ADMIN_TOKEN },
-        pluginDir: path.join(packedProgram(), "node_modules", "pulumi-boundary"),
-      });
+      const e = importEngine(dir, c.apiUrl);
       try {
         // a program that does not say what the Target holds is refused, as the engine refuses it
         writeFileSync(path.join(dir, "wrong.ts"), readFileSync(path.join(dir, "targets.ts"), "utf8").replace("defaultPort: 2222", "defaultPort: 2223"));

@@ -7,13 +7,11 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { OfflineEngine } from "../../examples/offline/engine";
 import { pluginProgram } from "../../examples/offline/plugin-program";
 import { applyTerraformState } from "../../examples/terraform/apply";
-import { packedProgram } from "../../harness/provider-host";
 import { BoundaryClient } from "../../provider/client";
 import { readTerraformState } from "../../provider/estate/terraform";
-import { runImport, stateText, work } from "../helpers/estate";
+import { importEngine, runImport, stateText, work } from "../helpers/estate";
 import { ADMIN_TOKEN, PROJECT, useTestController } from "../helpers/controller";
 import { startFaultProxy } from "../helpers/fault-proxy";
 
@@ -241,13 +239,7 @@ describe("a state older than the estate, on --emulate 0.21", () => {
     expect(program).toContain('applicationCredentialLibraryIds: ["clvlt_1234567890"]');
     expect(program).toContain("defaultPort: 2222");
 
-    const e = new OfflineEngine({
-      programDir: dir,
-      project: "import-test",
-      stack: "dev",
-      config: { "boundary:addr": c.apiUrl, "boundary:token": ADMIN_TOKEN },
-      pluginDir: path.join(packedProgram(), "node_modules", "pulumi-boundary"),
-    });
+    const e = importEngine(dir, c.apiUrl);
     try {
       const preview = await e.preview(pluginProgram(path.join(dir, "targets.ts")));
       expect(preview.steps.map((s) => [s.name, s.op, s.failed]).sort()).toEqual([
@@ -327,13 +319,7 @@ describe("every release's state shape end to end, on --emulate 0.21", () => {
     );
     expect(r.stderr).toContain(`${SHAPES.length} Target(s) from`);
 
-    const e = new OfflineEngine({
-      programDir: dir,
-      project: "import-test",
-      stack: "dev",
-      config: { "boundary:addr": c.apiUrl, "boundary:token": ADMIN_TOKEN },
-      pluginDir: path.join(packedProgram(), "node_modules", "pulumi-boundary"),
-    });
+    const e = importEngine(dir, c.apiUrl);
     try {
       const preview = await e.preview(pluginProgram(path.join(dir, "targets.ts")));
       expect(preview.steps.map((s) => [s.name, s.op, s.failed]).sort()).toEqual(SHAPES.map((_, i) => [name(i), "import", undefined]).sort());
