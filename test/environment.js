@@ -8,11 +8,28 @@
  * What the file ended but the system has not yet reaped (a killed child's exit, a socket's close) is
  * given a moment to go. Timers are not checked: a pending one ends by itself, and jest's own come and go.
  */
+const { appendFileSync, readFileSync } = require("node:fs");
 const { setTimeout: sleep } = require("node:timers/promises");
 const { TestEnvironment } = require("jest-environment-node");
 
 /** How long the handles the file ended have to go once its last hook has run. */
 const GRACE_MS = 3000;
+
+/**
+ * CPU time, ms, of this worker and of the children it has reaped (and theirs): /proc/self/stat's
+ * utime, stime, cutime and cstime, in clock ticks (100 a second on Linux); undefined elsewhere.
+ */
+function cpuWithChildren() {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // fields[0] is the state (stat's 3rd field): utime..cstime are stat's 14th to 17th
+    const [utime, stime, cutime, cstime] = fields.slice(11, 15).map(Number);
+    return { self: (utime + stime) * 10, children: (cutime + cstime) * 10 };
+  } catch {
+    return undefined;
+  }
+}
 
 /** What of `handle` a reader needs to find who made it: a command line, an address. */
 function describe(handle) {
@@ -46,6 +63,22 @@ class LeakCheckingEnvironment extends TestEnvironment {
   async setup() {
     await super.setup();
     this.before = new Set(process._getActiveHandles());
+    this.cpuBefore = cpuWithChildren();
+    this.startedAt = Date.now();
+  }
+
+  /** With PB_FILE_CPU=<file>, appends one JSON line per test file: its wall time and CPU ms (see docs/testing.md). */
+  recordCpu() {
+    const out = process.env.PB_FILE_CPU;
+    const after = cpuWithChildren();
+    if (!out || !after || !this.cpuBefore) return;
+    const line = {
+      file: this.testPath,
+      wallMs: Date.now() - this.startedAt,
+      workerMs: after.self - this.cpuBefore.self,
+      childrenMs: after.children - this.cpuBefore.children,
+    };
+    appendFileSync(out, `${JSON.stringify(line)}\n`);
   }
 
   async teardown() {
@@ -54,6 +87,7 @@ class LeakCheckingEnvironment extends TestEnvironment {
       await sleep(50);
     }
     await super.teardown();
+    this.recordCpu();
     if (left.length > 0 && process.env.PB_ALLOW_LEFT_RUNNING !== "1") {
       throw new Error(
         `${this.testPath} left running after its last test (it would keep jest's worker from exiting at the end of the run):\n  ${left.join("\n  ")}\n` +
