@@ -6,7 +6,10 @@
  * it left: each child process by its command line, each server and socket by its address.
  *
  * What the file ended but the system has not yet reaped (a killed child's exit, a socket's close) is
- * given a moment to go. Timers are not checked: a pending one ends by itself, and jest's own come and go.
+ * given a moment to go. Two less visible things keep the worker alive too, and are checked the same way:
+ * a timer the file's code set (its `setTimeout`/`setInterval`: a request's deadline never cleared, a
+ * sleep nobody cancelled) still pending, named by where it was set; and a child's stdio pipe left open
+ * after the child exited, by a process the child started and did not take with it.
  */
 const { appendFileSync, readFileSync } = require("node:fs");
 const { setTimeout: sleep } = require("node:timers/promises");
@@ -39,19 +42,76 @@ function describe(handle) {
   if (name === "Socket" || name === "TLSSocket") {
     if (handle === process.stdin || handle === process.stdout || handle === process.stderr) return undefined;
     if (handle.connecting) return `socket connecting to ${handle._host ?? "?"} (${handle.localAddress ?? "no local address yet"})`;
-    if (!handle.remotePort) return undefined; // a pipe (a child's stdio, the worker's channel): its owner is listed
+    if (!handle.remotePort) return PIPE; // a child's stdio: named by its child while that runs (see leftSince)
     return `socket ${handle.localAddress}:${handle.localPort} → ${handle.remoteAddress}:${handle.remotePort}`;
   }
   return undefined;
 }
 
-/** The handles that keep a process alive and were not there before: each described, once. */
-function leftSince(before) {
-  return process
-    ._getActiveHandles()
-    .filter((h) => !before.has(h) && (typeof h.hasRef !== "function" || h.hasRef()))
-    .map(describe)
-    .filter((d) => d !== undefined);
+/** describe's answer for a pipe, which says nothing of who holds its other end. */
+const PIPE = Symbol("pipe");
+
+/**
+ * What keeps the process alive and was not there before, each described once: handles, and the
+ * file's `timers` (see watchTimers) still pending. A pipe is named only when no child process is
+ * left: while its child runs, the child is the one to stop.
+ */
+function leftSince(before, timers) {
+  const handles = process._getActiveHandles().filter((h) => !before.has(h) && (typeof h.hasRef !== "function" || h.hasRef()));
+  const described = handles.map(describe).filter((d) => d !== undefined);
+  const named = described.filter((d) => d !== PIPE);
+  const pipes = described.length - named.length;
+  if (pipes > 0 && !named.some((d) => d.startsWith("child process"))) {
+    named.push(`${pipes} stdio pipe(s) of a child process that has exited, held open by a process it started (stop the child's whole process group)`);
+  }
+  for (const [timer, made] of timers) {
+    if (typeof timer.hasRef !== "function" || timer.hasRef()) named.push(`a ${made.ms} ms ${made.kind} set ${made.at}`);
+  }
+  return named;
+}
+
+/** The first frame of `stack` outside node_modules and node's own code: where the file's code set a timer. */
+function setAt(stack) {
+  const frames = stack.split("\n").slice(2);
+  const ours = frames.find((f) => !f.includes("node_modules") && !f.includes("node:") && !f.includes(__filename));
+  return (ours ?? frames[0] ?? "").trim();
+}
+
+/**
+ * Wraps the test file's global `setTimeout` and `setInterval` (its code and the package's modules
+ * loaded for it use these) to keep each pending timer of 1 s or more with where it was set, until it
+ * fires or is cleared; returns that map. Shorter timers are left alone: they end within the grace.
+ */
+function watchTimers(global) {
+  const pending = new Map();
+  const wrap = (kind, setName, clearName, once) => {
+    const set = global[setName];
+    const clear = global[clearName];
+    const wrapped = function (fn, ms, ...args) {
+      if (typeof fn !== "function" || !(ms >= 1000)) return set(fn, ms, ...args);
+      const made = { kind, ms, at: setAt(new Error().stack ?? "") };
+      const timer = set(
+        function (...a) {
+          if (once) pending.delete(timer);
+          return fn.apply(this, a);
+        },
+        ms,
+        ...args,
+      );
+      pending.set(timer, made);
+      return timer;
+    };
+    // util.promisify(setTimeout) and the like read these
+    for (const key of Reflect.ownKeys(set)) if (!(key in wrapped)) Object.defineProperty(wrapped, key, Object.getOwnPropertyDescriptor(set, key));
+    global[setName] = wrapped;
+    global[clearName] = (timer) => {
+      pending.delete(timer);
+      return clear(timer);
+    };
+  };
+  wrap("timeout", "setTimeout", "clearTimeout", true);
+  wrap("interval", "setInterval", "clearInterval", false);
+  return pending;
 }
 
 class LeakCheckingEnvironment extends TestEnvironment {
@@ -63,6 +123,7 @@ class LeakCheckingEnvironment extends TestEnvironment {
   async setup() {
     await super.setup();
     this.before = new Set(process._getActiveHandles());
+    this.timers = watchTimers(this.global);
     this.cpuBefore = cpuWithChildren();
     this.startedAt = Date.now();
   }
@@ -82,8 +143,8 @@ class LeakCheckingEnvironment extends TestEnvironment {
   }
 
   async teardown() {
-    let left = leftSince(this.before);
-    for (const deadline = Date.now() + GRACE_MS; left.length > 0 && Date.now() < deadline; left = leftSince(this.before)) {
+    let left = leftSince(this.before, this.timers);
+    for (const deadline = Date.now() + GRACE_MS; left.length > 0 && Date.now() < deadline; left = leftSince(this.before, this.timers)) {
       await sleep(50);
     }
     await super.teardown();
