@@ -172,8 +172,8 @@ describe.each(ROUTES)("through the %s route", (kind) => {
   });
 });
 
-test("the dynamic route gets customTimeouts from the Target class, which copies them into its inputs (the host drops the engine's)", () => {
-  const [registered] = registeredInputs(packedProgram(), [
+test("the dynamic route gets customTimeouts from the Target class, which copies them into its inputs (the host drops the engine's)", async () => {
+  const [registered] = await registeredInputs(packedProgram(), [
     { name: "web", args: { scopeId: PROJECT, name: "web" }, opts: { customTimeouts: { create: "3s", delete: "1m" } } },
   ]);
   expect(registered).toMatchObject({ scopeId: PROJECT, name: "web", __timeouts: { create: "3s", delete: "1m" } });
