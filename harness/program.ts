@@ -107,13 +107,24 @@ interface Registrar {
 
 const registrars = new Map<string, Registrar>();
 
-/** Stops every program process this file started (after its tests; a worker runs many files). */
-function stopAll(): void {
-  for (const r of registrars.values()) r.child.kill();
+/**
+ * Stops every program process this file started (after its tests; a worker runs many files), and
+ * waits for each to end, so that it is reaped (and its CPU time counted for the file) before the next.
+ */
+async function stopAll(): Promise<void> {
+  const all = [...registrars.values()];
   registrars.clear();
+  await Promise.all(
+    all.map(({ child }) => {
+      if (child.exitCode !== null || child.signalCode !== null) return undefined;
+      const ended = new Promise((resolve) => child.once("exit", resolve));
+      child.kill();
+      return ended;
+    }),
+  );
 }
 // under jest (the bench loads this module too, without it): after the file's tests
-const jestAfterAll = (globalThis as { afterAll?: (fn: () => void) => void }).afterAll;
+const jestAfterAll = (globalThis as { afterAll?: (fn: () => Promise<void>) => void }).afterAll;
 if (typeof jestAfterAll === "function") jestAfterAll(stopAll);
 
 function registrarFor(program: string): Registrar {
