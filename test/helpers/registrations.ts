@@ -84,7 +84,7 @@ export async function startTargetRoutes(): Promise<TargetRoutes & { stop(): Prom
     },
     async register(route, declared) {
       if (route === "dynamic") {
-        const registered = registeredResources(program, declared, UNKNOWN);
+        const registered = await registeredResources(program, declared, UNKNOWN);
         return Promise.all(
           registered.map(async (r) => {
             const urn = urnOf(r.type, r.name);

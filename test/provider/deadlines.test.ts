@@ -13,7 +13,7 @@ import { Stack, StepFailed } from "../../harness/stack";
 import { PROJECT, useTestController } from "../helpers/controller";
 import { startGateway, type Gateway } from "../helpers/gateway";
 import { startQuotaProxy, type QuotaProxy } from "../helpers/quota-proxy";
-import { ROUTES, RoutePool, routeTo, type TestRoute } from "../helpers/routes";
+import { ROUTES, RoutePool, type TestRoute } from "../helpers/routes";
 import { until } from "../helpers/wait";
 
 /** The timings docs/behaviour.md quotes, printed only when asked (PB_VERBOSE=1): the suite runs quietly. */
@@ -59,9 +59,13 @@ describe.each(ROUTES)("through the %s route", (kind) => {
   const routes = new RoutePool();
   const quotas: QuotaProxy[] = [];
   let addr: string;
+  /** A gateway passing everything on until a test says otherwise (the silent controller below). */
+  let gw: Gateway;
   beforeAll(async () => {
     addr = `http://127.0.0.1:${await closedPort()}`;
-    routes.start("good", kind, c.apiUrl);
+    gw = await startGateway(c.apiUrl);
+    // one process for the tests that need the controller answering and for the silent one (one provider start fewer)
+    routes.start("through the gateway", kind, gw.url);
     routes.start("away", kind, addr);
     for (const [what, windowMs] of WINDOWS) {
       const quota = await startQuotaProxy(c.apiUrl, 1, windowMs);
@@ -73,10 +77,12 @@ describe.each(ROUTES)("through the %s route", (kind) => {
   afterAll(async () => {
     await routes.stop();
     for (const quota of quotas) await quota.close();
+    await gw?.close();
   }, 60_000);
 
   test("a refused connection fails at once, naming the address and how to set it: create, refresh and destroy each in under 2 s", async () => {
-    const good = await routes.take("good");
+    // the gateway passes everything on: the Target is made through it as if directly
+    const good = await routes.take("through the gateway");
     const away = await routes.take("away");
     try {
       const made = new Stack(good, "web");
@@ -99,7 +105,6 @@ describe.each(ROUTES)("through the %s route", (kind) => {
       measured(`refused connection (${kind}): create ${create.ms} ms, refresh ${refresh.ms} ms, destroy ${destroy.ms} ms`);
       await made.destroy();
     } finally {
-      await good.stop();
       await away.stop();
     }
   }, 20_000);
@@ -129,16 +134,12 @@ describe.each(ROUTES)("through the %s route", (kind) => {
   );
 
   describe("customTimeouts of 3 s against a controller that never answers", () => {
-    let gw: Gateway;
     let route: TestRoute;
     beforeAll(async () => {
-      gw = await startGateway(c.apiUrl);
-      route = await routeTo(kind, gw.url);
+      route = await routes.take("through the gateway");
     }, 60_000);
-    afterAll(async () => {
-      await route?.stop();
-      await gw?.close();
-    });
+    // the gateway passes everything on again whatever the test did
+    afterEach(() => gw.on(undefined));
     const timeouts = { create: "3s", update: "3s", delete: "3s", read: "3s" };
 
     test("create, read, update and delete each end within 5 s, naming the deadline; the Targets made stay in the stack", async () => {
@@ -172,8 +173,8 @@ describe.each(ROUTES)("through the %s route", (kind) => {
   });
 });
 
-test("the dynamic route gets customTimeouts from the Target class, which copies them into its inputs (the host drops the engine's)", () => {
-  const [registered] = registeredInputs(packedProgram(), [
+test("the dynamic route gets customTimeouts from the Target class, which copies them into its inputs (the host drops the engine's)", async () => {
+  const [registered] = await registeredInputs(packedProgram(), [
     { name: "web", args: { scopeId: PROJECT, name: "web" }, opts: { customTimeouts: { create: "3s", delete: "1m" } } },
   ]);
   expect(registered).toMatchObject({ scopeId: PROJECT, name: "web", __timeouts: { create: "3s", delete: "1m" } });

@@ -55,7 +55,7 @@ describe.each(ROUTES)("through the %s route", (kind) => {
   test("a misspelt input key fails check, naming it and the closest input", async () => {
     // what the program registers: on the dynamic route, through the Target class itself
     const program = { scopeId: PROJECT, name: "misspelt", hostSetId: ["hsst_1234567890"] };
-    const news = kind === "dynamic" ? registeredInputs(packedProgram(), [{ name: "web", args: program }])[0]! : program;
+    const news = kind === "dynamic" ? (await registeredInputs(packedProgram(), [{ name: "web", args: program }]))[0]! : program;
     const checked = await route.engine.check(news, {}, { name: "web" });
     expect(checked.failures).toEqual([{ property: "hostSetId", reason: "hostSetId is not an input of boundary:Target: did you mean hostSetIds?" }]);
     const before = c.store.size;
@@ -165,7 +165,7 @@ describe.each(ROUTES)("through the %s route", (kind) => {
 
   test("a name autonaming made from a resource name Boundary refuses (a tab) says it was generated from the resource's name", async () => {
     const program = { scopeId: PROJECT };
-    const news = kind === "dynamic" ? registeredInputs(packedProgram(), [{ name: "we\tb", args: program }])[0]! : program;
+    const news = kind === "dynamic" ? (await registeredInputs(packedProgram(), [{ name: "we\tb", args: program }]))[0]! : program;
     const checked = await route.engine.check(news, {}, { name: "we\tb" });
     const failure = checked.failures.find((f) => f.property === "name");
     expect(failure?.reason).toContain("must contain printable characters only");
