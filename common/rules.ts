@@ -5,7 +5,7 @@
  */
 import { isIP } from "node:net";
 import { ADDRESS_LENGTH, parseAddress } from "./address";
-import { FilterSyntaxError, parseFilter, type BadPattern, type FilterOptions } from "./filter";
+import type { BadPattern, FilterOptions } from "./filter";
 
 /** The largest value of Boundary's int32 fields (session limits). */
 export const MAX_INT32 = 2 ** 31 - 1;
@@ -76,6 +76,10 @@ export function oneOf(words: readonly string[]): string {
 
 /** Why a filter expression does not parse (the parser's message with its position), or undefined; `how` as parseFilter takes it. */
 export function filterProblem(expression: string, how: BadPattern | FilterOptions = "refused"): string | undefined {
+  // loaded at the first filter, not with the rules: the parser and its regular expression engine
+  // (re2js, 260 KB of source) are a tenth of the provider's load, and most Targets set no filter
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { FilterSyntaxError, parseFilter } = require("./filter") as typeof import("./filter");
   try {
     parseFilter(expression, how);
     return undefined;
