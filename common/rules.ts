@@ -23,8 +23,27 @@ const PRINT = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]*$/u;
 /** `unicode.IsPrint(c) || unicode.IsSpace(c)` for every character: Boundary 0.17+'s `ValidDescription`. */
 const PRINT_OR_SPACE = new RegExp(`^[\\p{L}\\p{M}\\p{N}\\p{P}\\p{S}${GO_SPACE}]*$`, "u");
 
+/** One UTF-16 unit of GO_SPACE (every character of it is one unit). */
+function isGoSpace(c: number): boolean {
+  return (
+    c === 0x20 ||
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
+}
+
 /** Go's `strings.TrimSpace`: Boundary trims names and descriptions before it judges and stores them. */
 export function trimSpace(s: string): string {
+  // most values have nothing to trim: the two replacements only when an end is a space (checked on every check of a name)
+  if (s === "" || (!isGoSpace(s.charCodeAt(0)) && !isGoSpace(s.charCodeAt(s.length - 1)))) return s;
   return s.replace(LEADING_SPACE, "").replace(TRAILING_SPACE, "");
 }
 
