@@ -5,7 +5,7 @@
  */
 import { isIP } from "node:net";
 import { ADDRESS_LENGTH, parseAddress } from "./address";
-import { FilterSyntaxError, parseFilter, type BadPattern, type FilterOptions } from "./filter";
+import type { BadPattern, FilterOptions } from "./filter";
 
 /** The largest value of Boundary's int32 fields (session limits). */
 export const MAX_INT32 = 2 ** 31 - 1;
@@ -23,8 +23,27 @@ const PRINT = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]*$/u;
 /** `unicode.IsPrint(c) || unicode.IsSpace(c)` for every character: Boundary 0.17+'s `ValidDescription`. */
 const PRINT_OR_SPACE = new RegExp(`^[\\p{L}\\p{M}\\p{N}\\p{P}\\p{S}${GO_SPACE}]*$`, "u");
 
+/** One UTF-16 unit of GO_SPACE (every character of it is one unit). */
+function isGoSpace(c: number): boolean {
+  return (
+    c === 0x20 ||
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
+}
+
 /** Go's `strings.TrimSpace`: Boundary trims names and descriptions before it judges and stores them. */
 export function trimSpace(s: string): string {
+  // most values have nothing to trim: the two replacements only when an end is a space (checked on every check of a name)
+  if (s === "" || (!isGoSpace(s.charCodeAt(0)) && !isGoSpace(s.charCodeAt(s.length - 1)))) return s;
   return s.replace(LEADING_SPACE, "").replace(TRAILING_SPACE, "");
 }
 
@@ -76,6 +95,10 @@ export function oneOf(words: readonly string[]): string {
 
 /** Why a filter expression does not parse (the parser's message with its position), or undefined; `how` as parseFilter takes it. */
 export function filterProblem(expression: string, how: BadPattern | FilterOptions = "refused"): string | undefined {
+  // loaded at the first filter, not with the rules: the parser and its regular expression engine
+  // (re2js, 260 KB of source) are a tenth of the provider's load, and most Targets set no filter
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { FilterSyntaxError, parseFilter } = require("./filter") as typeof import("./filter");
   try {
     parseFilter(expression, how);
     return undefined;

@@ -7,6 +7,8 @@
  */
 // first: an unsupported Node.js fails here with one line, before any dependency loads
 import "./node-version";
+// next: zod's translations wait for a first use (see the module), before anything loads zod
+import "./zod-locales";
 export { Target, type TargetArgs } from "./resource/resource";
 export {
   ResourceInitError,

@@ -6,13 +6,14 @@
  * error (`failures.ts`). Callers never pass a deadline or a signal to a call: they run a client
  * `within` an operation.
  */
-import * as undici from "undici";
+import type * as undici from "undici";
 import { CONNECT_FAILED, Failures, first, type Answer } from "./failures";
 import { deadline, pacing, retry, type OperationDispatchOptions } from "./interceptors";
 import type { Operation } from "./operation";
 import { Pacer } from "./pacer";
 import { Login } from "./login";
 import type { ClientSettings } from "./settings";
+import { UNDICI } from "./undici-parts";
 
 export type { Answer } from "./failures";
 
@@ -21,7 +22,7 @@ type OperationRequest = undici.Dispatcher.RequestOptions & Pick<OperationDispatc
 
 /** undici's connector with `options`, marking every error it reports (see CONNECT_FAILED). */
 function markingConnector(options: undici.buildConnector.BuildOptions): undici.buildConnector.connector {
-  const connect = undici.buildConnector(options);
+  const connect = UNDICI.buildConnector(options);
   return (opts, callback) =>
     connect(opts, (err, socket) => {
       if (err) {
@@ -115,7 +116,7 @@ export class Transport {
 
   private pool(origin: string): undici.Pool {
     const { caCert, tlsInsecure } = this.settings;
-    return new undici.Pool(origin, {
+    return new UNDICI.Pool(origin, {
       connections: 8,
       // the same connector undici would build, its errors marked: they prove nothing was sent
       connect: markingConnector(origin.startsWith("https:") ? { ca: caCert, rejectUnauthorized: !tlsInsecure } : {}),
@@ -135,7 +136,7 @@ export class Transport {
       operation: op,
     };
     try {
-      const res = await dispatcher.request(request);
+      const res = await UNDICI.request.call(dispatcher, request);
       return { status: res.statusCode, headers: res.headers, text: await res.body.text(), date: dateOf(res.headers["date"]) };
     } catch (err) {
       throw await this.failures.plainHttpToTls(op, this.failures.transportError(op, { method, path: path.split("?")[0]! }, err));

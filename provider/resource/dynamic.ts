@@ -17,6 +17,8 @@
  */
 // first: an unsupported Node.js fails here with one line, before any dependency loads
 import "../node-version";
+// next: zod's translations wait for a first use (see the module), before anything loads zod
+import "../zod-locales";
 import type * as pulumi from "@pulumi/pulumi";
 import { parseDuration } from "../../common/duration";
 import type { BoundaryClientOptions } from "../client";

@@ -219,10 +219,25 @@ export function releasesOf(state: Pick<TargetState, "authorizedActions"> | undef
   const actions = state?.authorizedActions ?? [];
   // every Target of a stack usually records the same actions, read on each step: the last answer is kept per list of releases
   const last = RECORDED.get(among);
-  if (last && last.actions.length === actions.length && last.actions.every((a, i) => a === actions[i])) return last.releases;
+  // one step asks several times of the same state: the same list is known without comparing it
+  if (last && (last.source === actions || sameStrings(last.actions, actions))) {
+    last.source = actions;
+    return last.releases;
+  }
   const releases = Object.freeze(releasesWithActions(actions, among));
-  RECORDED.set(among, { actions: [...actions], releases });
+  RECORDED.set(among, { actions: [...actions], source: actions, releases });
   return releases;
 }
-/** `releasesOf`'s last answer per list of releases (the client's knowledge replaces its list when it learns: the old one is let go). */
-const RECORDED = new WeakMap<readonly Release[], { actions: readonly string[]; releases: readonly Release[] }>();
+/**
+ * `releasesOf`'s last answer per list of releases (the client's knowledge replaces its list when it
+ * learns: the old one is let go): a copy of the actions, the list last asked with (the state's own,
+ * which this module never changes), and the releases.
+ */
+const RECORDED = new WeakMap<readonly Release[], { actions: readonly string[]; source: readonly string[]; releases: readonly Release[] }>();
+
+/** Two lists of the same strings in the same order. */
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -53,10 +53,19 @@ export type TargetInputs = z.infer<typeof TargetInputs>;
 /** The same with every field optional: fields whose value is not known yet are left out before parsing. */
 const PartialInputs = TargetInputs.partial();
 
+/** The fields Boundary trims, found once (this runs on every check, diff, create and update). */
+const TRIMMED_FIELDS = INPUT_FIELDS.filter((f) => spec(f).trim);
+
 /** The inputs with the fields Boundary trims trimmed (the same object when none needs it). */
 function trimmed(news: Record<string, unknown>): Record<string, unknown> {
-  const fix = INPUT_FIELDS.filter((f) => spec(f).trim && typeof news[f] === "string" && news[f] !== UNKNOWN && (news[f] as string).trim() !== news[f]);
-  return fix.length === 0 ? news : { ...news, ...Object.fromEntries(fix.map((f) => [f, (news[f] as string).trim()])) };
+  let out: Record<string, unknown> | undefined;
+  for (const f of TRIMMED_FIELDS) {
+    const v = news[f];
+    if (typeof v !== "string" || v === UNKNOWN) continue;
+    const t = v.trim();
+    if (t !== v) (out ??= { ...news })[f] = t;
+  }
+  return out ?? news;
 }
 
 /** A failure Pulumi shows against one property. */

@@ -49,8 +49,10 @@ function normalize(v: unknown): unknown {
 /** Equality as the controller sees it: id lists as sets, "" as unset, and a `field`'s values in the form it stores them (an address's spellings). */
 export function sameValue(a: unknown, b: unknown, field?: InputField): boolean {
   const canonical = field && spec(field).canonical;
-  const stored = (v: unknown) => (canonical && typeof v === "string" ? canonical(v) : v);
-  return JSON.stringify(normalize(stored(a))) === JSON.stringify(normalize(stored(b)));
+  const [x, y] = canonical ? [typeof a === "string" ? canonical(a) : a, typeof b === "string" ? canonical(b) : b] : [a, b];
+  // the same value is the same (most fields of most diffs): no JSON of either
+  if (x === y) return true;
+  return JSON.stringify(normalize(x)) === JSON.stringify(normalize(y));
 }
 
 /** What, beyond state and inputs, decides a plan. */

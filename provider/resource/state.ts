@@ -230,7 +230,9 @@ export function stateFromTarget(t: Target, managed: readonly InputField[]): Targ
  */
 export function stateAfterChange(t: Target, before: Pick<TargetState, "aliases">, managed: readonly InputField[]): TargetState {
   const state = stateFromTarget(t, managed);
-  return t.aliases === undefined ? { ...state, aliases: before.aliases ?? [] } : state;
+  // a new object of this function's own: set in place, not copied
+  if (t.aliases === undefined) state.aliases = before.aliases ?? [];
+  return state;
 }
 
 /** The input fields a program set (present and not undefined). */
