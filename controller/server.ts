@@ -74,10 +74,20 @@ export async function startController(options: ControllerOptions): Promise<Runni
   // releases with the rate limiter (the release table: 0.14.3+) limit every /v1/ request by default
   const limiter =
     store.release.rateLimiter && options.rateLimits !== "disabled" ? new RateLimiter(store.release, options.rateLimits ?? [], options.maxQuotas) : undefined;
-  const handleApi = apiChain({ store, sessions, auth, tokens, metrics, logger: requestLogger(logger), closing: () => closing, limiter });
+  const handleApi = apiChain({
+    store,
+    sessions,
+    auth,
+    tokens,
+    metrics,
+    logger: requestLogger(logger),
+    closing: () => closing,
+    limiter,
+    answered: (req) => apiDrain.answered(req),
+  });
 
   const api = serve(options.api, (req, res) => {
-    apiDrain.request(req, res);
+    apiDrain.started(req);
     handleApi(req, res);
   });
   const handleOps = opsHandler(health, metrics, store.release.healthBody);

@@ -35,6 +35,8 @@ export interface ChainDeps {
   closing: () => boolean;
   /** Boundary's rate limiter, when the emulated release has one (current releases, unless disabled). */
   limiter?: RateLimiter;
+  /** Called once per request when its whole answer has been handed to Node (the listener's drain counts it). */
+  answered?: (req: IncomingMessage) => void;
 }
 
 /** A query string without parameters: shared, handlers only read it. */
@@ -85,7 +87,13 @@ export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerRes
       deps.metrics.countRequest(method, template, reply.status);
       if (deps.closing()) res.setHeader("connection", "close");
       if (!req.complete && hasBody(req)) refuseRest(req, res);
-      const sent = send(res, reply);
+      let sent: Promise<void> | undefined;
+      try {
+        sent = send(res, reply);
+      } finally {
+        if (!sent) deps.answered?.(req);
+      }
+      if (sent) void sent.then(() => deps.answered?.(req));
       if (deps.logger.quiet) return;
       const log = () => deps.logger.info("request", { method, path: pathname, status: reply.status, ms: Number((performance.now() - started).toFixed(2)) });
       if (sent) void sent.then(log);

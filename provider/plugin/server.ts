@@ -9,6 +9,7 @@ import type * as grpc from "@grpc/grpc-js";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { engineAddressFrom } from "./engine-log";
+import { ListHeap, fullCollector, heapBytes, holdYoungGeneration } from "./list-heap";
 import { packageRoot } from "./main";
 import { loadSdk } from "./sdk";
 import { BoundaryProviderService } from "./service";
@@ -42,9 +43,10 @@ type Implemented = (typeof IMPLEMENTED)[number];
 /**
  * Answers a server-streaming call (`List`) from the service's generator: each message written as it
  * comes, waiting for the stream to drain when its buffer is full (so a page is never held twice),
- * stopping when the engine goes away; an error ends the stream with its status.
+ * stopping when the engine goes away; an error ends the stream with its status. Once the call has
+ * ended, the heap may be collected (`list-heap.ts`: pages read back to back leave their garbage).
  */
-async function stream(service: BoundaryProviderService, call: grpc.ServerWritableStream<unknown, unknown>): Promise<void> {
+async function stream(service: BoundaryProviderService, call: grpc.ServerWritableStream<unknown, unknown>, heap: ListHeap): Promise<void> {
   try {
     for await (const message of service.list(call.request as Parameters<BoundaryProviderService["list"]>[0])) {
       if (call.cancelled) return;
@@ -53,18 +55,24 @@ async function stream(service: BoundaryProviderService, call: grpc.ServerWritabl
     call.end();
   } catch (err) {
     call.emit("error", service.grpcError(err));
+  } finally {
+    // after the status has gone out: the engine is not kept waiting for the collection
+    setImmediate(() => heap.afterPage());
   }
 }
 
 /** Serves the provider on a loopback port; prints the port as the first stdout line (the plugin protocol). */
 export async function serve(): Promise<{ port: number; stop: () => void }> {
+  // the plugin's own process only (run-plugin loaded this package as the plugin): see list-heap.ts
+  holdYoungGeneration();
+  const heap = new ListHeap(heapBytes, fullCollector());
   const s = loadSdk();
   // run-plugin passes the engine's address as the last argument; Handshake may give it again
   const service = new BoundaryProviderService(s, packageVersion(), engineAddressFrom(process.argv.slice(2)));
   const handlers: grpc.UntypedServiceImplementation = {};
   for (const name of Object.keys(s.services.ResourceProviderService)) {
     if ((STREAMING as readonly string[]).includes(name)) {
-      handlers[name] = (call: grpc.ServerWritableStream<unknown, unknown>) => void stream(service, call);
+      handlers[name] = (call: grpc.ServerWritableStream<unknown, unknown>) => void stream(service, call, heap);
       continue;
     }
     handlers[name] = (IMPLEMENTED as readonly string[]).includes(name)
