@@ -6,11 +6,19 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
+import { waitForPacked, waitForPackedBeforeTests } from "./pack";
 
-/** The directory of the temp program that installed the packed tarball (see global-setup.ts). */
+// a test file reaching the packed program waits for it before its hooks run (see pack.ts)
+waitForPackedBeforeTests();
+
+/**
+ * The directory of the temp program that installed the packed tarball (see global-setup.ts), once
+ * it has: the pack runs in the background, and this waits for it (see pack.ts).
+ */
 export function packedProgram(): string {
   const dir = process.env.PB_PACKED_PROGRAM;
   if (!dir) throw new Error("PB_PACKED_PROGRAM is not set: run the tests through jest's globalSetup");
+  waitForPacked("program");
   return dir;
 }
 

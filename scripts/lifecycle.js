@@ -94,7 +94,9 @@ function stripLifecycle(keep) {
   if (keep) fs.writeFileSync(SAVED, text);
   const pkg = JSON.parse(text);
   for (const name of LIFECYCLE) delete pkg.scripts?.[name];
-  fs.writeFileSync(MANIFEST, JSON.stringify(pkg, null, 2) + "\n");
+  // whole or not at all: tests read package.json while jest's global setup packs in the background
+  fs.writeFileSync(`${MANIFEST}.tmp`, JSON.stringify(pkg, null, 2) + "\n");
+  fs.renameSync(`${MANIFEST}.tmp`, MANIFEST);
 }
 
 const steps = {

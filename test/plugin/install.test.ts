@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { engine } from "../../harness/engine";
+import { packedTarball } from "../../harness/pack";
 import { packedProgram, startPlugin } from "../../harness/provider-host";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -24,8 +25,7 @@ let shippedTsconfig: boolean;
 let installed: Promise<{ status: number | null; signal: NodeJS.Signals | null; output: string }>;
 
 beforeAll(() => {
-  const tarball = process.env.PB_PACKED_TARBALL;
-  if (!tarball) throw new Error("PB_PACKED_TARBALL is not set: run the tests through jest's globalSetup");
+  const tarball = packedTarball();
   dir = mkdtempSync(path.join(tmpdir(), "pb-install-"));
   execFileSync("tar", ["xzf", tarball, "-C", dir]);
   pluginDir = path.join(dir, "package");
