@@ -183,6 +183,7 @@ describe("installed as the README says", () => {
     expect(installed.stderr).not.toMatch(/pulumi-boundary@[^\n]*\((preinstall|install|postinstall|prepare)/);
     const manifest = JSON.parse(readFileSync(path.join(program, "node_modules", "pulumi-boundary", "package.json"), "utf8"));
     expect(Object.keys(manifest.scripts ?? {}).filter((s) => /^(pre|post)?(install|prepare|pack)$|^prepack$|^postpack$/.test(s))).toEqual([]);
+    expect(manifest.devDependencies).toBeUndefined(); // Pulumi's plugin install (npm install in the package's folder) would install them
     expect(manifest).toMatchObject({
       license: "MPL-2.0",
       repository: { type: "git" },
@@ -201,6 +202,7 @@ describe("installed as the README says", () => {
     expect([installed.status, installed.signal]).toEqual([0, null]);
     const manifest = JSON.parse(readFileSync(path.join(program, "node_modules", "pulumi-boundary", "package.json"), "utf8"));
     expect(manifest.scripts?.prepare).toBeUndefined();
+    expect(manifest.devDependencies).toBeUndefined();
     accessSync(path.join(program, "node_modules", "pulumi-boundary", BIN), constants.X_OK);
     // a later install does not list it among the packages with install scripts
     const again = run(npm, ["install", ...INSTALL], program);

@@ -1,14 +1,15 @@
 /**
  * The package installed the way Pulumi installs a plugin: `pulumi package add`, `pulumi package
  * get-schema` and `pulumi install` run `npm install` in the plugin's directory, then start it with
- * run-plugin. From the npm tarball (no sources, no tsconfig) that must leave `dist/` alone and serve
- * the schema; and only this package's own plugin directory makes it serve.
+ * run-plugin. From the npm tarball (no sources, no tsconfig, no dev dependencies) that must leave
+ * `dist/` alone, install only what the plugin runs on, and serve the schema; and only this package's
+ * own plugin directory makes it serve.
  *
  * The `npm install` (most of this file's time) starts before the tests and runs while the test that
  * needs no install of its own runs; the install's test waits for it.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { engine } from "../../harness/engine";
@@ -67,6 +68,9 @@ test("pack → unpack → npm install in the package's own directory → run-plu
   const r = await installed;
   expect([r.status, r.signal, r.status === 0 ? "" : r.output]).toEqual([0, null, ""]); // npm's output shows when it failed
   expect(existsSync(path.join(pluginDir, "dist", "provider", "index.js"))).toBe(true);
+  // the packed package.json names no dev dependency, so npm installed none of them here (TypeScript, jest, a Node binary)
+  expect(JSON.parse(readFileSync(path.join(pluginDir, "package.json"), "utf8")).devDependencies).toBeUndefined();
+  expect(["typescript", "jest", "node", "eslint"].filter((dev) => existsSync(path.join(pluginDir, "node_modules", dev)))).toEqual([]);
   // the consumer's program directory is the cwd; @pulumi/pulumi resolves from the plugin's directory
   const consumer = path.join(dir, "consumer");
   mkdirSync(consumer);
