@@ -72,7 +72,8 @@ beforeAll(async () => {
   beforeCi = run(npx, ["pulumi-boundary", "dev"]);
   fromGit = installInto("from-git", `git+file://${clone}#${sha}`);
   ci = await runAsync(npm, ["ci", ...INSTALL]);
-  if (ci.status !== 0) throw new Error(`npm ci failed in the clone:\n${ci.stdout}\n${ci.stderr}`);
+  if (ci.status !== 0)
+    throw new Error(`npm ci failed in the clone (${ci.signal ? `killed, ${ci.signal}: past its deadline` : `exit ${ci.status}`}):\n${ci.stdout}\n${ci.stderr}`);
   // before `npm run demo` (it would rebuild a stale dist/, which the pack reads) and before any npx in the clone (prepack rewrites package.json)
   packed = await runAsync(npm, ["pack", "--pack-destination", dir]);
   statusAfterPack = run("git", ["status", "--porcelain"]).stdout;
