@@ -3,14 +3,22 @@
  * its port read from the first stdout line, then gRPC calls with the SDK's own grpc-js and protos.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
+import { waitForPacked, waitForPackedBeforeTests } from "./pack";
 
-/** The directory of the temp program that installed the packed tarball (see global-setup.ts). */
+// a test file reaching the packed program waits for it before its hooks run (see pack.ts)
+waitForPackedBeforeTests();
+
+/**
+ * The directory of the temp program that installed the packed tarball (see global-setup.ts), once
+ * it has: the pack runs in the background, and this waits for it (see pack.ts).
+ */
 export function packedProgram(): string {
   const dir = process.env.PB_PACKED_PROGRAM;
   if (!dir) throw new Error("PB_PACKED_PROGRAM is not set: run the tests through jest's globalSetup");
+  waitForPacked("program");
   return dir;
 }
 
@@ -22,9 +30,18 @@ export function programRequire<T = unknown>(program: string, id: string): T {
 /**
  * Runs a Pulumi program under the SDK's mocks in the packed program, declaring one Target, and
  * returns the `__provider` text the SDK serialized for it: exactly what goes into state.
+ *
+ * The same installed program always serializes to the same text, and each run took a node process
+ * loading the SDK (about 1.4 CPU-seconds, asked for by a dozen test files a run): the first call
+ * keeps the text in a file inside the program, which lives as long as the run's packed program, and
+ * later calls (other test files, the other jest worker) read it. Two workers may ask at once: each
+ * writes its own script and its own temp file and renames it into place, so a reader sees either no
+ * file or a whole one, never the text of another program.
  */
 export function serializedProvider(program: string): string {
-  const script = path.join(program, "serialize.js");
+  const kept = path.join(program, "serialized-provider.txt");
+  if (existsSync(kept)) return readFileSync(kept, "utf8");
+  const script = path.join(program, `serialize-${process.pid}.js`);
   writeFileSync(
     script,
     `const pulumi = require("@pulumi/pulumi");
@@ -36,7 +53,13 @@ const boundary = require("pulumi-boundary");
 new boundary.Target("t", { scopeId: "p_1234567890", name: "t" });
 `,
   );
-  return execFileSync(process.execPath, [script], { cwd: program, encoding: "utf8", env: { ...process.env, BOUNDARY_TOKEN: "" } });
+  const text = execFileSync(process.execPath, [script], { cwd: program, encoding: "utf8", env: { ...process.env, BOUNDARY_TOKEN: "" } });
+  rmSync(script, { force: true });
+  if (!text) throw new Error(`the SDK serialized no __provider for a Target in ${program}`);
+  const temp = `${kept}.${process.pid}.tmp`;
+  writeFileSync(temp, text);
+  renameSync(temp, kept);
+  return text;
 }
 
 /** A started provider process with a gRPC client connected to it (see engine.ts for the calls). */

@@ -14,10 +14,13 @@
  *             its prepare): starting the CLI never builds; unbuilt, each missing bin becomes a
  *             stand-in that says to run `npm ci` and exits 1 (the build replaces it).
  *             When npm prepares this package as a git dependency, the build, then package.json
- *             without the lifecycle scripts, so the installed package carries none.
+ *             without the lifecycle scripts and the dev dependencies (as prepack), so the installed
+ *             package carries neither.
  * - prepack:  `npm pack`/`npm publish`: builds if dist/ is stale (as `stale` does), then takes the
  *             lifecycle scripts out of package.json for the tarball (npm lists a dependency's
- *             prepare or install scripts as unreviewed on every install);
+ *             prepare or install scripts as unreviewed on every install), and the dev dependencies:
+ *             Pulumi installs a plugin by `npm install` in the package's own folder, which installs
+ *             them too (TypeScript, ESLint, jest, a whole Node binary), and nothing installed needs them;
  * - postpack: puts package.json back.
  */
 "use strict";
@@ -88,13 +91,16 @@ function fresh() {
   return JSON.stringify(stamp.inputs) === JSON.stringify(inputs.files) && fs.statSync(STAMP).mtimeMs >= inputs.newest;
 }
 
-/** package.json without the lifecycle scripts (the original kept in SAVED when `keep`). */
+/** package.json without the lifecycle scripts and the dev dependencies (the original kept in SAVED when `keep`). */
 function stripLifecycle(keep) {
   const text = fs.readFileSync(MANIFEST, "utf8");
   if (keep) fs.writeFileSync(SAVED, text);
   const pkg = JSON.parse(text);
   for (const name of LIFECYCLE) delete pkg.scripts?.[name];
-  fs.writeFileSync(MANIFEST, JSON.stringify(pkg, null, 2) + "\n");
+  delete pkg.devDependencies;
+  // whole or not at all: tests read package.json while jest's global setup packs in the background
+  fs.writeFileSync(`${MANIFEST}.tmp`, JSON.stringify(pkg, null, 2) + "\n");
+  fs.renameSync(`${MANIFEST}.tmp`, MANIFEST);
 }
 
 const steps = {

@@ -1,11 +1,12 @@
 /**
- * `npm run build:stale` (what `npm test` runs, after `npm ci` has built): no second build when dist/
+ * `npm run build:stale` (what `npm test` and `npm run demo` run, after `npm ci` has built): no second build when dist/
  * is the build of the sources as they are; a build from scratch when a source changed, or was added
- * or deleted since (dist/ then holds no output of a file that is gone). Run on a two-file project
- * with the package's own build script, so each of the four builds is one small tsc run.
+ * or deleted since (dist/ then holds no output of a file that is gone). And `npm run build` over a
+ * build leaves the bin executable. Run on a two-file project with the package's own build script, so
+ * each build is one small tsc run.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
@@ -65,3 +66,13 @@ test("builds when dist/ is missing, not again while nothing changed; again when 
   expect(stale().built).toBe(true);
   expect(stale().built).toBe(false);
 }, 180_000);
+
+test("a rebuild over a build leaves the bin executable: npm sets its mode only when it links it, and tsc writes it anew without", () => {
+  const bin = path.join(dir, "dist", "cli", "main.js");
+  for (let i = 0; i < 2; i++) {
+    const r = spawnSync(process.execPath, [path.join(dir, "scripts", "lifecycle.js"), "build"], { cwd: dir, encoding: "utf8" });
+    expect([r.status, r.stderr]).toEqual([0, ""]);
+    accessSync(bin, constants.X_OK); // "Permission denied" from `npx stale-check` otherwise
+    expect(statSync(bin).mode & 0o111).toBe(0o111);
+  }
+}, 120_000);

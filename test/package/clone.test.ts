@@ -1,7 +1,8 @@
 /**
  * The package as a new user gets it, from a fresh clone: the real `npx pulumi-boundary` (npx → npm
- * → sh → node) before `npm ci` (it says to run it), after it, again after a rebuild (`npm run demo` builds, as the
- * README's first command runs it), and the package installed from a tarball and from a git URL.
+ * → sh → node) before `npm ci` (it says to run it), after it, again after `npm run demo` (as the README's first
+ * command runs it: it builds nothing after `npm ci`), and the package installed from a tarball and from a git URL.
+ * That a rebuild leaves the bin executable is held by test/package/build-stale.test.ts, on a small project.
  *
  * One clone of this repository's HEAD (committed code: commit before running this file alone)
  * and one `npm ci` (offline from npm's cache when it can) serve every test here. The two installs
@@ -71,8 +72,9 @@ beforeAll(async () => {
   beforeCi = run(npx, ["pulumi-boundary", "dev"]);
   fromGit = installInto("from-git", `git+file://${clone}#${sha}`);
   ci = await runAsync(npm, ["ci", ...INSTALL]);
-  if (ci.status !== 0) throw new Error(`npm ci failed in the clone:\n${ci.stdout}\n${ci.stderr}`);
-  // before `npm run demo` rebuilds dist/ (the pack reads it) and before any npx in the clone (prepack rewrites package.json)
+  if (ci.status !== 0)
+    throw new Error(`npm ci failed in the clone (${ci.signal ? `killed, ${ci.signal}: past its deadline` : `exit ${ci.status}`}):\n${ci.stdout}\n${ci.stderr}`);
+  // before `npm run demo` (it would rebuild a stale dist/, which the pack reads) and before any npx in the clone (prepack rewrites package.json)
   packed = await runAsync(npm, ["pack", "--pack-destination", dir]);
   statusAfterPack = run("git", ["status", "--porcelain"]).stdout;
   fromTarball = installInto("from-tarball", path.join(dir, `pulumi-boundary-${version}.tgz`));
@@ -123,12 +125,23 @@ function startDev(): Promise<{ npx: ChildProcess; output: () => string; apiUrl: 
   }));
 }
 
-describe.each(["after npm ci", "after a rebuild (npm run demo)"])("the real npx pulumi-boundary in the clone, %s", (stage) => {
+describe.each(["after npm ci", "after npm run demo"])("the real npx pulumi-boundary in the clone, %s", (stage) => {
+  /** `npm run demo`'s output, and whether it wrote dist/ again. */
+  let demo: { out: string; built: boolean } | undefined;
   beforeAll(async () => {
     if (stage === "after npm ci") return;
-    const demo = await runAsync(npm, ["run", "demo"]);
-    if (demo.status !== 0) throw new Error(`npm run demo failed in the clone:\n${demo.stdout}\n${demo.stderr}`);
+    const before = builtAt();
+    const ran = await runAsync(npm, ["run", "demo"]);
+    if (ran.status !== 0) throw new Error(`npm run demo failed in the clone:\n${ran.stdout}\n${ran.stderr}`);
+    demo = { out: ran.stdout, built: builtAt() !== before };
   }, 300_000);
+
+  if (stage === "after npm run demo") {
+    test("npm run demo right after npm ci builds nothing: dist/ is the build npm ci made", () => {
+      expect(demo!.out).toContain("dist/ is the build of the sources as they are: not built again");
+      expect(demo!.built).toBe(false);
+    });
+  }
 
   test("the bin is executable and npx runs it without building: --version and dev --help exit 0", () => {
     accessSync(bin(), constants.X_OK);
@@ -171,6 +184,7 @@ describe("installed as the README says", () => {
     expect(installed.stderr).not.toMatch(/pulumi-boundary@[^\n]*\((preinstall|install|postinstall|prepare)/);
     const manifest = JSON.parse(readFileSync(path.join(program, "node_modules", "pulumi-boundary", "package.json"), "utf8"));
     expect(Object.keys(manifest.scripts ?? {}).filter((s) => /^(pre|post)?(install|prepare|pack)$|^prepack$|^postpack$/.test(s))).toEqual([]);
+    expect(manifest.devDependencies).toBeUndefined(); // Pulumi's plugin install (npm install in the package's folder) would install them
     expect(manifest).toMatchObject({
       license: "MPL-2.0",
       repository: { type: "git" },
@@ -189,6 +203,7 @@ describe("installed as the README says", () => {
     expect([installed.status, installed.signal]).toEqual([0, null]);
     const manifest = JSON.parse(readFileSync(path.join(program, "node_modules", "pulumi-boundary", "package.json"), "utf8"));
     expect(manifest.scripts?.prepare).toBeUndefined();
+    expect(manifest.devDependencies).toBeUndefined();
     accessSync(path.join(program, "node_modules", "pulumi-boundary", BIN), constants.X_OK);
     // a later install does not list it among the packages with install scripts
     const again = run(npm, ["install", ...INSTALL], program);

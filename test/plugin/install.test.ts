@@ -1,17 +1,19 @@
 /**
  * The package installed the way Pulumi installs a plugin: `pulumi package add`, `pulumi package
  * get-schema` and `pulumi install` run `npm install` in the plugin's directory, then start it with
- * run-plugin. From the npm tarball (no sources, no tsconfig) that must leave `dist/` alone and serve
- * the schema; and only this package's own plugin directory makes it serve.
+ * run-plugin. From the npm tarball (no sources, no tsconfig, no dev dependencies) that must leave
+ * `dist/` alone, install only what the plugin runs on, and serve the schema; and only this package's
+ * own plugin directory makes it serve.
  *
  * The `npm install` (most of this file's time) starts before the tests and runs while the test that
  * needs no install of its own runs; the install's test waits for it.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { engine } from "../../harness/engine";
+import { packedTarball } from "../../harness/pack";
 import { packedProgram, startPlugin } from "../../harness/provider-host";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -24,8 +26,7 @@ let shippedTsconfig: boolean;
 let installed: Promise<{ status: number | null; signal: NodeJS.Signals | null; output: string }>;
 
 beforeAll(() => {
-  const tarball = process.env.PB_PACKED_TARBALL;
-  if (!tarball) throw new Error("PB_PACKED_TARBALL is not set: run the tests through jest's globalSetup");
+  const tarball = packedTarball();
   dir = mkdtempSync(path.join(tmpdir(), "pb-install-"));
   execFileSync("tar", ["xzf", tarball, "-C", dir]);
   pluginDir = path.join(dir, "package");
@@ -67,6 +68,9 @@ test("pack → unpack → npm install in the package's own directory → run-plu
   const r = await installed;
   expect([r.status, r.signal, r.status === 0 ? "" : r.output]).toEqual([0, null, ""]); // npm's output shows when it failed
   expect(existsSync(path.join(pluginDir, "dist", "provider", "index.js"))).toBe(true);
+  // the packed package.json names no dev dependency, so npm installed none of them here (TypeScript, jest, a Node binary)
+  expect(JSON.parse(readFileSync(path.join(pluginDir, "package.json"), "utf8")).devDependencies).toBeUndefined();
+  expect(["typescript", "jest", "node", "eslint"].filter((dev) => existsSync(path.join(pluginDir, "node_modules", dev)))).toEqual([]);
   // the consumer's program directory is the cwd; @pulumi/pulumi resolves from the plugin's directory
   const consumer = path.join(dir, "consumer");
   mkdirSync(consumer);
