@@ -71,7 +71,8 @@ beforeAll(async () => {
   execFileSync("git", ["checkout", "--quiet", sha], { cwd: clone });
   beforeCi = run(npx, ["pulumi-boundary", "dev"]);
   fromGit = installInto("from-git", `git+file://${clone}#${sha}`);
-  ci = await runAsync(npm, ["ci", ...INSTALL]);
+  // the longest step, beside the git URL's install: 80 s alone on a quiet machine, past 300 s at a load average of 12-30
+  ci = await runAsync(npm, ["ci", ...INSTALL], clone, 480_000);
   if (ci.status !== 0)
     throw new Error(`npm ci failed in the clone (${ci.signal ? `killed, ${ci.signal}: past its deadline` : `exit ${ci.status}`}):\n${ci.stdout}\n${ci.stderr}`);
   // before `npm run demo` (it would rebuild a stale dist/, which the pack reads) and before any npx in the clone (prepack rewrites package.json)
