@@ -69,6 +69,7 @@ export function runCli(
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+    // "close", not "exit": a process can exit before its pipes are read to the end (a --help read as "")
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
 }
