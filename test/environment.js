@@ -48,6 +48,14 @@ function describe(handle) {
   return undefined;
 }
 
+/** The entries of `after` beyond those of `before`, counted by kind (both lists of resource kinds). */
+function added(before, after) {
+  const count = {};
+  for (const kind of after) count[kind] = (count[kind] ?? 0) + 1;
+  for (const kind of before) if (count[kind] !== undefined) count[kind]--;
+  return Object.fromEntries(Object.entries(count).filter(([, n]) => n > 0));
+}
+
 /** describe's answer for a pipe, which says nothing of who holds its other end. */
 const PIPE = Symbol("pipe");
 
@@ -125,10 +133,15 @@ class LeakCheckingEnvironment extends TestEnvironment {
     this.before = new Set(process._getActiveHandles());
     this.timers = watchTimers(this.global);
     this.cpuBefore = cpuWithChildren();
+    this.resourcesBefore = process.getActiveResourcesInfo();
     this.startedAt = Date.now();
   }
 
-  /** With PB_FILE_CPU=<file>, appends one JSON line per test file: its wall time and CPU ms (see docs/testing.md). */
+  /**
+   * With PB_FILE_CPU=<file>, appends one JSON line per test file: its wall time, CPU ms, and the kinds
+   * of what keeps the process alive that the file added and left (`process.getActiveResourcesInfo()`:
+   * also what the checks here cannot name, such as a timer of `node:timers/promises`). See docs/testing.md.
+   */
   recordCpu() {
     const out = process.env.PB_FILE_CPU;
     const after = cpuWithChildren();
@@ -138,6 +151,7 @@ class LeakCheckingEnvironment extends TestEnvironment {
       wallMs: Date.now() - this.startedAt,
       workerMs: after.self - this.cpuBefore.self,
       childrenMs: after.children - this.cpuBefore.children,
+      left: added(this.resourcesBefore, process.getActiveResourcesInfo()),
     };
     appendFileSync(out, `${JSON.stringify(line)}\n`);
   }
