@@ -161,7 +161,7 @@ export function estatePlan(env: NodeJS.ProcessEnv = process.env): EstatePlan {
 
 /** Rows: each route's phases (median, min–max of the runs), the quota floor and ratio, calls against the minimum, 429s, peak RSS, CPU seconds. */
 export async function benchEstate(root: string, plan: EstatePlan = estatePlan()): Promise<string[][]> {
-  const { program } = packAndInstall(root);
+  const { program } = await packAndInstall(root);
   const ours = serializedProvider(program);
   const rows: string[][] = [];
   const runs: Record<Route, Phase[][]> = { dynamic: [], plugin: [] };

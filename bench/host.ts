@@ -272,7 +272,7 @@ export async function benchHost(
   concurrency = 16,
   reps = Number(process.env.BENCH_HOST_REPS ?? 3),
 ): Promise<{ rows: string[][]; cpuRows: string[][]; providerBytes: number; stateBytes: number; floorStateBytes: number; keptStateBytes: number }> {
-  const { program } = packAndInstall(root);
+  const { program } = await packAndInstall(root);
   const ours = serializedProvider(program);
   const floorText = await floorProvider(program, "floor-provider", false);
   const keptText = await floorProvider(program, "floor-provider-kept", true);

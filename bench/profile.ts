@@ -119,7 +119,7 @@ export async function benchProfile(
   root: string,
   n = Number(process.env.BENCH_TARGETS ?? 1000),
 ): Promise<{ phases: string[][]; byPackage: string[][]; own: string[][]; file: string; floorFile: string }> {
-  const { program } = packAndInstall(root);
+  const { program } = await packAndInstall(root);
   const ours = serializedProvider(program);
   const kept = await floorProvider(program, "floor-provider-kept", true);
   const dir = mkdtempSync(path.join(tmpdir(), "pb-profile-"));

@@ -8,7 +8,7 @@
  * readers (`packedTarball`, provider-host.ts's `packedProgram`) wait for their stage, with a
  * deadline, and throw the stage's failure as it was reported.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import type { Socket } from "node:net";
@@ -32,21 +32,25 @@ export interface Packed {
 /** The stages a reader waits for: the tarball exists, or the program has installed it. */
 export type Stage = "tarball" | "program";
 
-/** Packs the package at `root` (its dist/ must be built) and installs the tarball into a new program. */
-export function packAndInstall(root: string, extraDependencies: Record<string, string> = {}): Packed {
-  const dir = mkdtempSync(path.join(tmpdir(), "pb-packed-"));
-  // as npm publish packs: prepack builds a stale dist/ and takes the lifecycle scripts out of the packed package.json
-  withPackLockSync(root, () => execFileSync(npm, ["pack", "--pack-destination", dir], { cwd: root, stdio: "ignore" }));
-  const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz"))!;
-  const program = writeProgram(dir, manifest(root).name, tarball, extraDependencies);
-  execFileSync(npm, INSTALL, { cwd: program, stdio: "ignore" });
-  return { program, tarball: path.join(dir, tarball) };
+/** Packs the package at `root` and installs the tarball into a new program (a benchmark's: it waits for both). */
+export async function packAndInstall(root: string): Promise<Packed> {
+  const { program, tarball, done } = startPackAndInstall(root);
+  // the commands are unreferenced (see `command`): something must keep a benchmark's process alive meanwhile
+  const alive = setInterval(() => undefined, 60_000);
+  try {
+    await done;
+  } finally {
+    clearInterval(alive);
+  }
+  return { program, tarball };
 }
 
 /**
- * As `packAndInstall`, in the background: returns at once the folders it will fill, the folder its
- * stages report to, and a promise that settles when both stages have ended (rejecting with the
- * failure, which is reported to the readers too). The tarball's name is npm's for the package.
+ * Packs the package at `root` as `npm publish` would (prepack builds a stale dist/ and takes the
+ * lifecycle scripts out of the packed package.json) and installs the tarball into a new program, in
+ * the background: returns at once the folders it will fill, the folder its stages report to, and a
+ * promise that settles when both stages have ended (rejecting with the failure, which is reported to
+ * the readers too). The tarball's name is npm's for the package.
  */
 export function startPackAndInstall(root: string): Packed & { status: string; done: Promise<void> } {
   const dir = mkdtempSync(path.join(tmpdir(), "pb-packed-"));
@@ -72,7 +76,7 @@ export function startPackAndInstall(root: string): Packed & { status: string; do
       if (!existsSync(path.join(dir, file))) throw new Error(`npm pack made ${readdirSync(dir).join(", ")}, not ${file}`);
     });
     await stage("program", async () => {
-      writeProgram(dir, name, file, {});
+      writeProgram(dir, name, file);
       await command(npm, INSTALL, program);
     });
   })();
@@ -156,14 +160,11 @@ function report(status: string, stage: Stage, r: { ok: boolean; error?: string }
   renameSync(`${file}.tmp`, file);
 }
 
-/** The program's folder in `dir`, depending on the package `name` as the tarball `tarball` there has it (and on `extra`). */
-function writeProgram(dir: string, name: string, tarball: string, extra: Record<string, string>): string {
+/** The program's folder in `dir`, depending on the package `name` as the tarball `tarball` there has it. */
+function writeProgram(dir: string, name: string, tarball: string): string {
   const program = path.join(dir, "program");
   mkdirSync(program, { recursive: true });
-  writeFileSync(
-    path.join(program, "package.json"),
-    JSON.stringify({ name: "packed-program", private: true, dependencies: { [name]: `file:../${tarball}`, ...extra } }),
-  );
+  writeFileSync(path.join(program, "package.json"), JSON.stringify({ name: "packed-program", private: true, dependencies: { [name]: `file:../${tarball}` } }));
   return program;
 }
 
@@ -218,21 +219,7 @@ function tryLock(root: string): boolean {
 const lockOf = (root: string) => path.join(root, "node_modules", ".cache", "pulumi-boundary", "pack.lock");
 const lockTimeout = (root: string) => new Error(`another run has been packing ${root} for ${LOCK_DEADLINE_MS / 60_000} minutes (its lock: ${lockOf(root)})`);
 
-/** Runs `work` holding the pack lock of `root`, blocking while another holds it. */
-function withPackLockSync<T>(root: string, work: () => T): T {
-  const deadline = Date.now() + LOCK_DEADLINE_MS;
-  while (!tryLock(root)) {
-    if (Date.now() > deadline) throw lockTimeout(root);
-    sleepSync(200);
-  }
-  try {
-    return work();
-  } finally {
-    rmSync(lockOf(root), { recursive: true, force: true });
-  }
-}
-
-/** As `withPackLockSync`, waiting without blocking. */
+/** Runs `work` holding the pack lock of `root`, waiting while another holds it. */
 async function withPackLock<T>(root: string, work: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + LOCK_DEADLINE_MS;
   while (!tryLock(root)) {
