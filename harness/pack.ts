@@ -50,9 +50,10 @@ export async function packAndInstall(root: string): Promise<Packed> {
  * lifecycle scripts out of the packed package.json) and installs the tarball into a new program, in
  * the background: returns at once the folders it will fill, the folder its stages report to, and a
  * promise that settles when both stages have ended (rejecting with the failure, which is reported to
- * the readers too). The tarball's name is npm's for the package.
+ * the readers too). `afterInstall` is part of the program's stage: readers wait for it too. The
+ * tarball's name is npm's for the package.
  */
-export function startPackAndInstall(root: string): Packed & { status: string; done: Promise<void> } {
+export function startPackAndInstall(root: string, afterInstall?: (program: string) => Promise<void>): Packed & { status: string; done: Promise<void> } {
   const dir = mkdtempSync(path.join(tmpdir(), "pb-packed-"));
   const { name, version } = manifest(root);
   const file = `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`;
@@ -78,6 +79,7 @@ export function startPackAndInstall(root: string): Packed & { status: string; do
     await stage("program", async () => {
       writeProgram(dir, name, file);
       await command(npm, INSTALL, program);
+      await afterInstall?.(program);
     });
   })();
   return { program, tarball: path.join(dir, file), status, done };

@@ -107,9 +107,14 @@ interface Registrar {
 
 const registrars = new Map<string, Registrar>();
 
+/** How long a program process may take to end once its input is closed before it is killed. */
+const END_DEADLINE_MS = 5_000;
+
 /**
  * Stops every program process this file started (after its tests; a worker runs many files), and
  * waits for each to end, so that it is reaped (and its CPU time counted for the file) before the next.
+ * Each ends of itself when its input closes (so Node writes its compile cache: harness/compile-cache.ts),
+ * or is killed past a deadline.
  */
 async function stopAll(): Promise<void> {
   const all = [...registrars.values()];
@@ -118,8 +123,9 @@ async function stopAll(): Promise<void> {
     all.map(({ child }) => {
       if (child.exitCode !== null || child.signalCode !== null) return undefined;
       const ended = new Promise((resolve) => child.once("exit", resolve));
-      child.kill();
-      return ended;
+      child.stdin!.end();
+      const kill = setTimeout(() => child.kill(), END_DEADLINE_MS);
+      return ended.finally(() => clearTimeout(kill));
     }),
   );
 }

@@ -11,20 +11,31 @@
  */
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
+import { useCompileCache, warm } from "../harness/compile-cache";
 import { startPackAndInstall } from "../harness/pack";
 
 /** Where global-teardown.ts finds the background pack (both run in jest's own process). */
 export const PACKING = Symbol.for("pulumi-boundary.packing");
+/** Where global-teardown.ts finds this run's compile cache. */
+export const COMPILE_CACHE = Symbol.for("pulumi-boundary.compile-cache");
 
-/** Jest's globalSetup: starts packing and installing the package, and sets PB_PACKED_PROGRAM, PB_PACKED_TARBALL and PB_PACKED_STATUS for every test file. */
+/**
+ * Jest's globalSetup: turns Node's compile cache on for the run (harness/compile-cache.ts), starts
+ * packing and installing the package, and sets PB_PACKED_PROGRAM, PB_PACKED_TARBALL and PB_PACKED_STATUS for every test file.
+ */
 export default function globalSetup(): void {
   const root = path.join(__dirname, "..");
   // `npm test` has built already (this then only compares times); a bare `npx jest` may not have
   execFileSync(process.execPath, [path.join(root, "scripts", "lifecycle.js"), "stale"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
-  const packing = startPackAndInstall(root);
+  // before jest starts its workers: they, and every process started under them, inherit it
+  const cache = useCompileCache();
+  // the packed program's provider processes, once, before any file starts its own (2 s more of the files' wait for the program)
+  const preload = path.join(root, "dist", "harness", "flush-at-port.js");
+  const packing = startPackAndInstall(root, cache.dir ? async (program) => void (await warm(program, preload)) : undefined);
   // settled here too, so a failure is no unhandled rejection before teardown reads it
   packing.done.catch(() => undefined);
   Reflect.set(globalThis, PACKING, packing);
+  Reflect.set(globalThis, COMPILE_CACHE, cache);
   process.env.PB_PACKED_PROGRAM = packing.program;
   process.env.PB_PACKED_TARBALL = packing.tarball;
   process.env.PB_PACKED_STATUS = packing.status;
