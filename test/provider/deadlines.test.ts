@@ -4,7 +4,8 @@
  * operation fails at once naming the server's reset (no TimeoutOverflowWarning storm);
  * `customTimeouts` are each operation's deadline (the plugin gets them as `timeout`, the dynamic
  * route from the Target class); Cancel (plugin route) aborts what is in flight, and a create whose
- * POST was sent ends recorded or says it made nothing. Times are measured with short budgets.
+ * POST was sent ends recorded or says it made nothing. Times are measured with short budgets, each
+ * stretched by an ordinary call timed just before in the same test (see expectWithin).
  */
 import { createServer } from "node:net";
 import { registeredInputs } from "../../harness/program";
@@ -32,6 +33,17 @@ async function timed(fn: () => Promise<unknown>): Promise<{ err: unknown; ms: nu
     (e: unknown) => e,
   );
   return { err, ms: Date.now() - started };
+}
+
+/**
+ * Expects `ms` within `budgetMs` (what the behaviour takes on a quiet machine) plus three times
+ * `baselineMs`: an ordinary call of the same kind through the same kind of route, timed just before
+ * in the same test, so a loaded machine stretches the bound as it stretches the call. What these
+ * tests catch (a wait for a window's reset, a connect timeout, a retry loop, a deadline not kept)
+ * takes far longer than either.
+ */
+function expectWithin(ms: number, budgetMs: number, baselineMs: number): void {
+  expect(ms).toBeLessThan(budgetMs + 3 * baselineMs);
 }
 
 /** A loopback port nothing listens on. */
@@ -80,26 +92,27 @@ describe.each(ROUTES)("through the %s route", (kind) => {
     await gw?.close();
   }, 60_000);
 
-  test("a refused connection fails at once, naming the address and how to set it: create, refresh and destroy each in under 2 s", async () => {
+  test("a refused connection fails at once, naming the address and how to set it: create, refresh and destroy each in under 2 s (on a quiet machine)", async () => {
     // the gateway passes everything on: the Target is made through it as if directly
     const good = await routes.take("through the gateway");
     const away = await routes.take("away");
     try {
       const made = new Stack(good, "web");
-      await made.up({ scopeId: PROJECT, name: name("refused") });
+      const base = await timed(() => made.up({ scopeId: PROJECT, name: name("refused") }));
+      expect(base.err).toBeUndefined();
       const stack = new Stack(away, "web");
       const create = await timed(() => stack.up({ scopeId: PROJECT, name: name("refused") }));
-      expect(create.ms).toBeLessThan(2000);
+      expectWithin(create.ms, 2000, base.ms);
       const where = `nothing was sent: no controller answers at ${addr}, the address boundary:addr gives. Is the controller running, and is that its API address? Set it with \`pulumi config set boundary:addr <address>\``;
       expect(shown(create.err)).toContain(`POST /v1/targets: ECONNREFUSED`);
       expect(shown(create.err)).toContain(where);
       expect(shown(create.err)).not.toMatch(/may exist|pulumi import/);
       stack.recordSame(made);
       const refresh = await timed(() => stack.refresh());
-      expect(refresh.ms).toBeLessThan(2000);
+      expectWithin(refresh.ms, 2000, base.ms);
       expect(shown(refresh.err)).toContain(where);
       const destroy = await timed(() => stack.destroy());
-      expect(destroy.ms).toBeLessThan(2000);
+      expectWithin(destroy.ms, 2000, base.ms);
       expect(shown(destroy.err)).toContain(where);
       expect(stack.id).toBe(made.id);
       measured(`refused connection (${kind}): create ${create.ms} ms, refresh ${refresh.ms} ms, destroy ${destroy.ms} ms`);
@@ -117,9 +130,10 @@ describe.each(ROUTES)("through the %s route", (kind) => {
         const stack = new Stack(route, "web");
         await stack.up({ scopeId: PROJECT, name: name("window") });
         // quotas are per action (as Boundary keeps them): the first refresh spends the reads' quota of 1
-        expect((await timed(() => stack.refresh())).err).toBeUndefined();
+        const first = await timed(() => stack.refresh());
+        expect(first.err).toBeUndefined();
         const refresh = await timed(() => stack.refresh());
-        expect(refresh.ms).toBeLessThan(2000);
+        expectWithin(refresh.ms, 2000, first.ms);
         expect(shown(refresh.err)).toContain(
           `GET /v1/targets/${stack.id}: not sent: the controller's rate limit for target:read is spent until its window resets in ${shownReset} (RateLimit: limit=1, remaining=0, reset=`,
         );
@@ -146,7 +160,9 @@ describe.each(ROUTES)("through the %s route", (kind) => {
       // three Targets made while the controller answers; then it falls silent and all four run at once
       const programs = ["read", "update", "delete"].map((op) => ({ scopeId: PROJECT, name: name(`silent-${op}`) }));
       const stacks = programs.map(() => new Stack(route, "web", { customTimeouts: timeouts }));
-      await Promise.all(stacks.map((s, i) => s.up(programs[i]!)));
+      // four calls at once, as below: the bound's baseline
+      const base = await timed(() => Promise.all(stacks.map((s, i) => s.up(programs[i]!))));
+      expect(base.err).toBeUndefined();
       const [reading, updating, deleting] = stacks as [Stack, Stack, Stack];
       const creating = new Stack(route, "web", { customTimeouts: timeouts });
       gw.on(() => ({ hang: true }));
@@ -158,7 +174,7 @@ describe.each(ROUTES)("through the %s route", (kind) => {
       ]);
       measured(`customTimeouts 3s, silent controller (${kind}): create ${create.ms} ms, read ${read.ms} ms, update ${update.ms} ms, delete ${remove.ms} ms`);
       for (const r of [create, read, update, remove]) {
-        expect(r.ms).toBeLessThan(5000);
+        expectWithin(r.ms, 5000, base.ms);
         expect(r.ms).toBeGreaterThanOrEqual(2900);
       }
       expect(shown(create.err)).toContain("the answer was lost (POST /v1/targets: no answer before this operation's deadline (customTimeouts create 3");
@@ -199,39 +215,46 @@ describe("Cancel (Ctrl-C) on the plugin route", () => {
   }, 60_000);
   afterEach(() => gw.on(undefined));
 
-  test.each(CASES)("during a hung create (%s): the create returns within 2 s, the Target recorded or never made", async (what, behaviour, made) => {
-    const route = await routes.take(what);
-    try {
-      const name = `cancelled-${made}`;
-      const stack = new Stack(route, "web");
-      gw.on((s) => (s.method === "POST" && s.path === "/v1/targets" ? behaviour : undefined));
-      const up = timed(() => stack.up({ scopeId: PROJECT, name }));
-      await until(() => gw.seen.some((s) => s.method === "POST" && s.body.includes(name)), "the POST");
-      const cancelledAt = Date.now();
-      await route.engine.cancel();
-      const { err } = await up;
-      const ms = Date.now() - cancelledAt;
-      measured(`Cancel during a hung create (${what}): returned ${ms} ms after Cancel`);
-      expect(ms).toBeLessThan(2000);
-      const held = c.store.listTargets(PROJECT, false).filter((t) => t.name === name);
-      if (made) {
-        // a partial failure: recorded with its id; the next up finishes it
-        expect((err as StepFailed).reasons?.[0]).toContain(
-          `creating target "${name}" was cancelled after the controller made it: it was created as ${held[0]!.id} and is recorded in the stack.`,
-        );
-        expect(stack.id).toBe(held[0]!.id);
-        c.store.deleteTarget(stack.id!);
-      } else {
-        expect(shown(err)).toContain("it was not created, and nothing needs cleaning up");
-        expect(stack.id).toBeUndefined();
-        expect(held).toHaveLength(0);
+  test.each(CASES)(
+    "during a hung create (%s): the create returns within 2 s (on a quiet machine), the Target recorded or never made",
+    async (what, behaviour, made) => {
+      const route = await routes.take(what);
+      try {
+        const name = `cancelled-${made}`;
+        // an ordinary create and delete through the same process: the bound's baseline
+        const warm = new Stack(route, "web");
+        const base = await timed(() => warm.up({ scopeId: PROJECT, name: `base-${made}` }).then(() => warm.destroy()));
+        expect(base.err).toBeUndefined();
+        const stack = new Stack(route, "web");
+        gw.on((s) => (s.method === "POST" && s.path === "/v1/targets" ? behaviour : undefined));
+        const up = timed(() => stack.up({ scopeId: PROJECT, name }));
+        await until(() => gw.seen.some((s) => s.method === "POST" && s.body.includes(name)), "the POST");
+        const cancelledAt = Date.now();
+        await route.engine.cancel();
+        const { err } = await up;
+        const ms = Date.now() - cancelledAt;
+        measured(`Cancel during a hung create (${what}): returned ${ms} ms after Cancel`);
+        expectWithin(ms, 2000, base.ms);
+        const held = c.store.listTargets(PROJECT, false).filter((t) => t.name === name);
+        if (made) {
+          // a partial failure: recorded with its id; the next up finishes it
+          expect((err as StepFailed).reasons?.[0]).toContain(
+            `creating target "${name}" was cancelled after the controller made it: it was created as ${held[0]!.id} and is recorded in the stack.`,
+          );
+          expect(stack.id).toBe(held[0]!.id);
+          c.store.deleteTarget(stack.id!);
+        } else {
+          expect(shown(err)).toContain("it was not created, and nothing needs cleaning up");
+          expect(stack.id).toBeUndefined();
+          expect(held).toHaveLength(0);
+        }
+        // whatever the engine asks after Cancel fails at once, sending nothing
+        const before = gw.seen.length;
+        await expect(new Stack(route, "web").up({ scopeId: PROJECT, name: `${name}-after` })).rejects.toThrow("cancelled before it was sent");
+        expect(gw.seen.length).toBe(before);
+      } finally {
+        await route.stop();
       }
-      // whatever the engine asks after Cancel fails at once, sending nothing
-      const before = gw.seen.length;
-      await expect(new Stack(route, "web").up({ scopeId: PROJECT, name: `${name}-after` })).rejects.toThrow("cancelled before it was sent");
-      expect(gw.seen.length).toBe(before);
-    } finally {
-      await route.stop();
-    }
-  });
+    },
+  );
 });
