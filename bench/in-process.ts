@@ -1,14 +1,22 @@
 /**
- * CPU per request of the controller against a bare `node:http` handler sending the same bytes, in
- * one process and without sockets: Node's http server is fed requests through Duplex streams
- * injected as connections (8 at a time, each carrying a run of pipelined requests), the two
- * servers alternated ROUNDS times, medians of µs of this process's CPU per request. It leaves out
- * the kernel's part (about the same for both servers), so its ratios sit below the bin's over
- * sockets, but other jobs' load moves it much less: it judges a change to the request path.
- * `node dist/bench/in-process.js` (about 20 s; BENCH_INPROC_ROUNDS, default 9).
+ * CPU per request of the controller against a bare `node:http` handler sending the same bytes,
+ * without sockets: Node's http server is fed requests through Duplex streams injected as
+ * connections (8 at a time, each sending its next request once its answer came), each side in a
+ * process of its own seeded alike, rounds alternated A B, B A, … ROUNDS times after one unmeasured
+ * round each, medians of µs of each process's CPU per request. It leaves out the kernel's part
+ * (about the same for both servers), so its ratios sit below the bin's over sockets, but other
+ * jobs' load moves it less: it judges a change to the request path.
+ * `node dist/bench/in-process.js` (about 25 s; BENCH_INPROC_ROUNDS, default 9).
+ *
+ * Until 2026-11-28 both servers shared one process and each connection carried 2,000 pipelined
+ * requests: Node's http code then ran with feedback from both handlers, which made the bare one
+ * cost 21–26 µs per GET instead of 13 in a process of its own, and pipelining added about 20 µs to
+ * each side; together they showed the controller level with bare where, apart, it costs twice.
  */
 import http, { createServer, type Server } from "node:http";
 import { Duplex } from "node:stream";
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
 import { loadDevConfig } from "../controller/config/dev-config";
 import { startController } from "../controller/server";
 import { silentLogger } from "../controller/log";
@@ -18,13 +26,12 @@ const CONNECTIONS = 8;
 const TOKEN = "at_1234567890_inprocessbench";
 const PROJECT = "p_1234567890";
 
-/** A connection made of a Duplex: what the server writes is counted; `done` once, when `expected` bytes came. */
-function connection(expected: number, done: (bytes: number) => void): Duplex & { written: () => number } {
+/** A connection made of a Duplex: what the server writes is counted, and handed to `wrote` (bytes). */
+function connection(wrote: (bytes: number) => void): Duplex & { written: () => number } {
   let got = 0;
   const count = (n: number) => {
-    const before = got;
     got += n;
-    if (before < expected && got >= expected) done(got);
+    wrote(n);
   };
   const d = new Duplex({
     read() {},
@@ -41,21 +48,36 @@ function connection(expected: number, done: (bytes: number) => void): Duplex & {
   return Object.assign(d, { remoteAddress: "127.0.0.1", setTimeout: () => d, setNoDelay: () => d, setKeepAlive: () => d, written: () => got });
 }
 
-/** Sends `perConnection` pipelined copies of `request` on each of CONNECTIONS connections; resolves when every answer came. */
+/**
+ * Sends `perConnection` requests on each of CONNECTIONS connections, each connection's next once
+ * its last answer is whole (as the socket bench's client does: no pipelining, which costs Node's
+ * server 20 µs more per request and hid the controller's difference); resolves when all came.
+ */
 function drive(server: Server, request: string, perConnection: number, answerBytes: number): Promise<void> {
+  const bytes = Buffer.from(request);
   return new Promise((resolve) => {
     let left = CONNECTIONS;
     for (let i = 0; i < CONNECTIONS; i++) {
-      const d = connection(answerBytes * perConnection, () => --left === 0 && setImmediate(resolve));
+      let answers = 0;
+      let pending = 0;
+      const d = connection((n) => {
+        pending += n;
+        while (pending >= answerBytes) {
+          pending -= answerBytes;
+          // the next request once the server's write has returned, as the next read of a socket comes
+          if (++answers < perConnection) process.nextTick(() => d.push(bytes));
+          else if (--left === 0) setImmediate(resolve);
+        }
+      });
       server.emit("connection", d);
-      d.push(Buffer.from(request.repeat(perConnection)));
+      d.push(bytes);
     }
   });
 }
 
 /** The bytes of one answer to `request` (both servers must send the same): what came within 200 ms. */
 async function answerSize(server: Server, request: string): Promise<number> {
-  const d = connection(Infinity, () => {});
+  const d = connection(() => {});
   server.emit("connection", d);
   d.push(Buffer.from(request));
   await new Promise((r) => setTimeout(r, 200));
@@ -64,7 +86,17 @@ async function answerSize(server: Server, request: string): Promise<number> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function main(): Promise<void> {
+/** The servers compared, each in a process of its own (one process would share Node's http code, and its JIT's feedback, between the two). */
+type Role = "bare" | "controller";
+const ROLES: readonly Role[] = ["bare", "controller"];
+
+/**
+ * One side, in this process: the controller seeded with 1,000 Targets (both sides do the same work
+ * before they are measured), then the bare handler or the controller's API server. Prints the size
+ * of each case's answer as a JSON line, then for each line read (a case's index) drives that case
+ * and prints µs of this process's CPU per request.
+ */
+async function side(role: Role): Promise<void> {
   // the API server the controller makes: taken as it is created (startController does not hand it out)
   const made: Server[] = [];
   const create = http.createServer;
@@ -93,29 +125,64 @@ async function main(): Promise<void> {
     res.writeHead(200, { "content-type": "application/json", "content-length": body.length, "cache-control": "no-store" });
     res.end(body);
   });
+  const server = role === "bare" ? bare : api;
+  // the same ids on both sides (the ids are random): the list's path names none, the GET's is this side's first
   const ask = (p: string) => `GET ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`;
   const cases = [
-    { name: "GET one target", request: ask(`/v1/targets/${first}`), perConnection: 2000 },
-    { name: "list of 1,001", request: ask(`/v1/targets?scope_id=${PROJECT}`), perConnection: 200 },
+    { request: ask(`/v1/targets/${first}`), perConnection: 2000 },
+    { request: ask(`/v1/targets?scope_id=${PROJECT}`), perConnection: 200 },
   ];
-  console.log(`| case, µs of CPU per request (${ROUNDS} rounds, medians) | bare | controller | bare / controller |`);
-  console.log("|---|---:|---:|---:|");
-  for (const k of cases) {
-    const sizes = [await answerSize(bare, k.request), await answerSize(api, k.request)];
-    if (sizes[0] !== sizes[1]) throw new Error(`${k.name}: the answers differ (${sizes[0]} and ${sizes[1]} bytes)`);
-    const cpu: [number[], number[]] = [[], []];
-    for (let r = 0; r < ROUNDS; r++) {
-      for (const [i, server] of [bare, api].entries()) {
-        const before = process.cpuUsage();
-        await drive(server, k.request, k.perConnection, sizes[0]!);
-        const used = process.cpuUsage(before);
-        cpu[i]!.push((used.user + used.system) / (k.perConnection * CONNECTIONS));
-      }
-    }
-    const [b, ctl] = [median(cpu[0]), median(cpu[1])];
-    console.log(`| ${k.name} | ${b.toFixed(1)} | ${ctl.toFixed(1)} | ${(b / ctl).toFixed(2)} |`);
+  const sizes: number[] = [];
+  for (const k of cases) sizes.push(await answerSize(server, k.request));
+  process.stdout.write(JSON.stringify(sizes) + "\n");
+  for await (const line of createInterface({ input: process.stdin })) {
+    const k = cases[Number(line)]!;
+    const before = process.cpuUsage();
+    await drive(server, k.request, k.perConnection, sizes[Number(line)]!);
+    const used = process.cpuUsage(before);
+    process.stdout.write(JSON.stringify((used.user + used.system) / (k.perConnection * CONNECTIONS)) + "\n");
   }
   await c.shutdown();
 }
 
-if (require.main === module) void main().then(() => process.exit(0));
+/** Starts a side in a process of its own; `ask(case)` resolves with its µs per request. */
+async function start(role: Role): Promise<{ sizes: number[]; ask: (k: number) => Promise<number>; child: ChildProcess }> {
+  const child = spawn(process.execPath, [__filename, role], { stdio: ["pipe", "pipe", "inherit"] });
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const next = async () => JSON.parse(((await lines.next()).value as string | undefined) ?? "null") as unknown;
+  const sizes = (await next()) as number[];
+  const ask = async (k: number) => {
+    child.stdin!.write(`${k}\n`);
+    return (await next()) as number;
+  };
+  return { sizes, ask, child };
+}
+
+async function main(): Promise<void> {
+  const [bare, ctl] = await Promise.all(ROLES.map(start));
+  const names = ["GET one target", "list of 1,001"];
+  console.log(`| case, µs of CPU per request (${ROUNDS} rounds, medians) | bare | controller | bare / controller |`);
+  console.log("|---|---:|---:|---:|");
+  try {
+    for (const [k, name] of names.entries()) {
+      if (bare!.sizes[k] !== ctl!.sizes[k]) throw new Error(`${name}: the answers differ (${bare!.sizes[k]} and ${ctl!.sizes[k]} bytes)`);
+      const cpu: [number[], number[]] = [[], []];
+      // one unmeasured round each (the JIT settles), then A B, B A, … so that a drift in the machine's load falls on both
+      await bare!.ask(k);
+      await ctl!.ask(k);
+      for (let r = 0; r < ROUNDS; r++) {
+        for (const i of r % 2 === 0 ? [0, 1] : [1, 0]) cpu[i]!.push(await [bare!, ctl!][i]!.ask(k));
+      }
+      const [b, c] = [median(cpu[0]), median(cpu[1])];
+      console.log(`| ${name} | ${b.toFixed(1)} | ${c.toFixed(1)} | ${(b / c).toFixed(2)} |`);
+    }
+  } finally {
+    bare!.child.kill();
+    ctl!.child.kill();
+  }
+}
+
+if (require.main === module) {
+  const role = process.argv[2] as Role | undefined;
+  void (role ? side(role) : main()).then(() => process.exit(0));
+}

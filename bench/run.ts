@@ -1,5 +1,5 @@
 /** `npm run bench`: every benchmark, each compared with a baseline measured in the same run. */
-import { benchController, benchHealthDuringList, storeMemory } from "./controller";
+import { CONTROLLER_HEADER, QUICK as CONTROLLER_QUICK, benchController, benchHealthDuringList, storeMemory } from "./controller";
 import { EMULATED, benchEmulation } from "./emulation";
 import { GENERATION_CALLS_HEADER, MEASURED_WORDS, PACED, benchGenerationCalls, benchPacing } from "./generations";
 import * as path from "node:path";
@@ -16,7 +16,7 @@ import { progress } from "./progress";
 import { NEWEST } from "../wire/releases";
 import { medianOfRuns, printTable } from "./table";
 
-/** `--quick`: the headline ratios only (the bin's throughput against bare node:http, one round; filters), in under a minute. */
+/** `--quick`: the headline ratios only (the bin's throughput against bare node:http, shorter rounds; filters), in under a minute. */
 const QUICK = process.argv.includes("--quick");
 /** How many times each table's bench runs: its figures are medians (min–max) of the runs (BENCH_REPS, at least 3 by default). */
 const REPS = Number(process.env.BENCH_REPS ?? 3);
@@ -86,22 +86,21 @@ async function main() {
   if (process.argv.includes("--host")) return void (await providerAsUsersRunIt());
   if (!process.argv.includes("--profile"))
     console.log(
-      `Each timed table: the median (min–max) of ${QUICK ? 3 : REPS} runs or rounds (BENCH_REPS), each ratio the runs' own, both sides from one run; ` +
+      `Each timed table: the median (min–max) of ${QUICK ? 3 : REPS} runs (BENCH_REPS; the controller's throughput: of its pairs of rounds), ` +
+        "each ratio the runs' own, both sides from one run; " +
         "the tables of call counts are one run (a count is the same in every run).\n",
     );
   if (process.argv.includes("--profile")) return profile();
   progress("controller throughput against an independent bare server");
   console.log("Controller throughput, the controller started by its bin as users start it (`pulumi-boundary dev`, default flags) against");
-  console.log("a bare node:http server in a process of its own sending the same bytes and answering a GET at once (autocannon,");
-  console.log(
-    `32 connections; each case taken in turn, bare then controller, 3 rounds${QUICK ? " of 1 s (--quick)" : ""}: medians, and the range of the rounds' ratios;`,
-  );
+  console.log("a bare node:http server in a process of its own sending the same bytes and answering a GET at once, both loaded by the");
+  const q = CONTROLLER_QUICK;
+  const pairs = QUICK ? `${q.rounds} pairs of rounds of ${q.seconds} s (--quick; create ${q.createRounds})` : "BENCH_ROUNDS pairs of rounds";
+  console.log(`same client (bench/load.ts, 32 keep-alive connections); each case: both warmed, then ${pairs}`);
+  console.log("interleaved (bare then controller, controller then bare, …): medians, each ratio the median (min–max) of the pairs' own;");
   console.log("goals: GET ≥ 85%, list ≥ 90% (create: none); then each server's CPU per request, µs, and bare's over the controller's:");
-  console.log("the same comparison in a unit the machine's other load moves less)\n");
-  printTable(
-    ["case, requests/s", "targets stored", "bare node:http", "controller", "ratio", "range", "bare µs/req", "controller µs/req", "CPU ratio"],
-    await benchController(QUICK),
-  );
+  console.log("the same comparison in a unit the machine's other load moves less; the client's own CPU per request, on the same two cores)\n");
+  printTable(CONTROLLER_HEADER, await benchController(QUICK));
   if (QUICK) {
     progress("filters");
     console.log("\nFilters: `matches` per target, RE2 (linear time, used now) against JavaScript's RegExp (backtracking, used before)\n");
