@@ -49,7 +49,10 @@ function bins() {
 
 function build() {
   fs.rmSync(at("dist"), { recursive: true, force: true });
-  execFileSync(process.execPath, [require.resolve("typescript/bin/tsc", { paths: [root] }), "-p", at("tsconfig.build.json"), "--noCheck"], { cwd: root, stdio: "inherit" });
+  execFileSync(process.execPath, [require.resolve("typescript/bin/tsc", { paths: [root] }), "-p", at("tsconfig.build.json"), "--noCheck"], {
+    cwd: root,
+    stdio: "inherit",
+  });
   // the published declarations name no zod type: see declarations.js
   require("./declarations").withoutZod(at("dist"), require(require.resolve("typescript", { paths: [root] })));
   for (const bin of bins()) fs.chmodSync(at(bin), 0o755);
