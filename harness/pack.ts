@@ -7,12 +7,17 @@
  * PB_PACKED_TARBALL) and says in PB_PACKED_STATUS where each stage reports when it has ended. The
  * readers (`packedTarball`, provider-host.ts's `packedProgram`) wait for their stage, with a
  * deadline, and throw the stage's failure as it was reported.
+ *
+ * The stages run in a Node process of their own (this module's build, run as a script), which
+ * reports each itself: a reader may block the process that started the pack (a lone test file runs
+ * in jest's own process, the one whose global setup started it) without stopping the pack.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import type { Socket } from "node:net";
 import * as path from "node:path";
+import { warm } from "./compile-cache";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const INSTALL = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
@@ -22,6 +27,8 @@ const READER_DEADLINE_MS = 15 * 60_000;
 const COMMAND_DEADLINE_MS = 10 * 60_000;
 /** How long a pack waits for another run's pack of the same checkout to end. */
 const LOCK_DEADLINE_MS = 5 * 60_000;
+/** The stages' process: this module's build (under ts-jest this module is the TypeScript source; global setup builds dist/ first). */
+const RUNNER = __filename.endsWith(".ts") ? path.join(__dirname, "..", "dist", "harness", "pack.js") : __filename;
 
 /** What the background pack has made: the program's folder, and the tarball it installed. */
 export interface Packed {
@@ -35,7 +42,7 @@ export type Stage = "tarball" | "program";
 /** Packs the package at `root` and installs the tarball into a new program (a benchmark's: it waits for both). */
 export async function packAndInstall(root: string): Promise<Packed> {
   const { program, tarball, done } = startPackAndInstall(root);
-  // the commands are unreferenced (see `command`): something must keep a benchmark's process alive meanwhile
+  // the runner is unreferenced (see startPackAndInstall): something must keep a benchmark's process alive meanwhile
   const alive = setInterval(() => undefined, 60_000);
   try {
     await done;
@@ -50,16 +57,50 @@ export async function packAndInstall(root: string): Promise<Packed> {
  * lifecycle scripts out of the packed package.json) and installs the tarball into a new program, in
  * the background: returns at once the folders it will fill, the folder its stages report to, and a
  * promise that settles when both stages have ended (rejecting with the failure, which is reported to
- * the readers too). `afterInstall` is part of the program's stage: readers wait for it too. The
- * tarball's name is npm's for the package.
+ * the readers too). With `warmCompileCache` (flush-at-port.ts's build), the program's stage ends by
+ * compiling its provider processes into NODE_COMPILE_CACHE (compile-cache.ts): readers wait for that
+ * too. The tarball's name is npm's for the package.
  */
-export function startPackAndInstall(root: string, afterInstall?: (program: string) => Promise<void>): Packed & { status: string; done: Promise<void> } {
+export function startPackAndInstall(root: string, options: { warmCompileCache?: string } = {}): Packed & { status: string; done: Promise<void> } {
   const dir = mkdtempSync(path.join(tmpdir(), "pb-packed-"));
   const { name, version } = manifest(root);
   const file = `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`;
   const status = path.join(dir, "status");
   mkdirSync(status);
   const program = path.join(dir, "program");
+  const runner = spawn(process.execPath, [RUNNER, root, dir, file, options.warmCompileCache ?? ""], {
+    stdio: ["ignore", "ignore", "pipe"],
+    timeout: LOCK_DEADLINE_MS + 2 * COMMAND_DEADLINE_MS + 60_000,
+  });
+  // neither keeps the process that started it alive, nor counts as left running by the file beside it
+  // in jest's own process; whoever awaits `done` keeps its process alive meanwhile
+  runner.unref();
+  (runner.stderr as unknown as Socket).unref();
+  let stderr = "";
+  runner.stderr.on("data", (d) => (stderr += d));
+  const done = new Promise<void>((resolve, reject) => {
+    runner.on("error", (err) => (stderr += `${err.message}\n`));
+    runner.on("close", (code, signal) => {
+      // a runner that ended without reporting (killed, or failed to start) fails both stages for the readers
+      const how = signal ?? `exit ${code}`;
+      const error = `the package could not be packed and installed for this run: its process ended (${how}) before it reported:\n${stderr}`;
+      report(status, "tarball", { ok: false, error }, true);
+      report(status, "program", { ok: false, error }, true);
+      try {
+        outcome(status, "tarball");
+        outcome(status, "program");
+        resolve();
+      } catch (err) {
+        reject(err as Error);
+      }
+    });
+  });
+  return { program, tarball: path.join(dir, file), status, done };
+}
+
+/** The stages, in the runner's process: the tarball `file` packed into `dir` from `root`, then the program installing it; each reported to `dir`/status. */
+async function runStages(root: string, dir: string, file: string, preload: string): Promise<void> {
+  const status = path.join(dir, "status");
   const stage = async (which: Stage, work: () => Promise<void>) => {
     try {
       await work();
@@ -71,18 +112,16 @@ export function startPackAndInstall(root: string, afterInstall?: (program: strin
       throw new Error(error);
     }
   };
-  const done = (async () => {
-    await stage("tarball", async () => {
-      await withPackLock(root, () => command(npm, ["pack", "--pack-destination", dir], root));
-      if (!existsSync(path.join(dir, file))) throw new Error(`npm pack made ${readdirSync(dir).join(", ")}, not ${file}`);
-    });
-    await stage("program", async () => {
-      writeProgram(dir, name, file);
-      await command(npm, INSTALL, program);
-      await afterInstall?.(program);
-    });
-  })();
-  return { program, tarball: path.join(dir, file), status, done };
+  await stage("tarball", async () => {
+    await withPackLock(root, () => command(npm, ["pack", "--pack-destination", dir], root));
+    if (!existsSync(path.join(dir, file))) throw new Error(`npm pack made ${readdirSync(dir).join(", ")}, not ${file}`);
+  });
+  await stage("program", async () => {
+    const program = writeProgram(dir, manifest(root).name, file);
+    await command(npm, INSTALL, program);
+    // a warm-up that fails leaves the cache colder, not the run red (warm never rejects)
+    if (preload) await warm(program, preload);
+  });
 }
 
 /**
@@ -173,18 +212,10 @@ function writeProgram(dir: string, name: string, tarball: string): string {
 /** The package.json of the package at `root`. */
 const manifest = (root: string) => JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { name: string; version: string };
 
-/**
- * Runs a command in `cwd` with its output held; rejects with that output when it fails or passes its
- * deadline. The process and its pipes are unreferenced: they do not keep the process that started
- * them alive, nor count as left running by the test file that runs beside them in jest's own process
- * (a lone file runs there); whoever awaits the result keeps its process alive meanwhile.
- */
+/** Runs a command in `cwd` with its output held; rejects with that output when it fails or passes its deadline. */
 function command(cmd: string, args: string[], cwd: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"], timeout: COMMAND_DEADLINE_MS });
-    child.unref();
-    (child.stdout as unknown as Socket).unref();
-    (child.stderr as unknown as Socket).unref();
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));
@@ -253,3 +284,11 @@ function alive(lock: string): boolean {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+// run as a script: the stages of one pack (see startPackAndInstall); their failure is already reported
+if (require.main === module) {
+  const [root, dir, file, preload] = process.argv.slice(2) as [string, string, string, string];
+  runStages(root, dir, file, preload).catch(() => {
+    process.exitCode = 1;
+  });
+}

@@ -11,7 +11,7 @@
  */
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
-import { useCompileCache, warm } from "../harness/compile-cache";
+import { useCompileCache } from "../harness/compile-cache";
 import { startPackAndInstall } from "../harness/pack";
 
 /** Where global-teardown.ts finds the background pack (both run in jest's own process). */
@@ -31,7 +31,7 @@ export default function globalSetup(): void {
   const cache = useCompileCache();
   // the packed program's provider processes, once, before any file starts its own (2 s more of the files' wait for the program)
   const preload = path.join(root, "dist", "harness", "flush-at-port.js");
-  const packing = startPackAndInstall(root, cache.dir ? async (program) => void (await warm(program, preload)) : undefined);
+  const packing = startPackAndInstall(root, { warmCompileCache: cache.dir ? preload : undefined });
   // settled here too, so a failure is no unhandled rejection before teardown reads it
   packing.done.catch(() => undefined);
   Reflect.set(globalThis, PACKING, packing);
