@@ -137,7 +137,17 @@ export class Transport {
     };
     try {
       const res = await UNDICI.request.call(dispatcher, request);
-      return { status: res.statusCode, headers: res.headers, text: await res.body.text(), date: dateOf(res.headers["date"]) };
+      const { statusCode: status, headers } = res;
+      const text = await res.body.text();
+      // the Date header is read only by a list's pages (the controller's clock): parsed when asked, not on every answer
+      return {
+        status,
+        headers,
+        text,
+        get date() {
+          return dateOf(headers["date"]);
+        },
+      };
     } catch (err) {
       throw await this.failures.plainHttpToTls(op, this.failures.transportError(op, { method, path: path.split("?")[0]! }, err));
     }

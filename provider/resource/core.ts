@@ -177,7 +177,8 @@ export class TargetCore {
    */
   private async refuseUnsupported(client: BoundaryClient, inputs: Partial<TargetInputs>, state?: TargetState): Promise<void> {
     // the cheap test first: once the generation is known (after the first answer), the inputs need not be weighed
-    if (new Set(narrowed(client.releases, state).map((r) => r.generation)).size > 1 && needsGeneration(inputs)) await client.apiGeneration();
+    const releases = narrowed(client.releases, state);
+    if (releases.some((r) => r.generation !== releases[0]!.generation) && needsGeneration(inputs)) await client.apiGeneration();
     refuseUnsupportedAmong(inputs, narrowed(client.releases, state), state);
   }
 
@@ -268,6 +269,8 @@ function refuseReplacement(target: string | undefined, planned: readonly Change[
 
 /** The state, managing also what the program set at its previous run (a field it has since removed is reset). */
 function withPrior(state: TargetState, ctx: OperationContext): TargetState {
+  // what the program set at its previous run is usually what the state manages already: nothing to add
+  if (!ctx.priorInputs?.some((f) => !state.__managed.includes(f as InputField))) return state;
   const prior = INPUT_FIELDS.filter((f) => ctx.priorInputs?.includes(f) && !state.__managed.includes(f));
   return prior.length === 0 ? state : { ...state, __managed: [...state.__managed, ...prior] };
 }

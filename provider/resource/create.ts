@@ -63,7 +63,7 @@ export async function createTarget(
       .filter((d) => !spec(d.property as InputField).association)
       .map((d) => d.property),
   );
-  const planned = Object.fromEntries(Object.entries(inputs).filter(([f]) => !dropped.has(f))) as TargetInputs;
+  const planned = dropped.size === 0 ? inputs : (Object.fromEntries(Object.entries(inputs).filter(([f]) => !dropped.has(f))) as TargetInputs);
   try {
     const last = await applyPlan(client, created.id, created.version, planUpdate(state, planned));
     if (last) state = stateFromTarget(last, managed);

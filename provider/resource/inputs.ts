@@ -53,6 +53,44 @@ export type TargetInputs = z.infer<typeof TargetInputs>;
 /** The same with every field optional: fields whose value is not known yet are left out before parsing. */
 const PartialInputs = TargetInputs.partial();
 
+/**
+ * A field's input as a plain test, from the same table entries as `inputSchema`: true exactly when
+ * its schema takes the value without an issue (its kind, its values, its ids' kinds, its rule).
+ * Inputs every field of which passes are taken without zod, which parses (and words) only what
+ * fails: most checks, and every changed input's first, see valid inputs.
+ */
+function inputTest(f: FieldSpec, name: InputField): (v: unknown) => boolean {
+  const check = f.check as ((v: unknown) => string | undefined) | undefined;
+  const rule = (v: unknown) => check === undefined || !check(v);
+  switch (f.kind) {
+    case "string":
+      return (v) => typeof v === "string" && rule(v);
+    case "integer":
+      // zod's int(): a safe integer
+      return (v) => Number.isSafeInteger(v) && rule(v);
+    case "boolean":
+      return (v) => typeof v === "boolean" && rule(v);
+    case "enum": {
+      const values: readonly unknown[] = f.values ?? [];
+      return (v) => values.includes(v) && rule(v);
+    }
+    case "ids": {
+      const prefixes = f.association ? anyReleasePrefixes(name) : undefined;
+      return (v) => Array.isArray(v) && v.every((id) => typeof id === "string" && (!prefixes || hasAnyIdPrefix(id, prefixes))) && rule(v);
+    }
+    default:
+      return () => false;
+  }
+}
+/** Each input field's plain test (`inputTest`). */
+const INPUT_TESTS: ReadonlyMap<string, (v: unknown) => boolean> = new Map(INPUT_FIELDS.map((f) => [f, inputTest(TARGET_FIELDS[f], f)]));
+
+/** True when `PartialInputs` takes the known values without an issue (every key an input, every value passing its field's test). */
+export function inputsPass(known: Record<string, unknown>): boolean {
+  for (const k in known) if (!Object.hasOwn(known, k) || !INPUT_TESTS.get(k)?.(known[k])) return false;
+  return true;
+}
+
 /** The fields Boundary trims, found once (this runs on every check, diff, create and update). */
 const TRIMMED_FIELDS = INPUT_FIELDS.filter((f) => spec(f).trim);
 
@@ -130,9 +168,10 @@ export function checkInputs(given: Record<string, unknown>): { inputs: Record<st
  * function of its arguments (the schema and the field table do not change): `checkInputs` keeps its answers.
  */
 function failuresOf(known: Record<string, unknown>, pending: ReadonlySet<string>): CheckFailure[] {
-  const parsed = PartialInputs.safeParse(known);
+  // zod only for inputs that fail: its issues word the failures
+  const parsed = inputsPass(known) ? undefined : PartialInputs.safeParse(known);
   const failures: CheckFailure[] = [];
-  for (const issue of parsed.success ? [] : parsed.error.issues) {
+  for (const issue of parsed === undefined || parsed.success ? [] : parsed.error.issues) {
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
         const near = closestInput(key);

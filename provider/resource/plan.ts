@@ -72,11 +72,12 @@ export interface PlanContext {
  * still a change (it cannot be ruled out), going to UNKNOWN: the controller applies its own.
  */
 export function changes(state: TargetState, news: Partial<TargetInputs>, ctx: PlanContext = {}): Change[] {
-  const managed = new Set(state.__managed ?? []);
-  const ignored = ignoredFields(ctx.ignoreChanges);
+  const managed = state.__managed ?? [];
+  // most plans ignore nothing: no test to build for them
+  const ignored = ctx.ignoreChanges?.length ? ignoredFields(ctx.ignoreChanges) : undefined;
   const out: Change[] = [];
   for (const field of INPUT_FIELDS) {
-    if (ignored(field)) continue;
+    if (ignored?.(field)) continue;
     const f = spec(field);
     const from = state[field];
     const to = news[field];
@@ -84,7 +85,7 @@ export function changes(state: TargetState, news: Partial<TargetInputs>, ctx: Pl
     if (to !== undefined) {
       const unknown = isUnknown(to);
       if (unknown || !sameValue(from, to, field)) out.push({ field, from, to, kind: from === undefined ? "add" : "update", replace, unknown });
-    } else if (managed.has(field)) {
+    } else if (managed.includes(field)) {
       const d = controllerDefault(field, ctx.releases);
       if (d.known && !sameValue(from, d.value)) out.push({ field, from, to: d.value, kind: "delete", replace, unknown: false });
       if (!d.known) out.push({ field, from, to: UNKNOWN, kind: "delete", replace, unknown: true });

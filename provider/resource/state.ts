@@ -82,10 +82,12 @@ function listOutputs(): ListOutputs {
         ...Object.fromEntries(fields.map(([key, c]) => [key, z.string().optional().describe(c.doc)])),
       })
       .meta({ id: a.output.type, description: a.output.itemDoc });
+    // the answer's names of the list's summaries, under any release's name: found once, not on every answer
+    const paths = ANSWER_NAMES.get(f)!.map(summariesOf);
     outputs[a.output.name] = output({
       schema: z.array(item),
       from: (t) =>
-        summaries(t, f).map((s) => {
+        summaries(t, paths).map((s) => {
           const out: Record<string, unknown> = { id: s.id };
           for (const [key, { wire }] of fields) if (s[wire] !== undefined) out[key] = s[wire];
           return out as { id: string };
@@ -189,21 +191,35 @@ function firstAt(t: Target, paths: readonly (string | undefined)[]): unknown {
   return undefined;
 }
 
-/** A list's summaries (`host_sets`, `host_sources`, …) as the answer carries them, under any release's name; none when it has none. */
-function summaries(t: Target, f: InputField): ({ id: string } & Record<string, unknown>)[] {
-  const found = firstAt(t, ANSWER_NAMES.get(f)!.map(summariesOf));
+/** A list's summaries (`host_sets`, `host_sources`, …) as the answer carries them under one of `paths` (any release's name); none when it has none. */
+function summaries(t: Target, paths: readonly string[]): ({ id: string } & Record<string, unknown>)[] {
+  const found = firstAt(t, paths);
   return Array.isArray(found) ? found : [];
 }
+
+/** How state reads one input field from an answer, from the field table: where (under any release's name), its kind, its value when absent. */
+interface FieldReader {
+  name: InputField;
+  paths: readonly string[];
+  kind: ReturnType<typeof kindOf>;
+  absent: unknown;
+}
+/** Every input field's reader, found once: every answer of create, read and update is mapped through them. */
+const READERS: readonly FieldReader[] = INPUT_FIELDS.map((name) => {
+  const f: FieldSpec = spec(name);
+  const kind = kindOf(f.kind);
+  const absent = kind.zeroIsValue ? kind.zero : (f.default ?? (f.required ? "" : undefined));
+  return { name, paths: f.association ? ANSWER_NAMES.get(name)! : [f.wire], kind, absent };
+});
 
 /**
  * A field's value as the controller holds it, under any release's name; zero values (omitted on
  * the wire, or `"address": ""` as 0.12+ always answer) become the default, or unset.
  */
-function serverValue(t: Target, f: FieldSpec, name: InputField): unknown {
-  const v = firstAt(t, f.association ? ANSWER_NAMES.get(name)! : [f.wire]);
-  const kind = kindOf(f.kind);
-  if (kind.compare === "set") return [...((v as string[] | undefined) ?? [])].sort();
-  if (v === undefined || v === null || v === kind.zero) return kind.zeroIsValue ? kind.zero : (f.default ?? (f.required ? "" : undefined));
+function serverValue(t: Target, r: FieldReader): unknown {
+  const v = firstAt(t, r.paths);
+  if (r.kind.compare === "set") return [...((v as string[] | undefined) ?? [])].sort();
+  if (v === undefined || v === null || v === r.kind.zero) return r.absent;
   return v;
 }
 
@@ -211,9 +227,9 @@ function serverValue(t: Target, f: FieldSpec, name: InputField): unknown {
 export function stateFromTarget(t: Target, managed: readonly InputField[]): TargetState {
   // built without undefined values in the first place (see `compact`): the state of every answer
   const state: Record<string, unknown> = {};
-  for (const f of INPUT_FIELDS) {
-    const v = serverValue(t, spec(f), f);
-    if (v !== undefined) state[f] = v;
+  for (const r of READERS) {
+    const v = serverValue(t, r);
+    if (v !== undefined) state[r.name] = v;
   }
   for (const k of OUTPUT_FIELDS) {
     const v = TARGET_OUTPUTS[k].from(t);
