@@ -87,8 +87,10 @@ function setAt(stack) {
 
 /**
  * Wraps the test file's global `setTimeout` and `setInterval` (its code and the package's modules
- * loaded for it use these) to keep each pending timer of 1 s or more with where it was set, until it
- * fires or is cleared; returns that map. Shorter timers are left alone: they end within the grace.
+ * loaded for it use these) to keep each pending timeout of 1 s or more, and every interval, with
+ * where it was set, until it fires (a timeout) or is cleared; returns that map. Shorter timeouts are
+ * left alone: they end within the grace. An interval of any period never ends of itself, and holds
+ * jest's worker alive past the end of the run.
  */
 function watchTimers(global) {
   const pending = new Map();
@@ -96,7 +98,7 @@ function watchTimers(global) {
     const set = global[setName];
     const clear = global[clearName];
     const wrapped = function (fn, ms, ...args) {
-      if (typeof fn !== "function" || !(ms >= 1000)) return set(fn, ms, ...args);
+      if (typeof fn !== "function" || (once && !(ms >= 1000))) return set(fn, ms, ...args);
       const made = { kind, ms, at: setAt(new Error().stack ?? "") };
       const timer = set(
         function (...a) {
