@@ -1,12 +1,13 @@
 /**
- * Node's compile cache for the processes a test run starts. A provider process spends most of its
- * start compiling what it loads (Pulumi's SDK, its vendored TypeScript, gRPC, this package): a
- * plugin started by run-plugin took 1.9 CPU-s, 1.1 with the cache warm; the dynamic-provider host
- * 1.2 and 0.7. The suite starts well over a hundred of them. Node's V8 code cache changes nothing a
- * process does, only how fast it compiles; a missing or damaged entry is compiled as before.
+ * Node's compile cache for the processes a test run starts. A plugin started by run-plugin from the
+ * packed program spends much of its start compiling what it loads (Pulumi's SDK, TypeScript, gRPC,
+ * this package): 1.38 CPU-s to its port, 0.85 with the cache warm (median of six each; the
+ * dynamic-provider host gained nothing measurable, 0.65 and 0.72). The suite starts dozens of
+ * plugins. Node's V8 code cache changes nothing a process does, only how fast it compiles; a
+ * missing or damaged entry is compiled as before.
  *
  * Node writes the cache when a process exits normally, which a provider process never does (it is
- * killed), so `warm` starts each kind once, preloaded with flush-at-port.ts, before the tests' own.
+ * killed), so `warm` starts a plugin once, preloaded with flush-at-port.ts, before the tests' own.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -29,32 +30,23 @@ export function useCompileCache(): { dir: string | undefined; remove(): void } {
 }
 
 /**
- * Starts the packed `program`'s plugin (as the Node language host does) and dynamic-provider host
- * once each with the cache on, each exiting once it has printed its port; resolves when both have
- * ended, to how each ended. Never rejects: a warm-up that fails leaves the cache colder, not the run red.
+ * Starts the packed `program`'s plugin once (as the Node language host does) with the cache on,
+ * exiting once it has printed its port; resolves when it has ended, to how it ended. Never rejects:
+ * a warm-up that fails leaves the cache colder, not the run red.
  */
-export function warm(program: string, preload: string): Promise<Ended[]> {
-  const sdk = (cmd: string) => require.resolve(`@pulumi/pulumi/cmd/${cmd}`, { paths: [program] });
+export function warm(program: string, preload: string): Promise<Ended> {
+  const runPlugin = require.resolve("@pulumi/pulumi/cmd/run-plugin", { paths: [program] });
   const pluginDir = path.join(program, "node_modules", "pulumi-boundary");
-  const starts = [
-    [sdk("run-plugin"), pluginDir, "127.0.0.1:1"],
-    [sdk("dynamic-provider"), "127.0.0.1:1"],
-  ];
-  return Promise.all(
-    starts.map(
-      (args) =>
-        new Promise<Ended>((resolve) => {
-          const child = spawn(process.execPath, ["--require", preload, ...args], {
-            cwd: program,
-            stdio: "ignore",
-            timeout: WARM_DEADLINE_MS,
-            env: { ...process.env, PULUMI_NODEJS_PROJECT: "compile-cache" },
-          });
-          child.on("error", (err) => resolve({ code: null, signal: null, error: err.message }));
-          child.on("close", (code, signal) => resolve({ code, signal }));
-        }),
-    ),
-  );
+  return new Promise<Ended>((resolve) => {
+    const child = spawn(process.execPath, ["--require", preload, runPlugin, pluginDir, "127.0.0.1:1"], {
+      cwd: program,
+      stdio: "ignore",
+      timeout: WARM_DEADLINE_MS,
+      env: { ...process.env, PULUMI_NODEJS_PROJECT: "compile-cache" },
+    });
+    child.on("error", (err) => resolve({ code: null, signal: null, error: err.message }));
+    child.on("close", (code, signal) => resolve({ code, signal }));
+  });
 }
 
 /** How a warm-up process ended: its exit code, or the signal that killed it (its deadline's), or why it did not start. */

@@ -58,8 +58,8 @@ export async function packAndInstall(root: string): Promise<Packed> {
  * the background: returns at once the folders it will fill, the folder its stages report to, and a
  * promise that settles when both stages have ended (rejecting with the failure, which is reported to
  * the readers too). With `warmCompileCache` (flush-at-port.ts's build), the program's stage ends by
- * compiling its provider processes into NODE_COMPILE_CACHE (compile-cache.ts): readers wait for that
- * too. The tarball's name is npm's for the package.
+ * compiling its plugin into NODE_COMPILE_CACHE (compile-cache.ts): readers wait for that too. The
+ * tarball's name is npm's for the package.
  */
 export function startPackAndInstall(root: string, options: { warmCompileCache?: string } = {}): Packed & { status: string; done: Promise<void> } {
   const dir = mkdtempSync(path.join(tmpdir(), "pb-packed-"));

@@ -29,7 +29,7 @@ export default function globalSetup(): void {
   execFileSync(process.execPath, [path.join(root, "scripts", "lifecycle.js"), "stale"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
   // before jest starts its workers: they, and every process started under them, inherit it
   const cache = useCompileCache();
-  // the packed program's provider processes, once, before any file starts its own (2 s more of the files' wait for the program)
+  // the packed program's plugin, once, before any file starts its own (2 s more of the files' wait for the program)
   const preload = path.join(root, "dist", "harness", "flush-at-port.js");
   const packing = startPackAndInstall(root, { warmCompileCache: cache.dir ? preload : undefined });
   // settled here too, so a failure is no unhandled rejection before teardown reads it

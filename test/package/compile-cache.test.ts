@@ -1,8 +1,8 @@
 /**
  * Node's compile cache for the run (harness/compile-cache.ts): every process the tests start inherits
- * it, and the packed program's provider processes are compiled into it before any file starts one.
- * A provider process never exits of itself, so the warm-up's are preloaded with flush-at-port.ts,
- * which writes the cache and exits once the port is out.
+ * it, and the packed program's plugin is compiled into it before any file starts one. A provider
+ * process never exits of itself, so the warm-up's is preloaded with flush-at-port.ts, which writes
+ * the cache and exits once the port is out.
  */
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,7 +18,7 @@ function entries(dir: string): number {
   return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
 }
 
-test("the tests' processes inherit the run's compile cache, which holds the packed program's provider processes before a file starts one", async () => {
+test("the tests' processes inherit the run's compile cache, which holds the packed program's plugin before a file starts one", async () => {
   const dir = process.env.NODE_COMPILE_CACHE;
   expect(dir).toMatch(/pb-compile-cache-/); // set by jest's global setup (unless the environment set it already)
   await packedReady("program"); // the warm-up is part of the program's stage
@@ -26,17 +26,14 @@ test("the tests' processes inherit the run's compile cache, which holds the pack
   expect(entries(dir!)).toBeGreaterThan(300);
 });
 
-test("a warm-up's provider processes write the cache and exit 0 once they have printed their ports", async () => {
+test("a warm-up's plugin writes the cache and exits 0 once it has printed its port", async () => {
   const program = packedProgram();
   const dir = mkdtempSync(path.join(tmpdir(), "pb-compile-cache-check-"));
   const run = process.env.NODE_COMPILE_CACHE;
   process.env.NODE_COMPILE_CACHE = dir;
   try {
-    // a preload that did not exit would leave them to be killed at their deadline
-    expect(await warm(program, PRELOAD)).toEqual([
-      { code: 0, signal: null },
-      { code: 0, signal: null },
-    ]);
+    // a preload that did not exit would leave it to be killed at its deadline
+    expect(await warm(program, PRELOAD)).toEqual({ code: 0, signal: null });
     expect(entries(dir)).toBeGreaterThan(300);
   } finally {
     process.env.NODE_COMPILE_CACHE = run;
