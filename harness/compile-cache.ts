@@ -1,8 +1,8 @@
 /**
  * Node's compile cache for the processes a test run starts. A plugin started by run-plugin from the
  * packed program spends much of its start compiling what it loads (Pulumi's SDK, TypeScript, gRPC,
- * this package): 1.38 CPU-s to its port, 0.85 with the cache warm (median of six each; the
- * dynamic-provider host gained nothing measurable, 0.65 and 0.72). The suite starts dozens of
+ * this package): 1.39 CPU-s to its port, 0.95 with the cache warm (`node dist/bench/plugin-start.js`,
+ * medians of six; the dynamic-provider host showed no gain, so it is not warmed). The suite starts dozens of
  * plugins. Node's V8 code cache changes nothing a process does, only how fast it compiles; a
  * missing or damaged entry is compiled as before.
  *
