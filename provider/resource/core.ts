@@ -179,6 +179,7 @@ export class TargetCore {
     // the cheap test first: once the generation is known (after the first answer), the inputs need not be weighed
     const releases = narrowed(client.releases, state);
     if (releases.some((r) => r.generation !== releases[0]!.generation) && needsGeneration(inputs)) await client.apiGeneration();
+    // narrowed again: the generation, once asked, narrows the client's releases
     refuseUnsupportedAmong(inputs, narrowed(client.releases, state), state);
   }
 

@@ -156,7 +156,7 @@ describe.each(ROUTES)("through the %s route", (kind) => {
     afterEach(() => gw.on(undefined));
     const timeouts = { create: "3s", update: "3s", delete: "3s", read: "3s" };
 
-    test("create, read, update and delete each end within 5 s, naming the deadline; the Targets made stay in the stack", async () => {
+    test("create, read, update and delete each end within 5 s (on a quiet machine), naming the deadline; the Targets made stay in the stack", async () => {
       // three Targets made while the controller answers; then it falls silent and all four run at once
       const programs = ["read", "update", "delete"].map((op) => ({ scopeId: PROJECT, name: name(`silent-${op}`) }));
       const stacks = programs.map(() => new Stack(route, "web", { customTimeouts: timeouts }));
