@@ -8,6 +8,13 @@
  *
  * Node writes the cache when a process exits normally, which a provider process never does (it is
  * killed), so `warm` starts a plugin once, preloaded with flush-at-port.ts, before the tests' own.
+ *
+ * Jest's own workers stay out of it: Node reads NODE_COMPILE_CACHE only as a process starts, and a
+ * worker that had it spent 1-1.5 s writing its cache (TypeScript, jest, ts-jest: nothing any other
+ * process loads) as it exited, past the 500 ms jest gives it, so jest force-exited it ("A worker
+ * process has failed to exit gracefully") at the end of every whole run. The folder is named in
+ * RUN_CACHE instead; the processes that compile into it get NODE_COMPILE_CACHE from `withCompileCache`,
+ * and test/environment.js sets it in each worker once the worker runs, for what the tests start.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -17,16 +24,25 @@ import * as path from "node:path";
 /** How long one warm-up process may take (it is killed then; the tests start cold, nothing fails). */
 const WARM_DEADLINE_MS = 60_000;
 
+/** Names the run's cache folder to the processes started from here on (jest's workers), which do not compile into it themselves. */
+export const RUN_CACHE = "PB_COMPILE_CACHE";
+
 /**
- * Turns the cache on for every process started from here on (it is inherited through the
- * environment: jest's workers, the processes they start, theirs): a folder of this run's, which
- * `remove` deletes. Nothing when NODE_COMPILE_CACHE is set already (the user's own choice, or empty to turn it off).
+ * Makes a folder of this run's for the cache, named in RUN_CACHE for every process started from
+ * here on, which `remove` deletes. Nothing when NODE_COMPILE_CACHE is set already (the user's own
+ * choice, or empty to turn it off: every process then inherits that as it is).
  */
 export function useCompileCache(): { dir: string | undefined; remove(): void } {
   if (process.env.NODE_COMPILE_CACHE !== undefined) return { dir: undefined, remove: () => undefined };
   const dir = mkdtempSync(path.join(tmpdir(), "pb-compile-cache-"));
-  process.env.NODE_COMPILE_CACHE = dir;
+  process.env[RUN_CACHE] = dir;
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** `env` for a process that compiles into the run's cache: NODE_COMPILE_CACHE set to RUN_CACHE's folder, unless set already. */
+export function withCompileCache(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const dir = env[RUN_CACHE];
+  return dir === undefined || env.NODE_COMPILE_CACHE !== undefined ? env : { ...env, NODE_COMPILE_CACHE: dir };
 }
 
 /**
@@ -42,7 +58,7 @@ export function warm(program: string, preload: string): Promise<Ended> {
       cwd: program,
       stdio: "ignore",
       timeout: WARM_DEADLINE_MS,
-      env: { ...process.env, PULUMI_NODEJS_PROJECT: "compile-cache" },
+      env: { ...withCompileCache(), PULUMI_NODEJS_PROJECT: "compile-cache" },
     });
     child.on("error", (err) => resolve({ code: null, signal: null, error: err.message }));
     child.on("close", (code, signal) => resolve({ code, signal }));

@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from "node:os";
 import type { Socket } from "node:net";
 import * as path from "node:path";
-import { warm } from "./compile-cache";
+import { warm, withCompileCache } from "./compile-cache";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const INSTALL = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
@@ -58,7 +58,7 @@ export async function packAndInstall(root: string): Promise<Packed> {
  * the background: returns at once the folders it will fill, the folder its stages report to, and a
  * promise that settles when both stages have ended (rejecting with the failure, which is reported to
  * the readers too). With `warmCompileCache` (flush-at-port.ts's build), the program's stage ends by
- * compiling its plugin into NODE_COMPILE_CACHE (compile-cache.ts): readers wait for that too. The
+ * compiling its plugin into the run's compile cache (compile-cache.ts): readers wait for that too. The
  * tarball's name is npm's for the package.
  */
 export function startPackAndInstall(root: string, options: { warmCompileCache?: string } = {}): Packed & { status: string; done: Promise<void> } {
@@ -69,6 +69,8 @@ export function startPackAndInstall(root: string, options: { warmCompileCache?: 
   mkdirSync(status);
   const program = path.join(dir, "program");
   const runner = spawn(process.execPath, [RUNNER, root, dir, file, options.warmCompileCache ?? ""], {
+    // npm's processes and the installed program's compile into the run's cache, as the tests' do
+    env: withCompileCache(),
     stdio: ["ignore", "ignore", "pipe"],
     timeout: LOCK_DEADLINE_MS + 2 * COMMAND_DEADLINE_MS + 60_000,
   });

@@ -18,6 +18,14 @@ const { TestEnvironment } = require("jest-environment-node");
 /** How long the handles the file ended have to go once its last hook has run. */
 const GRACE_MS = 3000;
 
+// The run's compile cache (harness/compile-cache.ts) for every process the tests start: set here, in
+// the worker once it runs, since Node reads it only as a process starts and the worker itself
+// compiles nothing another process reuses (it would spend its exit writing the cache, past the
+// 500 ms jest waits for it). Before any file's environment, which copies process.env.
+if (process.env.PB_COMPILE_CACHE !== undefined && process.env.NODE_COMPILE_CACHE === undefined) {
+  process.env.NODE_COMPILE_CACHE = process.env.PB_COMPILE_CACHE;
+}
+
 /**
  * CPU time, ms, of this worker and of the children it has reaped (and theirs): /proc/self/stat's
  * utime, stime, cutime and cstime, in clock ticks (100 a second on Linux); undefined elsewhere.

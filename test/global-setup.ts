@@ -27,7 +27,7 @@ export default function globalSetup(): void {
   const root = path.join(__dirname, "..");
   // `npm test` has built already (this then only compares times); a bare `npx jest` may not have
   execFileSync(process.execPath, [path.join(root, "scripts", "lifecycle.js"), "stale"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
-  // before jest starts its workers: they, and every process started under them, inherit it
+  // before jest starts its workers: they pass it to every process their tests start (test/environment.js)
   const cache = useCompileCache();
   // the packed program's plugin, once, before any file starts its own (2 s more of the files' wait for the program)
   const preload = path.join(root, "dist", "harness", "flush-at-port.js");

@@ -5,6 +5,7 @@
  * the cache and exits once the port is out.
  */
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { getCompileCacheDir } from "node:module";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { warm } from "../../harness/compile-cache";
@@ -24,6 +25,12 @@ test("the tests' processes inherit the run's compile cache, which holds the pack
   await packedReady("program"); // the warm-up is part of the program's stage
   // Pulumi's SDK, gRPC and this package: hundreds of modules
   expect(entries(dir!)).toBeGreaterThan(300);
+});
+
+test("jest's worker does not compile into it itself: Node would write the worker's cache as it exits, past the 500 ms jest waits before force-exiting it", () => {
+  // in a whole run this file runs in a worker, which jest started after the global setup made the folder
+  expect(process.env.PB_COMPILE_CACHE).toBe(process.env.NODE_COMPILE_CACHE);
+  expect(getCompileCacheDir()).toBeUndefined();
 });
 
 test("a warm-up's plugin writes the cache and exits 0 once it has printed its port", async () => {
