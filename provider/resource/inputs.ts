@@ -117,7 +117,10 @@ export function checkInputs(given: Record<string, unknown>): { inputs: Record<st
   const news = trimmed(given);
   const known: Record<string, unknown> = {};
   const pending = new Set<string>();
-  for (const [k, v] of Object.entries(news)) {
+  // the own keys as Object.entries lists them, without its array of pairs (this runs on every check, diff, create and update)
+  for (const k in news) {
+    if (!Object.hasOwn(news, k)) continue;
+    const v = news[k];
     if (k.startsWith("__") || v === undefined) continue;
     if (v === UNKNOWN) pending.add(k);
     else known[k] = v;
