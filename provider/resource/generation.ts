@@ -248,6 +248,10 @@ export function droppedFields(inputs: Partial<TargetInputs>, state: TargetState)
 /** The releases a Target's recorded `authorizedActions` allow (state written by a read or a change): those having every one of them. */
 export function releasesOf(state: Pick<TargetState, "authorizedActions"> | undefined, among: readonly Release[] = RELEASES): readonly Release[] {
   const actions = state?.authorizedActions ?? [];
+  // no recorded action (check, create, a state without them) rules out no release: the list itself,
+  // and the kept answer below stays the Targets' (a step without state between two with it, as
+  // check before diff and update, used to replace it every time)
+  if (actions.length === 0) return among;
   // every Target of a stack usually records the same actions, read on each step: the last answer is kept per list of releases
   const last = RECORDED.get(among);
   // one step asks several times of the same state: the same list is known without comparing it
