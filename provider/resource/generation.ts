@@ -180,7 +180,9 @@ export function generationFailures(
   // the releases' name is for the messages only: worded when there is one (this runs on every check, diff, create and update)
   let those: string | undefined;
   const byField = kindsTable(releases);
-  for (const f of INPUT_FIELDS) {
+  // by index, not for…of: on every check, diff, create and update, mostly before V8 optimises it
+  for (let i = 0; i < INPUT_FIELDS.length; i++) {
+    const f = INPUT_FIELDS[i]!;
     const reason = sameRefusalOf(kindsIn(byField, releases, f), f, inputs, state);
     if (reason === false || reason === undefined) continue;
     // without the state (check), what depends on it cannot be judged: a required field it holds, a replaced one it keeps

@@ -158,7 +158,8 @@ function failuresOf(known: Record<string, unknown>, pending: ReadonlySet<string>
     const property = propertyPath(issue.path) || "(inputs)";
     failures.push({ property, reason: `${property} ${issue.message}` });
   }
-  for (const f of INPUT_FIELDS) {
+  for (let i = 0; i < INPUT_FIELDS.length; i++) {
+    const f = INPUT_FIELDS[i]!;
     if (programMustSet(f) && known[f] === undefined && !pending.has(f)) failures.push({ property: f, reason: `${f} is required` });
     const excludes = spec(f).excludes;
     const other = excludes?.fields.find((o) => isSet(known[o]));
