@@ -13,7 +13,8 @@ export {
   UnsupportedInputError,
   PlanError,
 } from "./errors";
-export { TargetInputs, checkInputs, UNKNOWN, type CheckFailure } from "./inputs";
+export { TargetInputs } from "./input-schema";
+export { checkInputs, UNKNOWN, type CheckFailure } from "./inputs";
 export { TargetState, TARGET_OUTPUTS, OUTPUT_FIELDS, stateFromTarget } from "./state";
 export { diffTarget, planUpdate, createRequest, type TargetDiff, type Change } from "./plan";
 export type { Call } from "./call";

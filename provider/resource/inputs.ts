@@ -1,57 +1,28 @@
 /**
- * The Target's inputs as a Pulumi program writes them: their zod schema, derived from the field
- * table with each field's shared rule, and `checkInputs`, which turns zod issues into Pulumi check
- * failures. Values not yet known during a preview are skipped, never guessed.
+ * The Target's inputs as a Pulumi program writes them: `checkInputs`, which takes valid inputs by
+ * the field table's plain tests and turns the zod schema's issues (`input-schema.ts`) on the others
+ * into Pulumi check failures. Values not yet known during a preview are skipped, never guessed.
  */
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
-import { z } from "zod";
-import { hasAnyIdPrefix, oneOf } from "../../common/rules";
+import type { z } from "zod";
+import { hasAnyIdPrefix } from "../../common/rules";
 import { looseName, nearestName } from "../../common/nearest";
 import { anyReleasePrefixes } from "../../wire/releases";
-import { kindOf } from "../../wire/field-kinds";
-import {
-  INPUT_FIELDS,
-  TARGET_FIELDS,
-  programMustSet,
-  spec,
-  type FieldSpec,
-  type InputField,
-  type RequiredField,
-  type TargetFields,
-  type ValueOf,
-} from "../../wire/target-fields";
+import { INPUT_FIELDS, TARGET_FIELDS, programMustSet, spec, type FieldSpec, type InputField } from "../../wire/target-fields";
+
+export type { TargetInputs } from "./input-schema";
 
 /** What the engine sends for a value that is not known yet (during preview): the SDK's own sentinel. */
 export const UNKNOWN: string = unknownValue;
 
-/** A field's input schema: its kind, and its rule with the provider's wording. */
-function inputSchema(f: FieldSpec, name: InputField): z.ZodType {
-  // a list takes the ids of every kind some release takes (the release table's); what the controller's release does not take is generation.ts's to refuse
-  const prefixes = f.association ? anyReleasePrefixes(name) : [];
-  const id = f.association && {
-    takes: (id: string) => hasAnyIdPrefix(id, prefixes),
-    message: `must be a ${f.association.noun} id starting with ${oneOf(prefixes)}`,
-  };
-  let s: z.ZodType = kindOf(f.kind).input({ values: f.values, id: id || undefined });
-  const check = f.check as ((v: unknown) => string | undefined) | undefined;
-  if (check) {
-    s = s.superRefine((v, ctx) => {
-      const why = check(v);
-      if (why) ctx.addIssue({ code: "custom", message: why });
-    });
-  }
-  return f.required && !f.autoname ? s : s.optional();
+/** The inputs' zod schema with every field optional (`input-schema.ts`), loaded at the first inputs that fail (see `failuresOf`). */
+let partialInputs: z.ZodType | undefined;
+
+/** `input-schema.ts`, loaded at its first use: building its schemas was a tenth of the package's own load, and valid inputs never need them. */
+function inputSchemaModule(): typeof import("./input-schema") {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require("./input-schema") as typeof import("./input-schema");
 }
-
-type InputShape = { [K in InputField]: K extends RequiredField ? z.ZodType<ValueOf<TargetFields[K]>> : z.ZodOptional<z.ZodType<ValueOf<TargetFields[K]>>> };
-
-/** The program's inputs of a Target, strict: a key that is not a field is refused. */
-export const TargetInputs = z.strictObject(Object.fromEntries(INPUT_FIELDS.map((f) => [f, inputSchema(TARGET_FIELDS[f], f)])) as InputShape);
-/** A Target's inputs as check returns them: every required field set, each value within its rule. */
-export type TargetInputs = z.infer<typeof TargetInputs>;
-
-/** The same with every field optional: fields whose value is not known yet are left out before parsing. */
-const PartialInputs = TargetInputs.partial();
 
 /**
  * A field's input as a plain test, from the same table entries as `inputSchema`: true exactly when
@@ -85,7 +56,7 @@ function inputTest(f: FieldSpec, name: InputField): (v: unknown) => boolean {
 /** Each input field's plain test (`inputTest`). */
 const INPUT_TESTS: ReadonlyMap<string, (v: unknown) => boolean> = new Map(INPUT_FIELDS.map((f) => [f, inputTest(TARGET_FIELDS[f], f)]));
 
-/** True when `PartialInputs` takes the known values without an issue (every key an input, every value passing its field's test). */
+/** True when `PartialInputs` (`input-schema.ts`) takes the known values without an issue (every key an input, every value passing its field's test). */
 export function inputsPass(known: Record<string, unknown>): boolean {
   for (const k in known) if (!Object.hasOwn(known, k) || !INPUT_TESTS.get(k)?.(known[k])) return false;
   return true;
@@ -146,7 +117,10 @@ export function checkInputs(given: Record<string, unknown>): { inputs: Record<st
   const news = trimmed(given);
   const known: Record<string, unknown> = {};
   const pending = new Set<string>();
-  for (const [k, v] of Object.entries(news)) {
+  // the own keys as Object.entries lists them, without its array of pairs (this runs on every check, diff, create and update)
+  for (const k in news) {
+    if (!Object.hasOwn(news, k)) continue;
+    const v = news[k];
     if (k.startsWith("__") || v === undefined) continue;
     if (v === UNKNOWN) pending.add(k);
     else known[k] = v;
@@ -169,7 +143,7 @@ export function checkInputs(given: Record<string, unknown>): { inputs: Record<st
  */
 function failuresOf(known: Record<string, unknown>, pending: ReadonlySet<string>): CheckFailure[] {
   // zod only for inputs that fail: its issues word the failures
-  const parsed = inputsPass(known) ? undefined : PartialInputs.safeParse(known);
+  const parsed = inputsPass(known) ? undefined : (partialInputs ??= inputSchemaModule().PartialInputs).safeParse(known);
   const failures: CheckFailure[] = [];
   for (const issue of parsed === undefined || parsed.success ? [] : parsed.error.issues) {
     if (issue.code === "unrecognized_keys") {
@@ -184,7 +158,8 @@ function failuresOf(known: Record<string, unknown>, pending: ReadonlySet<string>
     const property = propertyPath(issue.path) || "(inputs)";
     failures.push({ property, reason: `${property} ${issue.message}` });
   }
-  for (const f of INPUT_FIELDS) {
+  for (let i = 0; i < INPUT_FIELDS.length; i++) {
+    const f = INPUT_FIELDS[i]!;
     if (programMustSet(f) && known[f] === undefined && !pending.has(f)) failures.push({ property: f, reason: `${f} is required` });
     const excludes = spec(f).excludes;
     const other = excludes?.fields.find((o) => isSet(known[o]));

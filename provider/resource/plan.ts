@@ -76,7 +76,9 @@ export function changes(state: TargetState, news: Partial<TargetInputs>, ctx: Pl
   // most plans ignore nothing: no test to build for them
   const ignored = ctx.ignoreChanges?.length ? ignoredFields(ctx.ignoreChanges) : undefined;
   const out: Change[] = [];
-  for (const field of INPUT_FIELDS) {
+  // by index, not for…of: on every diff and update, mostly before V8 optimises it
+  for (let i = 0; i < INPUT_FIELDS.length; i++) {
+    const field = INPUT_FIELDS[i]!;
     if (ignored?.(field)) continue;
     const f = spec(field);
     const from = state[field];

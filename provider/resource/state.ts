@@ -184,7 +184,8 @@ function compact<T extends object>(o: T): T {
 
 /** The value at the first of `paths` the answer holds one at: a field under whichever release's name it came. */
 function firstAt(t: Target, paths: readonly (string | undefined)[]): unknown {
-  for (const p of paths) {
+  for (let i = 0; i < paths.length; i++) {
+    const p = paths[i];
     const v = p === undefined ? undefined : getPath(t, p);
     if (v !== undefined && v !== null) return v;
   }
@@ -227,11 +228,14 @@ function serverValue(t: Target, r: FieldReader): unknown {
 export function stateFromTarget(t: Target, managed: readonly InputField[]): TargetState {
   // built without undefined values in the first place (see `compact`): the state of every answer
   const state: Record<string, unknown> = {};
-  for (const r of READERS) {
+  // by index, not for…of (every answer of create, read and update, mostly before V8 optimises this)
+  for (let i = 0; i < READERS.length; i++) {
+    const r = READERS[i]!;
     const v = serverValue(t, r);
     if (v !== undefined) state[r.name] = v;
   }
-  for (const k of OUTPUT_FIELDS) {
+  for (let i = 0; i < OUTPUT_FIELDS.length; i++) {
+    const k = OUTPUT_FIELDS[i]!;
     const v = TARGET_OUTPUTS[k].from(t);
     if (v !== undefined) state[k] = v;
   }

@@ -207,6 +207,18 @@ describe("the controller's default, by what is known of its release", () => {
     expect(keys(afterProbe(fromActions(["read", "set-host-sources"]), true))).toEqual(RELEASE_KEYS.slice(RELEASE_KEYS.indexOf("0.11")));
   });
 
+  test("no recorded action rules out no release, and leaves the answer kept for the Targets' actions in place", () => {
+    const among = RELEASES.slice(2);
+    expect(releasesOf(undefined, among)).toBe(among);
+    expect(releasesOf({ authorizedActions: [] }, among)).toBe(among);
+    const recorded = ["read", "set-host-sources"];
+    const narrowed = releasesOf({ authorizedActions: recorded }, among);
+    expect(keys(narrowed)).toEqual(keys(among).filter((k) => keys(fromActions(recorded)).includes(k)));
+    // a step without state (check) between two with it (diff, update): the second finds the first's answer
+    releasesOf(undefined, among);
+    expect(releasesOf({ authorizedActions: [...recorded] }, among)).toBe(narrowed);
+  });
+
   test("session_connection_limit: 1 before 0.9.1, -1 from then, unknown when the releases hold both", () => {
     expect(controllerDefault("sessionConnectionLimit", fromActions(["set-host-sets", "set-credential-libraries"]))).toEqual({ known: true, value: 1 });
     expect(controllerDefault("sessionConnectionLimit", afterProbe(RELEASES, true))).toEqual({ known: true, value: -1 });

@@ -4,7 +4,8 @@
  * values without an issue, over every field and many values of every kind (valid, of another kind,
  * outside a rule, ids of other kinds, unknown keys, pairs of fields), or a failure would go unsaid.
  */
-import { UNKNOWN, TargetInputs, checkInputs, inputsPass } from "../../provider/resource/inputs";
+import { TargetInputs } from "../../provider/resource/input-schema";
+import { UNKNOWN, checkInputs, inputsPass } from "../../provider/resource/inputs";
 import { INPUT_FIELDS } from "../../wire/target-fields";
 
 const Partial = TargetInputs.partial();

@@ -2,7 +2,8 @@
  * What loading the provider costs in Pulumi's dynamic-provider host, which loads the installed
  * package once per `pulumi up`: the modules the entry loads leave out what the first calls do not
  * use (zod's translations, the filter parser and its regular-expression engine, undici's fetch,
- * WebSocket, caches and mocks), and what they leave out still works, unchanged, when asked for.
+ * WebSocket, caches and mocks, the inputs' zod schema), and what they leave out still works,
+ * unchanged, when asked for.
  * Each case runs in a fresh Node process of the program that installed the packed tarball: jest's
  * own module registry would hide Node's.
  */
@@ -20,15 +21,15 @@ function inProgram<T>(script: string): T {
 /** A script's prelude: `loaded(part)` tells whether a module whose path contains `part` is loaded. */
 const LOADED = `const loaded = (part) => Object.keys(require.cache).some((f) => f.includes(part));`;
 
-test("the dynamic entry loads neither zod's translations, nor the filter parser, nor undici's index", () => {
+test("the dynamic entry loads neither zod's translations, nor the filter parser, nor undici's index, nor the inputs' zod schema", () => {
   const seen = inProgram<Record<string, boolean>>(`${LOADED}
     require("pulumi-boundary/dynamic");
     process.stdout.write(JSON.stringify({
       zod: loaded("/zod/v4/core/"), fr: loaded("/zod/v4/locales/fr.cjs"), ar: loaded("/zod/v4/locales/ar.cjs"),
-      filter: loaded("/dist/common/filter.js"), re2js: loaded("/re2js/"),
+      filter: loaded("/dist/common/filter.js"), re2js: loaded("/re2js/"), inputSchema: loaded("/dist/provider/resource/input-schema.js"),
       pool: loaded("/undici/lib/dispatcher/pool.js"), index: loaded("/undici/index.js"), fetch: loaded("/undici/lib/web/fetch/"),
     }));`);
-  expect(seen).toEqual({ zod: true, fr: false, ar: false, filter: false, re2js: false, pool: true, index: false, fetch: false });
+  expect(seen).toEqual({ zod: true, fr: false, ar: false, filter: false, re2js: false, inputSchema: false, pool: true, index: false, fetch: false });
 });
 
 test("zod's translations still load at their first use, the same as without the provider, and its English messages are unchanged", () => {
@@ -65,4 +66,24 @@ test("undici's parts are the very classes and function its index exports, loaded
   expect(UNDICI.Pool).toBe(undici.Pool);
   expect(UNDICI.buildConnector).toBe(undici.buildConnector);
   expect(UNDICI.request).toBe(undici.Dispatcher.prototype.request);
+});
+
+test("inputs that fail are still worded by the inputs' zod schema, which loads at the first of them", () => {
+  const seen = inProgram<{ good: unknown[]; before: boolean; failures: { property: string; reason: string }[]; after: boolean }>(`${LOADED}
+    const p = require("pulumi-boundary/dynamic");
+    const schema = "/dist/provider/resource/input-schema.js";
+    p.check({}, { scopeId: "p_1234567890", name: "web", sessionMaxSeconds: 60, hostSetIds: ["hsst_1234567890"] }).then((good) => {
+      const before = loaded(schema);
+      return p.check({}, { scopeId: "p_1234567890", name: "web", sessionMaxSeconds: 1.5, hostSetId: ["hsst_1"], type: "ssh2", hostSetIds: ["x_1"] })
+        .then((r) => process.stdout.write(JSON.stringify({ good: good.failures, before, failures: r.failures, after: loaded(schema) })));
+    });`);
+  expect(seen.good).toEqual([]);
+  expect(seen.before).toBe(false);
+  expect(seen.failures).toEqual([
+    { property: "type", reason: 'type must be one of "tcp", "ssh", "rdp"' },
+    { property: "hostSetIds[0]", reason: "hostSetIds[0] must be a host set id starting with hsst_, hsplg_ or hs_" },
+    { property: "sessionMaxSeconds", reason: "sessionMaxSeconds must be a whole number" },
+    { property: "hostSetId", reason: "hostSetId is not an input of boundary:Target: did you mean hostSetIds?" },
+  ]);
+  expect(seen.after).toBe(true);
 });
