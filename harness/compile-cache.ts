@@ -10,9 +10,8 @@
  * killed), so `warm` starts a plugin once, preloaded with flush-at-port.ts, before the tests' own.
  *
  * Jest's own workers stay out of it: Node reads NODE_COMPILE_CACHE only as a process starts, and a
- * worker that had it spent 1-1.5 s writing its cache (TypeScript, jest, ts-jest: nothing any other
- * process loads) as it exited, past the 500 ms jest gives it, so jest force-exited it ("A worker
- * process has failed to exit gracefully") at the end of every whole run. The folder is named in
+ * worker that had it spent about a second writing its cache (TypeScript, jest, ts-jest: nothing any
+ * other process loads) as it exited, where jest gives a worker 500 ms. The folder is named in
  * RUN_CACHE instead; the processes that compile into it get NODE_COMPILE_CACHE from `withCompileCache`,
  * and test/environment.js sets it in each worker once the worker runs, for what the tests start.
  */
