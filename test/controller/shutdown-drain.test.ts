@@ -10,6 +10,7 @@ import * as path from "node:path";
 import * as undici from "undici";
 import { startTestController } from "../helpers/controller";
 import { selfSignedCert } from "../helpers/certs";
+import { until } from "../helpers/wait";
 
 /** How long shutdown may take here: no grace period, so only the drain's own waits. */
 const PROMPT_MS = 2000;
@@ -31,7 +32,8 @@ test("a keep-alive /health poller does not hold shutdown: from the first signal 
       await new Promise((r) => setTimeout(r, 20));
     }
   })();
-  await new Promise((r) => setTimeout(r, 200));
+  // the poller's connection is up and answered before the signal (a fixed wait was too short under load)
+  await until(() => statuses.includes(200), "the poller's first 200", 10_000);
   const started = Date.now();
   await c.shutdown();
   const took = Date.now() - started;
