@@ -3,7 +3,7 @@
  * /metrics) over one store, and shuts both down gracefully. Used by the CLI, the tests, the demo
  * and the benchmarks alike.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from "node:http";
 import { Server as TlsServer, createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { Drain } from "./drain";
@@ -158,9 +158,18 @@ export async function startController(options: ControllerOptions): Promise<Runni
 /** A listener: HTTP, or HTTPS when it has TLS. */
 type Listener = Server | TlsServer;
 
+/**
+ * What both listeners ask of Node's server. `optimizeEmptyRequests` (Node 24): a request without
+ * Content-Length or Transfer-Encoding has no body (RFC 9112 6.3), so Node marks it read and ended
+ * at once instead of running it through a stream's life cycle (its `resume`, `end` and `close`
+ * events, on later ticks): a tenth of Node's own work per GET. Handlers never wait for such a
+ * request's events (body.ts reads a body only when there is one). Older Nodes ignore the option.
+ */
+const SERVER_OPTIONS: ServerOptions = { optimizeEmptyRequests: true };
+
 /** An HTTP server, or an HTTPS one when the listener has TLS. */
 function serve(listener: ListenerOptions, handler: (req: IncomingMessage, res: ServerResponse) => void): Listener {
-  return listener.tls ? createTlsServer(secureOptions(listener.tls), handler) : createServer(handler);
+  return listener.tls ? createTlsServer({ ...SERVER_OPTIONS, ...secureOptions(listener.tls) }, handler) : createServer(SERVER_OPTIONS, handler);
 }
 
 /** Binds a listener; the error names which one and where ("cannot listen on the ops address …"). */

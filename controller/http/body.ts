@@ -35,6 +35,8 @@ export async function readText(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
 /** Collects the body with plain events (cheaper than async iteration on this hot path). */
 function readAll(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[]; size: number }> {
   return new Promise((resolve, reject) => {
+    // a request without a body that Node has already ended (server.ts: optimizeEmptyRequests) emits no 'end'
+    if (req.readableEnded) return resolve({ chunks: [], size: 0 });
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {

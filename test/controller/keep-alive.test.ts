@@ -43,3 +43,25 @@ test("a GET that carries a body it does not read is answered with Connection: cl
   expect(text).toMatch(/^HTTP\/1\.1 404/);
   expect(text).toMatch(/\r\nconnection: close\r\n/i);
 });
+
+// Node ends a request without Content-Length or Transfer-Encoding at once (server.ts: optimizeEmptyRequests),
+// without the stream's `end` event: whatever reads a body must not wait for one that never comes
+test("a POST with no body and no length is answered (its empty body read as {}), and the connection serves the next request", async () => {
+  const t = await c.create();
+  const text = await overOneSocket([
+    `POST /v1/targets HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${ADMIN_TOKEN}\r\n\r\n`,
+    `PATCH /v1/targets/${t.id} HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${ADMIN_TOKEN}\r\n\r\n`,
+    get(`/v1/targets/${t.id}`),
+  ]);
+  const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+  expect(statuses).toEqual([400, 400, 200]);
+  expect(text).not.toMatch(/connection: close/i);
+});
+
+test("a bodiless GET's answer carries the headers it always has, in their order", async () => {
+  const t = await c.create();
+  const text = await overOneSocket([get(`/v1/targets/${t.id}`)]);
+  const head = text.slice(0, text.indexOf("\r\n\r\n")).split("\r\n");
+  expect(head[0]).toBe("HTTP/1.1 200 OK");
+  expect(head.slice(1).map((h) => h.slice(0, h.indexOf(":")))).toEqual(["content-type", "content-length", "cache-control", "Date", "Connection", "Keep-Alive"]);
+});
