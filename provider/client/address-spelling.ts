@@ -20,13 +20,16 @@ export function takesBrackets(learned: boolean | undefined, releases: readonly R
 /**
  * The spellings to try for a body's IPv6 `address`, best first: `[addr]` or `addr` (the program's
  * letters: the controller normalises them). Undefined when the body carries no IPv6 address.
+ * `takes` (`takesBrackets`' answer) is asked only then: every call of the client comes through here,
+ * and almost none carries an IPv6 address.
  */
-export function addressSpellings(body: Record<string, unknown> | undefined, brackets: boolean | undefined): [string, string] | undefined {
+export function addressSpellings(body: Record<string, unknown> | undefined, takes: () => boolean | undefined): [string, string] | undefined {
   const address = body?.address;
   if (typeof address !== "string") return undefined;
   const bare = ipv6Literal(address);
   if (bare === undefined) return undefined;
   const bracketed = `[${bare}]`;
+  const brackets = takes();
   const first = brackets === undefined ? (address.trim().startsWith("[") ? bracketed : bare) : brackets ? bracketed : bare;
   return [first, first === bare ? bracketed : bare];
 }

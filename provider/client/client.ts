@@ -109,7 +109,7 @@ export class BoundaryClient extends ListActionsWithNames {
    * takes (`address-spelling.ts`); after the 400 that refuses the spelling, the call is sent once more in the other.
    */
   private async sendSpelled<T>(call: WireCall<T>): Promise<T> {
-    const spellings = addressSpellings(call.body, takesBrackets(this.knowledge.ipv6Brackets, this.releases));
+    const spellings = addressSpellings(call.body, () => takesBrackets(this.knowledge.ipv6Brackets, this.releases));
     if (!spellings) return this.sendOnce(call);
     try {
       return await this.sendOnce({ ...call, body: withAddress(call.body!, spellings[0]) });

@@ -97,6 +97,20 @@ export class Pacer {
   }
 
   /**
+   * `acquire` when it needs no wait: without a client-side ceiling, nobody queued for this kind and
+   * room in its quota, the request is counted in flight and the time it was let go is returned;
+   * else undefined (nothing counted: `acquire` decides). No promise: nearly every request goes so.
+   */
+  tryAcquire(kind: string): number | undefined {
+    if (this.perSecond) return undefined;
+    const lane = this.lane(kind);
+    const now = performance.now();
+    if (lane.queue.length || lane.quota.allowance(now, lane.inFlight) <= 0) return undefined;
+    lane.inFlight++;
+    return now;
+  }
+
+  /**
    * The request let go at `sentAt` is answered (`answered`, with its `RateLimit` header if any) or
    * failed: what the controller said is kept, and the requests waiting are let go as far as it allows.
    */

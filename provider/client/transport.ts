@@ -18,7 +18,7 @@ import { UNDICI } from "./undici-parts";
 export type { Answer } from "./failures";
 
 /** The options of one request on a composed pool: undici's request options and the operation. */
-type OperationRequest = undici.Dispatcher.RequestOptions & Pick<OperationDispatchOptions, "operation">;
+type OperationRequest = undici.Dispatcher.RequestOptions & Pick<OperationDispatchOptions, "operation" | "name">;
 
 /** undici's connector with `options`, marking every error it reports (see CONNECT_FAILED). */
 function markingConnector(options: undici.buildConnector.BuildOptions): undici.buildConnector.connector {
@@ -128,12 +128,15 @@ export class Transport {
     const headers: Record<string, string> = { accept: "application/json" };
     if (body !== undefined) headers["content-type"] = "application/json";
     if (token) headers.authorization = `Bearer ${token}`;
+    // its name for messages made once here, not by each interceptor
+    const name = { method, path: path.split("?")[0]! };
     const request: OperationRequest = {
       method: method as undici.Dispatcher.HttpMethod,
       path,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       operation: op,
+      name,
     };
     try {
       const res = await UNDICI.request.call(dispatcher, request);
@@ -149,7 +152,7 @@ export class Transport {
         },
       };
     } catch (err) {
-      throw await this.failures.plainHttpToTls(op, this.failures.transportError(op, { method, path: path.split("?")[0]! }, err));
+      throw await this.failures.plainHttpToTls(op, this.failures.transportError(op, name, err));
     }
   }
 }

@@ -40,9 +40,15 @@ test("the spelling sent: what every release the controller may be takes, else th
   expect(takesBrackets(undefined, [release("0.20"), release("0.21")])).toBe(false);
   expect(takesBrackets(undefined, [release("0.4"), release("0.18"), release("0.21")])).toBeUndefined();
   expect(takesBrackets(false, [release("0.12")])).toBe(false); // a refusal taught it
-  expect(addressSpellings(body, true)).toEqual(["[2001:BEEF::1]", "2001:BEEF::1"]);
-  expect(addressSpellings(body, false)).toEqual(["2001:BEEF::1", "[2001:BEEF::1]"]);
-  expect(addressSpellings({ address: "[2001:BEEF::1]" }, undefined)).toEqual(["[2001:BEEF::1]", "2001:BEEF::1"]);
-  expect(addressSpellings({ address: "db.internal" }, true)).toBeUndefined();
-  expect(addressSpellings({ name: "x" }, true)).toBeUndefined();
+  expect(addressSpellings(body, () => true)).toEqual(["[2001:BEEF::1]", "2001:BEEF::1"]);
+  expect(addressSpellings(body, () => false)).toEqual(["2001:BEEF::1", "[2001:BEEF::1]"]);
+  expect(addressSpellings({ address: "[2001:BEEF::1]" }, () => undefined)).toEqual(["[2001:BEEF::1]", "2001:BEEF::1"]);
+  expect(addressSpellings({ address: "db.internal" }, () => true)).toBeUndefined();
+  expect(addressSpellings({ name: "x" }, () => true)).toBeUndefined();
+  // the releases are asked only for an IPv6 address: every call of the client comes through here
+  const never = (): boolean => {
+    throw new Error("asked without an IPv6 address");
+  };
+  expect(addressSpellings({ address: "db.internal" }, never)).toBeUndefined();
+  expect(addressSpellings(undefined, never)).toBeUndefined();
 });
