@@ -49,6 +49,7 @@ const NO_QUERY = new URLSearchParams();
  */
 export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const release = deps.store.release;
+  // no closure in here: a function whose variables a closure captures allocates them on every call
   return (req, res) => {
     const started = deps.logger.quiet ? 0 : performance.now();
     const method = req.method ?? "GET";
@@ -77,31 +78,62 @@ export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerRes
       };
       // Boundary judges the token last: decode, validate, look up, and only then 401 or 403 (see refusedAfterChecks)
       if (refused) pending = refusedAfterChecks(req, route, ctx, refused);
-      else pending = route.body ? decode(req, route, route.body, ctx).then((body) => route.handle(ctx, body)) : route.handle(ctx, undefined);
+      else pending = route.body ? decodeAndHandle(req, route, ctx) : route.handle(ctx, undefined);
     } catch (err) {
       pending = failure(err, deps.logger, method, pathname);
     }
-    const finish = (reply: Reply) => {
-      // counted before the answer leaves, so a client that reads /metrics next sees its own call
-      if (rateHeaders) reply = { ...reply, headers: { ...rateHeaders, ...reply.headers } };
-      deps.metrics.countRequest(method, template, reply.status);
-      if (deps.closing()) res.setHeader("connection", "close");
-      if (!req.complete && hasBody(req)) refuseRest(req, res);
-      let sent: Promise<void> | undefined;
-      try {
-        sent = send(res, reply);
-      } finally {
-        if (!sent) deps.answered?.(req);
-      }
-      if (sent) void sent.then(() => deps.answered?.(req));
-      if (deps.logger.quiet) return;
-      const log = () => deps.logger.info("request", { method, path: pathname, status: reply.status, ms: Number((performance.now() - started).toFixed(2)) });
-      if (sent) void sent.then(log);
-      else log();
-    };
-    if (pending instanceof Promise) void pending.then(finish, (err) => finish(failure(err, deps.logger, method, pathname)));
-    else finish(pending);
+    const request: Answering = { deps, req, res, method, pathname, template, rateHeaders, started };
+    if (pending instanceof Promise) finishLater(request, pending);
+    else finish(request, pending);
   };
+}
+
+/** What answering a request needs once its reply is known. */
+interface Answering {
+  deps: ChainDeps;
+  req: IncomingMessage;
+  res: ServerResponse;
+  method: string;
+  pathname: string;
+  template: string;
+  rateHeaders: Record<string, string> | undefined;
+  /** When it started (performance.now()), or 0 when requests are not logged. */
+  started: number;
+}
+
+/** The reply of a route that reads a body or answers later. */
+function finishLater(a: Answering, pending: Promise<Reply>): void {
+  void pending.then(
+    (reply) => finish(a, reply),
+    (err) => finish(a, failure(err, a.deps.logger, a.method, a.pathname)),
+  );
+}
+
+/** A route's body decoded, then its handler. */
+function decodeAndHandle(req: IncomingMessage, route: Route, ctx: Context): Promise<Reply> {
+  return decode(req, route, route.body!, ctx).then((body) => route.handle(ctx, body));
+}
+
+/** Sends the reply, counts it, and logs it (at debug). */
+function finish(a: Answering, reply: Reply): void {
+  const { deps, req, res } = a;
+  // counted before the answer leaves, so a client that reads /metrics next sees its own call
+  if (a.rateHeaders) reply = { ...reply, headers: { ...a.rateHeaders, ...reply.headers } };
+  deps.metrics.countRequest(a.method, a.template, reply.status);
+  if (deps.closing()) res.setHeader("connection", "close");
+  if (!req.complete && hasBody(req)) refuseRest(req, res);
+  let sent: Promise<void> | undefined;
+  try {
+    sent = send(res, reply);
+  } finally {
+    if (!sent) deps.answered?.(req);
+  }
+  if (sent) void sent.then(() => deps.answered?.(req));
+  if (deps.logger.quiet) return;
+  const log = () =>
+    deps.logger.info("request", { method: a.method, path: a.pathname, status: reply.status, ms: Number((performance.now() - a.started).toFixed(2)) });
+  if (sent) void sent.then(log);
+  else log();
 }
 
 /**

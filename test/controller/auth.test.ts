@@ -1,6 +1,7 @@
 /** Bearer tokens, against every release of the matrix: 401 without one, the read-only token may list and read only. */
 import fc from "fast-check";
-import { bearerToken } from "../../controller/http/auth";
+import type { IncomingMessage } from "node:http";
+import { Authenticator, bearerToken } from "../../controller/http/auth";
 import { PROJECT, READ_ONLY_TOKEN, startTestController, type TestController } from "../helpers/controller";
 import { MATRIX, facts } from "../helpers/releases";
 
@@ -78,5 +79,22 @@ test("the Bearer header is read as /^bearer\\s+(\\S+)\\s*$/i reads it (without t
   fc.assert(
     fc.property(header, (h) => expect(bearerToken(h)).toBe(byRegex(h))),
     { numRuns: 5000 },
+  );
+});
+
+test("a configured token is known exactly when bearerToken reads it from the header, whatever the tokens hold (the shortcut for `Bearer <token>` agrees)", () => {
+  const token = fc.oneof(fc.string({ minLength: 1, maxLength: 6 }), fc.constantFrom("at_1 2", " at", "at\t", "at_1234567890_s1"));
+  const scheme = fc.constantFrom("Bearer ", "bearer ", "Bearer  ", "Bearer\t", "");
+  fc.assert(
+    fc.property(token, fc.option(token), fc.string({ maxLength: 3 }), scheme, (admin, readOnly, extra, prefix) => {
+      const auth = new Authenticator(admin, readOnly ?? undefined);
+      for (const presented of [admin, readOnly ?? "", admin + extra, extra]) {
+        const header = prefix + presented;
+        const read = bearerToken(header);
+        const expected = read === undefined ? undefined : read === admin ? "admin" : readOnly !== null && read === readOnly ? "read-only" : undefined;
+        expect(auth.identify({ headers: { authorization: header } } as IncomingMessage)?.grant).toBe(expected);
+      }
+    }),
+    { numRuns: 3000 },
   );
 });

@@ -22,6 +22,25 @@ test("/metrics counts every API request by method, route template and code", asy
   expect(text).toContain('boundary_http_requests_total{method="GET",route="/v1/targets",code="401"} 1');
 });
 
+test("/metrics counts a request repeated and requests interleaved alike (the last request's counter is reused)", async () => {
+  const d = await startTestController();
+  try {
+    const t = await d.create();
+    const read = (id: string) => d.call("GET", `/v1/targets/${id}`);
+    for (const id of [t.id, t.id, t.id]) await read(id);
+    await d.call("GET", `/v1/targets?scope_id=${PROJECT}`);
+    for (const id of [t.id, t.id, "ttcp_0000000000", t.id]) await read(id);
+    await d.call("GET", `/v1/targets/${t.id}`, undefined, null);
+    const text = await (await fetch(`${d.opsUrl}/metrics`)).text();
+    expect(text).toContain('boundary_http_requests_total{method="GET",route="/v1/targets/{id}",code="200"} 6');
+    expect(text).toContain('boundary_http_requests_total{method="GET",route="/v1/targets/{id}",code="404"} 1');
+    expect(text).toContain('boundary_http_requests_total{method="GET",route="/v1/targets/{id}",code="401"} 1');
+    expect(text).toContain('boundary_http_requests_total{method="GET",route="/v1/targets",code="200"} 1');
+  } finally {
+    await d.shutdown();
+  }
+});
+
 test("shutdown flips /health to 503 before the listeners close", async () => {
   const d = await startTestController({ gracefulShutdownWaitMs: 300 });
   const closing = d.shutdown();
