@@ -23,7 +23,7 @@ module.exports = {
   // Each file's modules stay in a worker's heap (Pulumi's SDK, zod, the controller: 1.3-1.5 GB of
   // RSS by the end of a whole run). Then a worker took longer than jest's 500 ms to exit (a 2 GB
   // process takes 0.5-0.6 s from its exit event to its end), so jest force-exited one at the end of
-  // every whole run, and its major garbage collections held the thread long enough to fail an
-  // in-process loop check (fuzz-http: 279 ms). Jest starts a new worker once one holds more than this after a file.
+  // every whole run; and a collection of a heap that large likely held the thread when an in-process
+  // loop check failed once (fuzz-http: 279 ms). Jest starts a new worker once one holds more than this after a file.
   workerIdleMemoryLimit: "600MB",
 };
