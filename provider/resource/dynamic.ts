@@ -8,7 +8,8 @@
  * inputs carry what the core needs: `__logicalName` (set by the Target class when the program gives
  * no name, for autonaming; its presence also says the name is not the program's),
  * `__priorInputs` (written here by Check from the old inputs: the fields the program set at its
- * previous run, so a field removed since is reset even if no apply ever recorded it) and
+ * previous run and has removed since, so such a field is reset even if no apply ever recorded it;
+ * absent when none was removed) and
  * `__timeouts` (the resource's `customTimeouts`, copied by the Target class and kept in the outputs,
  * so refresh and destroy, which get only the outputs, honour them too).
  *
@@ -25,7 +26,8 @@ import type { BoundaryClientOptions } from "../client";
 import { PACKAGE, providerOptions, refuseUnknownConfigKeys } from "../config";
 import { TargetCore, type OperationContext } from "./core";
 import { ResourceInitError } from "./errors";
-import { managedFields } from "./state";
+import { INPUT_FIELDS, type InputField } from "../../wire/target-fields";
+import { isSet } from "./inputs";
 
 const PROVIDER_KEY = "__provider";
 const LOGICAL_NAME_KEY = "__logicalName";
@@ -59,7 +61,12 @@ export class DynamicTargetProvider implements pulumi.dynamic.ResourceProvider {
       logicalName: typeof logicalName === "string" ? logicalName : undefined,
       oldName: typeof olds.name === "string" ? olds.name : undefined,
     });
-    return { inputs: { ...inputs, [PRIOR_INPUTS_KEY]: managedFields(olds) }, failures };
+    const removed = removedFields(olds, news);
+    // the usual run removes nothing: no key, so the inputs (stored, then sent on every later step) carry nothing extra
+    if (removed.length > 0) return { inputs: { ...inputs, [PRIOR_INPUTS_KEY]: removed }, failures };
+    if (!(PRIOR_INPUTS_KEY in inputs)) return { inputs, failures };
+    const { [PRIOR_INPUTS_KEY]: _stale, ...rest } = inputs;
+    return { inputs: rest, failures };
   }
 
   /** What changed; `replaces` lists the fields that force a new Target. */
@@ -109,7 +116,26 @@ function withTimeouts<T extends object>(outs: T, from: Record<string, unknown>):
   return from[TIMEOUTS_KEY] === undefined ? outs : { ...outs, [TIMEOUTS_KEY]: from[TIMEOUTS_KEY] };
 }
 
-/** The fields the program set at its previous run, as Check recorded them. */
+/**
+ * The input fields the previous program set (`olds`) that the program no longer sets (`news`): what
+ * Check records as `__priorInputs`. Only those can matter: the diff, the plan and the release
+ * verdicts read `__managed` only for a field the inputs leave unset, so a field still set adds
+ * nothing. A string of white space counts as unset here (normalising may make it so), which at
+ * worst records a field the state already manages, as every field was recorded before.
+ */
+export function removedFields(olds: Record<string, unknown>, news: Record<string, unknown>): InputField[] {
+  const out: InputField[] = [];
+  // by index: on every check, mostly before V8 optimises it
+  for (let i = 0; i < INPUT_FIELDS.length; i++) {
+    const f = INPUT_FIELDS[i]!;
+    if (olds[f] === undefined) continue;
+    const v = news[f];
+    if (!isSet(v) || (typeof v === "string" && v.trim() === "")) out.push(f);
+  }
+  return out;
+}
+
+/** The fields the program set at its previous run and no longer sets, as Check recorded them (earlier versions recorded every field it set). */
 function priorInputs(news: Record<string, unknown>): string[] {
   const prior = news[PRIOR_INPUTS_KEY];
   return Array.isArray(prior) ? prior.filter((f): f is string => typeof f === "string") : [];

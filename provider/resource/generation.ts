@@ -239,13 +239,23 @@ function explain(
  * naming the release that added it.
  */
 export function droppedFields(inputs: Partial<TargetInputs>, state: TargetState): CheckFailure[] {
-  return INPUT_FIELDS.filter((f) => fieldSince(f) && isSet(inputs[f]) && !isSet(state[f])).map((f) => ({
-    property: f,
-    reason:
-      `${f} was not kept: the controller took it without an error but does not know it ` +
-      `(Boundary ${fieldSince(f)} added it); remove ${f} or upgrade the controller`,
-  }));
+  // on every create and update: the fields a release added found once, walked by index, no closure
+  const fields = (addedFields ??= INPUT_FIELDS.filter((f) => fieldSince(f) !== undefined));
+  const out: CheckFailure[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i]!;
+    if (!isSet(inputs[f]) || isSet(state[f])) continue;
+    out.push({
+      property: f,
+      reason:
+        `${f} was not kept: the controller took it without an error but does not know it ` +
+        `(Boundary ${fieldSince(f)} added it); remove ${f} or upgrade the controller`,
+    });
+  }
+  return out;
 }
+/** The input fields some release added (`fieldSince`): the only ones an older release can drop. */
+let addedFields: readonly InputField[] | undefined;
 
 /** The releases a Target's recorded `authorizedActions` allow (state written by a read or a change): those having every one of them. */
 export function releasesOf(state: Pick<TargetState, "authorizedActions"> | undefined, among: readonly Release[] = RELEASES): readonly Release[] {

@@ -48,9 +48,12 @@ function normalize(v: unknown): unknown {
 
 /** Equality as the controller sees it: id lists as sets, "" as unset, and a `field`'s values in the form it stores them (an address's spellings). */
 export function sameValue(a: unknown, b: unknown, field?: InputField): boolean {
+  // the same value is the same (most fields of most diffs): no canonical form, no JSON of either
+  if (a === b) return true;
   const canonical = field && spec(field).canonical;
-  const [x, y] = canonical ? [typeof a === "string" ? canonical(a) : a, typeof b === "string" ? canonical(b) : b] : [a, b];
-  // the same value is the same (most fields of most diffs): no JSON of either
+  // two values, not a destructured pair: unoptimised code iterates a pair (this runs on every set field of every diff and update)
+  const x = canonical && typeof a === "string" ? canonical(a) : a;
+  const y = canonical && typeof b === "string" ? canonical(b) : b;
   if (x === y) return true;
   return JSON.stringify(normalize(x)) === JSON.stringify(normalize(y));
 }
