@@ -158,6 +158,8 @@ class LeakCheckingEnvironment extends TestEnvironment {
     if (!out || !after || !this.cpuBefore) return;
     const line = {
       file: this.testPath,
+      // which worker ran it: jest replaces a worker past workerIdleMemoryLimit, and a new one starts cold
+      pid: process.pid,
       wallMs: Date.now() - this.startedAt,
       workerMs: after.self - this.cpuBefore.self,
       childrenMs: after.children - this.cpuBefore.children,
