@@ -56,11 +56,12 @@ export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerRes
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const pathname = q < 0 ? url : url.slice(0, q);
+    const queryString = q < 0 ? "" : url.slice(q + 1);
     let template = "unmatched";
     let rateHeaders: Record<string, string> | undefined;
     let pending: Reply | Promise<Reply>;
     try {
-      const { route, id } = match(method, pathname, q < 0 ? "" : url.slice(q + 1), release);
+      const { route, id } = match(method, pathname, queryString, release);
       template = route.template;
       rateHeaders = limit(deps.limiter, route, req);
       // a route anyone may call (logging in) asks no token and no grant
@@ -73,7 +74,8 @@ export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerRes
         tokens: deps.tokens,
         principal: principal ?? ANONYMOUS,
         actions: principal ? actionsOf(principal, release) : [],
-        query: q < 0 ? NO_QUERY : new URLSearchParams(url.slice(q + 1)),
+        query: q < 0 ? NO_QUERY : new URLSearchParams(queryString),
+        queryString,
         id,
       };
       // Boundary judges the token last: decode, validate, look up, and only then 401 or 403 (see refusedAfterChecks)
