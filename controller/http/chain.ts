@@ -41,6 +41,15 @@ export interface ChainDeps {
 
 /** A query string without parameters: shared, handlers only read it. */
 const NO_QUERY = new URLSearchParams();
+/** The last query string parsed, and its parameters (shared likewise): a client polling a list sends the same one again. */
+let lastQuery = { text: "", params: NO_QUERY };
+
+/** The parameters of a query string, parsed once while the same string comes again. */
+function paramsOf(text: string): URLSearchParams {
+  if (text === "") return NO_QUERY;
+  if (text !== lastQuery.text) lastQuery = { text, params: new URLSearchParams(text) };
+  return lastQuery.params;
+}
 
 /**
  * The API listener's request handler. A route that reads no body and answers at once (a GET) runs
@@ -74,7 +83,7 @@ export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerRes
         tokens: deps.tokens,
         principal: principal ?? ANONYMOUS,
         actions: principal ? actionsOf(principal, release) : [],
-        query: q < 0 ? NO_QUERY : new URLSearchParams(queryString),
+        query: paramsOf(queryString),
         queryString,
         id,
       };
