@@ -41,6 +41,15 @@ export interface ChainDeps {
 
 /** A query string without parameters: shared, handlers only read it. */
 const NO_QUERY = new URLSearchParams();
+/** The last query string parsed, and its parameters (shared likewise): a client polling a list sends the same one again. */
+let lastQuery = { text: "", params: NO_QUERY };
+
+/** The parameters of a query string, parsed once while the same string comes again. */
+function paramsOf(text: string): URLSearchParams {
+  if (text === "") return NO_QUERY;
+  if (text !== lastQuery.text) lastQuery = { text, params: new URLSearchParams(text) };
+  return lastQuery.params;
+}
 
 /**
  * The API listener's request handler. A route that reads no body and answers at once (a GET) runs
@@ -56,11 +65,12 @@ export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerRes
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const pathname = q < 0 ? url : url.slice(0, q);
+    const queryString = q < 0 ? "" : url.slice(q + 1);
     let template = "unmatched";
     let rateHeaders: Record<string, string> | undefined;
     let pending: Reply | Promise<Reply>;
     try {
-      const { route, id } = match(method, pathname, q < 0 ? "" : url.slice(q + 1), release);
+      const { route, id } = match(method, pathname, queryString, release);
       template = route.template;
       rateHeaders = limit(deps.limiter, route, req);
       // a route anyone may call (logging in) asks no token and no grant
@@ -73,7 +83,8 @@ export function apiChain(deps: ChainDeps): (req: IncomingMessage, res: ServerRes
         tokens: deps.tokens,
         principal: principal ?? ANONYMOUS,
         actions: principal ? actionsOf(principal, release) : [],
-        query: q < 0 ? NO_QUERY : new URLSearchParams(url.slice(q + 1)),
+        query: paramsOf(queryString),
+        queryString,
         id,
       };
       // Boundary judges the token last: decode, validate, look up, and only then 401 or 403 (see refusedAfterChecks)

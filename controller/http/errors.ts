@@ -51,7 +51,8 @@ export function send(res: ServerResponse, reply: OutgoingReply): Promise<void> |
   }
   if (reply.list) {
     const { pieces, length } = reply.list;
-    res.writeHead(reply.status, { ...reply.headers, ...jsonHeaders(length) });
+    // the headers object of a JSON reply (one shape for Node's writeHead to meet), a copy only when there are more
+    res.writeHead(reply.status, reply.headers ? { ...reply.headers, ...jsonHeaders(length) } : jsonHeaders(length));
     if (length > STREAM_HELD_BYTES) return writePieces(res, pieces);
     // a kept body (a list asked again unchanged) is one piece: written as a JSON reply is
     if (pieces.length === 1) {

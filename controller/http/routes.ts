@@ -15,6 +15,7 @@ import type { TargetRecord } from "../record";
 import { maybeAlias, type Store } from "../store";
 import { pageSteps } from "../pagination";
 import { inSlicesOrNow, type Steps } from "../slices";
+import { keepListReply, keptListReply } from "../list-replies";
 import { listBody, listItemView, renderChanged, renderPage, renderTarget, renderUpdated, type ListBytes } from "../view";
 import { forbidden, type Principal } from "./auth";
 import type { GatewayBody } from "./gateway-body";
@@ -42,6 +43,8 @@ export interface Context {
   /** The caller's `authorized_actions` on a Target in the release emulated. */
   actions: readonly string[];
   query: URLSearchParams;
+  /** The query string as sent (what follows `?`, or ""): what a kept list reply is found by. */
+  queryString: string;
   /** The `{id}` path segment, decoded. */
   id: string;
 }
@@ -126,6 +129,7 @@ function actionRoutes(r: Release): Route[] {
 /** A list's answer, as steps that may pause (see slices.ts). */
 function* listSteps(ctx: Context): Steps<Reply> {
   const { store, actions } = ctx;
+  const changes = store.changes;
   const q = listParams(store.release, ctx.query);
   // a filter sees each item as the list returns it (to this caller: its actions)
   const records = yield* store.queryTargetsSteps(
@@ -134,7 +138,13 @@ function* listSteps(ctx: Context): Steps<Reply> {
     actions.join(","),
   );
   const query = JSON.stringify([q.scopeId, q.recursive, q.filter]);
-  if (!store.release.pagination) return { status: 200, list: yield* listBody(store, query, records, actions) };
+  if (!store.release.pagination) {
+    const list = yield* listBody(store, query, records, actions);
+    const reply = { status: 200, list };
+    // a kept body (one piece): the same query asked again before any change is answered with this reply
+    if (list.pieces.length === 1) keepListReply(store, actions, ctx.queryString, changes, reply);
+    return reply;
+  }
   // 0.15+ paginate (a token belongs to one query: scope, recursive, filter)
   const projects = store.projectsOf(q.scopeId!);
   const page = {
@@ -162,8 +172,9 @@ export function routesFor(r: Release): Route[] {
         return recursive && q.scopeId === "global" && ctx.store.release.anonymousGlobalList === "PermissionDenied" ? forbidden() : undefined;
       },
       // in slices: filtering and sorting 100,000 Targets pause, so /health and others are answered meanwhile;
-      // a list that takes less than a slice (a cached body) is answered at once, without a promise
-      handle: (ctx) => inSlicesOrNow(listSteps(ctx)),
+      // a list that takes less than a slice (a cached body) is answered at once, without a promise;
+      // an unpaginated list asked again unchanged, with its kept reply (list-replies.ts)
+      handle: (ctx) => keptListReply<Reply>(ctx.store, ctx.actions, ctx.queryString) ?? inSlicesOrNow(listSteps(ctx)),
     }),
     route({
       method: "POST",

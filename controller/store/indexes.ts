@@ -34,6 +34,8 @@ export class TargetIndexes {
    * authorize-session matches names case-insensitively.
    */
   private readonly foldedNames = new Map<string, string | string[]>();
+  /** How many changes the Targets have seen (see `changes`). */
+  private changeCount = 0;
 
   /** Indexes over the records `get` reads. */
   constructor(private readonly get: (id: string) => TargetRecord | undefined) {}
@@ -63,8 +65,17 @@ export class TargetIndexes {
     if (this.deleted.length > MAX_DELETIONS_KEPT) this.deleted.splice(0, this.deleted.length - MAX_DELETIONS_KEPT);
   }
 
+  /**
+   * How many changes the Targets have seen: every create, update, association change and delete
+   * counts one (each goes through `changed`), so an equal count means the very same Targets.
+   */
+  get changes(): number {
+    return this.changeCount;
+  }
+
   /** A change in `projectId`: its list is made afresh next time. */
   changed(projectId: string): void {
+    this.changeCount++;
     this.listed.delete(projectId);
     for (const [key, m] of this.merged) if (m.projects.includes(projectId)) this.merged.delete(key);
   }

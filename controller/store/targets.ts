@@ -75,6 +75,11 @@ export class Store {
     return this.targets.size;
   }
 
+  /** How many changes the Targets have seen (creates, updates, association changes, deletes): equal counts, the same Targets. */
+  get changes(): number {
+    return this.indexes.changes;
+  }
+
   /** Targets of a project, or with `recursive` of every project under `global` or an org, by id. */
   listTargets(scopeId: string | undefined, recursive: boolean): TargetRecord[] {
     return [...atOnce(this.listTargetsSteps(scopeId, recursive))];
