@@ -12,7 +12,10 @@
  *   window still open bounds what may be sent;
  * - a window's reset is sent in whole seconds, rounded up, so estimates of one window's end differ
  *   by up to a second; a reset later than that starts another window (the controller's next, or
- *   another controller's), kept beside the first until the first ends.
+ *   another controller's), kept beside the first until the first ends. So does a count that rises
+ *   within that second: two controllers' windows (or a window and the next, when an answer came
+ *   late) may end less than a second apart, and taking them for one would free both at the
+ *   earlier end, while the later one still refuses.
  * When every known window has ended, a fresh one allows the quota's limit; before any header, one
  * request at a time goes, to learn the quota; an answer without the header says there is none.
  */
@@ -24,8 +27,12 @@ export const SAME_WINDOW_MS = 1000;
 interface Window {
   /** The lowest count seen in it. */
   remaining: number;
-  /** The earliest estimate of its end. */
+  /** The earliest estimate of its end: its end while one controller answers. */
   resetAt: number;
+  /** The latest estimate of its end: its end once counts from more than one controller were seen, as which one's window ended first cannot be told. */
+  latestAt: number;
+  /** The counts it was answered with: one controller answers each count once a window, so a count seen twice is another controller's. */
+  counts: Set<number>;
   /** When the answer carrying the lowest count arrived: a later request reporting more is another controller's. */
   lowestAt: number;
   /** The header that carried the lowest count, for messages. */
@@ -67,7 +74,7 @@ export class Quota {
     this.expire(now);
     if (!this.windows.length) return undefined;
     const lowest = Math.min(...this.windows.map((w) => w.remaining));
-    return Math.max(...this.windows.filter((w) => w.remaining === lowest).map((w) => w.resetAt));
+    return Math.max(...this.windows.filter((w) => w.remaining === lowest).map((w) => this.endOf(w)));
   }
 
   /** The header of the window holding the allowance down, for messages. */
@@ -92,21 +99,49 @@ export class Quota {
     // the window it counts in ends no earlier than this (the controller answered after `sentAt`, in
     // whole seconds rounded up): ended before the last window we knew ended, it is that window, spent
     if (sentAt + (parsed.reset - 1) * 1000 < this.endedAt) return;
-    const same = this.windows.find((w) => Math.abs(w.resetAt - resetAt) < SAME_WINDOW_MS);
-    if (!same) {
-      this.windows.push({ remaining: parsed.remaining, resetAt, lowestAt: now, header: raw });
+    // the windows it may count in: those ending within a second of its estimate whose count it does not contradict
+    let matches = 0;
+    let only: Window | undefined;
+    for (let i = 0; i < this.windows.length; i++) {
+      const w = this.windows[i]!;
+      if (Math.abs(w.resetAt - resetAt) >= SAME_WINDOW_MS) continue;
+      // a count above a window's lowest, asked after that lowest came back, is another count: another
+      // controller's, or the controller's next window while this one is still thought open
+      if (parsed.remaining > w.remaining && sentAt > w.lowestAt) {
+        this.balanced = true;
+        continue;
+      }
+      matches++;
+      only = w;
+      if (w.counts.has(parsed.remaining)) this.balanced = true;
+      w.counts.add(parsed.remaining);
+      w.latestAt = Math.max(w.latestAt, resetAt);
+      // which of several it counts in cannot be told: each is held to it (fewer sent, never more)
+      if (parsed.remaining < w.remaining) Object.assign(w, { remaining: parsed.remaining, lowestAt: now, header: raw });
+    }
+    if (matches === 0) {
+      this.windows.push({ remaining: parsed.remaining, resetAt, latestAt: resetAt, counts: new Set([parsed.remaining]), lowestAt: now, header: raw });
       return;
     }
-    if (parsed.remaining < same.remaining) Object.assign(same, { remaining: parsed.remaining, lowestAt: now, header: raw });
-    else if (parsed.remaining > same.remaining && sentAt > same.lowestAt) this.balanced = true;
-    // every estimate is at or after the window's true end (whole seconds rounded up, read on arrival): the earliest is the closest
-    same.resetAt = Math.min(same.resetAt, resetAt);
+    // every estimate is at or after its own window's true end (whole seconds rounded up, read on
+    // arrival): the earliest is the closest, but only an answer of that very window may move it, as
+    // another window's end (another controller's) may come before this one's
+    if (matches === 1) only!.resetAt = Math.min(only!.resetAt, resetAt);
   }
 
   /** Forgets the windows that have ended by `now`. */
   private expire(now: number): void {
-    if (!this.windows.some((w) => w.resetAt <= now)) return;
-    for (const w of this.windows) if (w.resetAt <= now) this.endedAt = Math.max(this.endedAt, w.resetAt);
-    this.windows = this.windows.filter((w) => w.resetAt > now);
+    if (!this.windows.some((w) => this.endOf(w) <= now)) return;
+    for (const w of this.windows) if (this.endOf(w) <= now) this.endedAt = Math.max(this.endedAt, this.endOf(w));
+    this.windows = this.windows.filter((w) => this.endOf(w) > now);
+  }
+
+  /**
+   * When a window is over: its earliest estimate while one controller answers; once another's counts
+   * were seen, its latest, as an answer taken for this window's may have been about another
+   * controller's window ending up to a second later (whole seconds), and freeing it early sends into it.
+   */
+  private endOf(w: Window): number {
+    return this.balanced ? w.latestAt : w.resetAt;
   }
 }

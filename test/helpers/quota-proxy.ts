@@ -5,9 +5,11 @@
  * `Retry-After`; every answer carries its action's `RateLimit: limit=N, remaining=M, reset=S`.
  * Options make it what real clusters are: `controllers` counts kept apart and taken in turn, as a
  * round-robin balancer in front of controllers that each keep their own quotas; `holdMs` holds
- * each answer (after it was counted) for that long, so concurrent answers arrive out of order.
+ * each answer (after it was counted) for that long, so concurrent answers arrive out of order;
+ * `reachMs` delays a request on its way to the controller the balancer chose (a slow leg), so one
+ * controller's window may start later than another's.
  */
-import { createServer, request, type Server } from "node:http";
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** The running proxy: its URL, how many requests it refused, and close. */
@@ -26,6 +28,8 @@ export interface QuotaProxyOptions {
   controllers?: number;
   /** How long to hold the `n`th answer (1-based) once counted, in ms; default none. */
   holdMs?: (n: number) => number;
+  /** How long the `n`th request (1-based) takes to reach the controller chosen for it, in ms; default none. */
+  reachMs?: (n: number) => number;
   /** Per controller, how much of each action's first window another client already used; default none. */
   used?: number[];
 }
@@ -37,9 +41,16 @@ export async function startQuotaProxy(target: string, limit: number, windowMs: n
   let refused = 0;
   let n = 0;
   const server: Server = createServer((req, res) => {
+    const nth = ++n;
+    const which = (nth - 1) % counts.length;
+    const reach = options.reachMs?.(nth) ?? 0;
+    if (reach > 0) setTimeout(() => counted(req, res, nth, which), reach);
+    else counted(req, res, nth, which);
+  });
+  /** The `nth` request, as controller `which` counts and answers it. */
+  const counted = (req: IncomingMessage, res: ServerResponse, nth: number, which: number) => {
     const now = Date.now();
-    const hold = options.holdMs?.(++n) ?? 0;
-    const which = (n - 1) % counts.length;
+    const hold = options.holdMs?.(nth) ?? 0;
     const windows = counts[which]!;
     // the action: the method and the path without query and ids (`POST /v1/targets/{id}:set-host-sources`)
     const action = `${req.method} ${(req.url ?? "").split("?")[0]!.replace(/\/[a-z]+_[0-9A-Za-z]+/g, "/{id}")}`;
@@ -66,7 +77,7 @@ export async function startQuotaProxy(target: string, limit: number, windowMs: n
       }, hold);
     });
     req.pipe(out);
-  });
+  };
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -58,6 +58,14 @@ test("behind a balancer, two controllers of 10 per 2 s each, one nearly spent: t
   expect(run.refused).toBe(0);
 }, 30_000);
 
+test("behind a balancer, one controller's window starting 600 ms after the other's: the earlier end does not free the later, no 429", async () => {
+  // the second request (controller B's first) takes 600 ms to reach it, so B's window ends 600 ms after A's,
+  // while the headers' whole seconds put both ends less than a second apart
+  const run = await creates("late-window", 40, 10, 2000, { controllers: 2, reachMs: (n) => (n === 2 ? 600 : 0) });
+  expect(run.created).toBe(40);
+  expect(run.refused).toBe(0);
+}, 30_000);
+
 test("a request queued behind others goes when their answers leave room, not at the window's reset", async () => {
   const ids: string[] = [];
   for (let i = 0; i < 30; i++) ids.push((await direct.createTarget({ scope_id: PROJECT, name: `queued-${i}`, type: "tcp" })).id);

@@ -69,6 +69,34 @@ test("a window whose end lies further than a second from the known one is anothe
   expect(q.nextReset(5000)).toBe(10100);
 });
 
+test("two controllers' windows ending less than a second apart are kept apart: the earlier end does not free the later", () => {
+  // A's window ends at 2000, B's at 2300 (its first request came 300 ms later); a quota of 10 per 2 s each
+  const q = new Quota();
+  seen(q, 100, 90, 5, 2, 10); // A: 5 left, ends by 2100
+  seen(q, 400, 390, 9, 2, 10); // B, asked after A's answer came, counts more: another count, ends by 2400
+  expect(q.balanced).toBe(true);
+  seen(q, 500, 490, 0, 2, 10); // B spent (or A: which cannot be told, so both are held to 0, until 2500)
+  expect(q.allowance(500, 0)).toBe(0);
+  // A's first estimate has passed, B's has not: nothing goes before every estimate that may be B's
+  expect(q.allowance(2100, 0)).toBe(0);
+  expect(q.allowance(2400, 0)).toBe(0);
+  expect(q.nextReset(2400)).toBe(2500);
+  expect(q.allowance(2500, 0)).toBe(10);
+});
+
+test("one burst to two controllers: a count answered twice is two controllers', and the window ends at its latest estimate", () => {
+  const q = new Quota();
+  seen(q, 5, 0, 9, 2, 10); // A's first answer: ends by 2005
+  seen(q, 20, 10, 8, 2, 10); // A, in a burst sent at 10: ends by 2020
+  expect(q.balanced).toBe(false); // so far one controller, its window ending by 2005
+  expect(q.nextReset(20)).toBe(2005);
+  seen(q, 30, 10, 9, 2, 10); // sent in the same burst, so it may be late; but 9 again: B's first
+  expect(q.balanced).toBe(true);
+  expect(q.allowance(30, 0)).toBe(8);
+  expect(q.allowance(2005, 0)).toBe(8); // A's window may be over; B's, begun up to 25 ms later, may not
+  expect(q.allowance(2030, 0)).toBe(10);
+});
+
 test("the smallest limit seen is what a fresh window allows", () => {
   const q = new Quota();
   seen(q, 0, 0, 5, 1, 30);
