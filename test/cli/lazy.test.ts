@@ -67,3 +67,17 @@ test("a start loads them (the preload sees the heavy modules when they load)", (
   expect(heavy(r.modules)).toContain(path.join("node_modules", "zod", "index.cjs"));
   expect(heavy(r.modules).filter((m) => m.startsWith("dist/controller/server"))).toEqual([]);
 });
+
+const DEMO = path.join(__dirname, "..", "..", "dist", "examples", "demo.js");
+
+test.each([
+  [["--help"], 0],
+  [["--emulat", "0.21"], 2],
+  [["--emulate=0.3"], 1],
+])("the demo %j answers (exit %i) without loading the controller, the provider or Pulumi's SDK", (args, code) => {
+  const r = loaded(DEMO, args);
+  expect(r.status).toBe(code);
+  expect(heavy(r.modules)).toEqual([]);
+  expect(r.modules.filter((m) => m.startsWith(path.join("dist", "examples", "demo-run")))).toEqual([]);
+  expect(r.modules).toContain(path.join("dist", "examples", "demo.js"));
+});
