@@ -81,3 +81,23 @@ test.each([
   expect(r.modules.filter((m) => m.startsWith(path.join("dist", "examples", "demo-run")))).toEqual([]);
   expect(r.modules).toContain(path.join("dist", "examples", "demo.js"));
 });
+
+test.each([
+  [["import", "--scop", "global"], 2, "estate"],
+  [["import"], 2, "estate"],
+  [["import", "--scope", "global", "--format", "yaml"], 2, "estate"],
+])("pulumi-boundary %j answers (exit %i) without loading what only the run needs", (args, code, folder) => {
+  const r = loaded(CLI, args);
+  expect(r.status).toBe(code);
+  expect(heavy(r.modules)).toEqual([]);
+  expect(r.modules).toContain(path.join("dist", "provider", folder, "command.js"));
+});
+
+test("import from a Terraform state reads it without the provider's client (only a live scope or --live needs it)", () => {
+  const state = path.join(__dirname, "..", "..", "examples", "terraform", "terraform.tfstate");
+  const r = loaded(CLI, ["import", "--from-terraform", state, "--out", path.join(dir, "targets.json")]);
+  expect(r.status).toBe(0);
+  const used = heavy(r.modules);
+  expect(used).toContain(path.join("node_modules", "zod", "index.cjs")); // the state's schema
+  expect(used.filter((m) => /undici|provider\/client|@pulumi/.test(m))).toEqual([]);
+});
