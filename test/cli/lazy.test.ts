@@ -86,6 +86,8 @@ test.each([
   [["import", "--scop", "global"], 2, "estate"],
   [["import"], 2, "estate"],
   [["import", "--scope", "global", "--format", "yaml"], 2, "estate"],
+  [["doctor", "--scop", "p_1234567890"], 2, "doctor"],
+  [["doctor", "--scope", "p 1"], 2, "doctor"],
 ])("pulumi-boundary %j answers (exit %i) without loading what only the run needs", (args, code, folder) => {
   const r = loaded(CLI, args);
   expect(r.status).toBe(code);
