@@ -18,7 +18,8 @@ import { printVersion } from "../common/version";
  * Runs `pulumi-boundary dev` with the arguments after `dev`: an exit code, or -1 while the
  * controller keeps running (the process then ends on a signal). The help, the version and every
  * flag and config-file mistake are answered before the seed data's schemas and the server load
- * (their imports are here, at the point of use): a refusal costs a tenth of a start.
+ * (their imports are here, at the point of use): a refusal loads a few dozen small modules, not
+ * the controller.
  */
 export async function main(rest: string[]): Promise<number> {
   const asked = parseArgs({
