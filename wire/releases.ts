@@ -19,6 +19,7 @@ import { VIEW_ONLY_KEYS } from "./target";
 import type { ListFacts, ReleaseFacts, ReleaseRow } from "./release-facts";
 import { ROWS, SPEC, V04 } from "./release-rows";
 import { InternalError, UnknownReleaseError } from "../common/errors";
+import type { ReleaseKey } from "./release-keys";
 
 export type * from "./release-facts";
 
@@ -48,14 +49,11 @@ function fold(previous: ReleaseFacts, row: ReleaseRow): ReleaseFacts {
 
 const FOLDED: ReleaseFacts[] = ROWS.reduce<ReleaseFacts[]>((all, row) => [...all, fold(all[all.length - 1]!, row)], [V04]);
 
-/** A release the table has: `spec`, or a minor release `0.4` … `0.21`. */
-export type ReleaseKey = "spec" | "0.4" | (typeof ROWS)[number]["release"];
+// the keys, read from the rows in the same order as RELEASES (release-keys.ts: light, for command lines)
+export { RELEASE_KEYS, type ReleaseKey } from "./release-keys";
 
 /** Every release, oldest first, `spec` first of all (it is the default). */
 export const RELEASES: readonly Release[] = [SPEC, ...FOLDED].map((f) => Object.freeze({ ...f, generation: generationOf(f) }) as Release);
-
-/** The keys `--emulate` takes, in table order. */
-export const RELEASE_KEYS = RELEASES.map((r) => r.release) as readonly ReleaseKey[];
 
 /** The API generations, by their action names: v0.4's (host sets, credential libraries) and the current ones (host sources, credential sources). */
 export const API_GENERATIONS = ["v0.4", "current"] as const;

@@ -5,13 +5,13 @@
 import * as path from "node:path";
 import { nearestName } from "../../common/nearest";
 import { ConfigError } from "../errors";
-import { NEWEST, OLDEST, RELEASE_KEYS } from "../../wire/releases";
+// the keys alone, not the resolved table: the help and the flags' checks load nothing the run only needs
+import { NEWEST_KEY, OLDEST_KEY, RELEASE_KEYS } from "../../wire/release-keys";
 
 /** The release keys `--emulate` takes, as the help shows them: the first two, then the newest. */
-const EMULATE = [RELEASE_KEYS[0], RELEASE_KEYS[1], "…", NEWEST.release].join("|");
+const EMULATE = [RELEASE_KEYS[0], RELEASE_KEYS[1], "…", NEWEST_KEY].join("|");
 /** What the keys mean: the spec's controller by default, or a Boundary release. */
-const EMULATE_WHICH =
-  `${RELEASE_KEYS[0]} (the default: the spec's API with v${OLDEST.release}'s facts) ` + `or any minor release ${OLDEST.release} to ${NEWEST.release}`;
+const EMULATE_WHICH = `${RELEASE_KEYS[0]} (the default: the spec's API with v${OLDEST_KEY}'s facts) ` + `or any minor release ${OLDEST_KEY} to ${NEWEST_KEY}`;
 
 /** The dev command's help text. */
 export const USAGE = `Usage: pulumi-boundary dev [options]
@@ -32,7 +32,7 @@ Options:
                                     when relative) or plain HTTP (tls_disable = true); a misspelt key is refused
   --fixtures FILE                   JSON seed data replacing the default scopes, host sets, libraries and workers
   --emulate ${EMULATE}         which Boundary to behave like: ${EMULATE_WHICH}
-  --ignore-create-associations      ignore host_set_ids/application_credential_library_ids on create (what --emulate ${OLDEST.release} does on create)
+  --ignore-create-associations      ignore host_set_ids/application_credential_library_ids on create (what --emulate ${OLDEST_KEY} does on create)
   --log-level trace|debug|info|warn|err
                                     least severe log lines written (default info; debug adds one line per request)
   --log-format text|json            log format (default text)

@@ -26,6 +26,8 @@ test("a row per minor release 0.4 … 0.21, and the spec first", () => {
   expect(RELEASE_KEYS).toContain("0.21");
   expect(release("0.21").patch).toBe("0.21.3");
   expect(NEWEST.release).toBe(RELEASE_KEYS.at(-1));
+  // the keys (read from the rows, without resolving them) name the resolved releases, in their order
+  expect(RELEASES.map((r) => r.release)).toEqual(RELEASE_KEYS);
   for (const r of RELEASES) expect(r.patch === "spec" || r.patch.startsWith(`${r.release}.`)).toBe(true);
 });
 
