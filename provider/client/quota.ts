@@ -113,7 +113,8 @@ export class Quota {
       }
       matches++;
       only = w;
-      if (w.counts.has(parsed.remaining)) this.balanced = true;
+      // (0 aside: one controller answers every refusal with it)
+      if (parsed.remaining > 0 && w.counts.has(parsed.remaining)) this.balanced = true;
       w.counts.add(parsed.remaining);
       w.latestAt = Math.max(w.latestAt, resetAt);
       // which of several it counts in cannot be told: each is held to it (fewer sent, never more)

@@ -97,6 +97,14 @@ test("one burst to two controllers: a count answered twice is two controllers', 
   expect(q.allowance(2030, 0)).toBe(10);
 });
 
+test("one controller's refusals all say 0 left: that count answered twice is not a second controller", () => {
+  const q = new Quota();
+  seen(q, 10, 0, 0, 2); // ends by 2010
+  seen(q, 20, 5, 0, 2); // a 429: still 0
+  expect(q.balanced).toBe(false);
+  expect(q.allowance(2010, 0)).toBe(20); // the earliest estimate ends it
+});
+
 test("the smallest limit seen is what a fresh window allows", () => {
   const q = new Quota();
   seen(q, 0, 0, 5, 1, 30);
