@@ -31,7 +31,10 @@ const ManagedList = z.array(z.enum(INPUT_FIELDS as [InputField, ...InputField[]]
 export interface OperationContext {
   /** Where this operation's warnings go (the route's channel, with the resource's URN); never pass a secret. */
   warn?: (message: string) => void;
-  /** The input fields the program set at its previous run (the engine's old inputs), beyond `__managed`. */
+  /**
+   * Input fields the program set at its previous run, beyond `__managed`: at least those it has since
+   * removed (the dynamic route's Check records only those; the plugin passes every old input).
+   */
   priorInputs?: readonly string[];
   /** The whole operation's budget in ms (the resource's `customTimeouts`); default DEFAULT_OPERATION_TIMEOUT_MS. */
   timeoutMs?: number;
