@@ -15,7 +15,11 @@
  *   another controller's), kept beside the first until the first ends. So does a count that rises
  *   within that second: two controllers' windows (or a window and the next, when an answer came
  *   late) may end less than a second apart, and taking them for one would free both at the
- *   earlier end, while the later one still refuses.
+ *   earlier end, while the later one still refuses. A count is taken for a second controller's
+ *   only when it arrived while its window was surely still open (the answers' resets bound its
+ *   end from below too); arriving later, it may be the same controller's next window, as with a
+ *   period of a second or two, where every answer says reset=1 or 2. Taken for two controllers,
+ *   one controller's windows would each be held to their latest estimate: half its pace or less.
  * When every known window has ended, a fresh one allows the quota's limit; before any header, one
  * request at a time goes, to learn the quota; an answer without the header says there is none.
  */
@@ -35,6 +39,12 @@ interface Window {
   counts: Set<number>;
   /** When the answer carrying the lowest count arrived: a later request reporting more is another controller's. */
   lowestAt: number;
+  /**
+   * Before this the window had surely not ended (its answers' `sentAt + (reset - 1) s`, the reset
+   * rounded up): an answer arriving by then was counted in it, so one that contradicts its counts is
+   * another controller's. Arriving later, it may be the same controller's next window.
+   */
+  openUntil: number;
   /** The header that carried the lowest count, for messages. */
   header: string;
 }
@@ -96,32 +106,39 @@ export class Quota {
     this.unlimited = false;
     this.limit = Math.min(this.limit ?? Infinity, parsed.limit);
     const resetAt = now + parsed.reset * 1000;
+    const openUntil = sentAt + (parsed.reset - 1) * 1000;
     // the window it counts in ends no earlier than this (the controller answered after `sentAt`, in
     // whole seconds rounded up): ended before the last window we knew ended, it is that window, spent
-    if (sentAt + (parsed.reset - 1) * 1000 < this.endedAt) return;
+    if (openUntil < this.endedAt) return;
     // the windows it may count in: those ending within a second of its estimate whose count it does not contradict
     let matches = 0;
     let only: Window | undefined;
     for (let i = 0; i < this.windows.length; i++) {
       const w = this.windows[i]!;
       if (Math.abs(w.resetAt - resetAt) >= SAME_WINDOW_MS) continue;
+      // counted while the window was surely open: a count it contradicts is another controller's
+      const within = now <= w.openUntil;
       // a count above a window's lowest, asked after that lowest came back, is another count: another
-      // controller's, or the controller's next window while this one is still thought open
+      // controller's, or the controller's next window while this one is still thought open (with a
+      // period of a second or two, every answer says reset=1 or 2: most windows' ends look alike)
       if (parsed.remaining > w.remaining && sentAt > w.lowestAt) {
-        this.balanced = true;
+        if (within) this.balanced = true;
         continue;
       }
       matches++;
       only = w;
+      // an answer that may be the next window's says nothing of how long this one lasts
+      if (within) w.openUntil = Math.max(w.openUntil, openUntil);
       // (0 aside: one controller answers every refusal with it)
-      if (parsed.remaining > 0 && w.counts.has(parsed.remaining)) this.balanced = true;
+      if (within && parsed.remaining > 0 && w.counts.has(parsed.remaining)) this.balanced = true;
       w.counts.add(parsed.remaining);
       w.latestAt = Math.max(w.latestAt, resetAt);
       // which of several it counts in cannot be told: each is held to it (fewer sent, never more)
       if (parsed.remaining < w.remaining) Object.assign(w, { remaining: parsed.remaining, lowestAt: now, header: raw });
     }
     if (matches === 0) {
-      this.windows.push({ remaining: parsed.remaining, resetAt, latestAt: resetAt, counts: new Set([parsed.remaining]), lowestAt: now, header: raw });
+      const counts = new Set([parsed.remaining]);
+      this.windows.push({ remaining: parsed.remaining, resetAt, latestAt: resetAt, counts, lowestAt: now, openUntil, header: raw });
       return;
     }
     // every estimate is at or after its own window's true end (whole seconds rounded up, read on

@@ -119,3 +119,16 @@ test("a quota whose limit is 0 never leaves a request waiting without end: once 
   expect(q.nextReset(500)).toBe(1000);
   expect(q.allowance(1000, 0)).toBe(1);
 });
+
+test("a period of one second: one controller's next window, answered before the last is thought over, is not a second controller", () => {
+  // every answer says reset=1, so the estimates of consecutive windows' ends lie within a second
+  const q = new Quota();
+  seen(q, 10, 0, 499, 1, 500); // window [0, 1000): ends by 1010
+  seen(q, 990, 980, 0, 1, 500); // spent
+  seen(q, 1005, 995, 499, 1, 500); // counted in the next window, which began at 1000
+  expect(q.balanced).toBe(false);
+  expect(q.allowance(1005, 0)).toBe(0);
+  expect(q.allowance(1010, 0)).toBe(499); // the earliest estimate ends the spent window
+  seen(q, 1020, 1000, 499, 1, 500); // the same count again, but asked once the first window may have ended
+  expect(q.balanced).toBe(false);
+});
