@@ -14,6 +14,7 @@ const Environment = require("../environment.js") as new (
   global: typeof globalThis;
   setup(): Promise<void>;
   teardown(): Promise<void>;
+  handleTestEvent(event: unknown): void;
 };
 
 // the pretend files' figures stay out of a PB_FILE_CPU record of the run; this file's own is written after afterAll
@@ -97,5 +98,22 @@ test("a child's pipe held open after the child exited, by a process it started, 
   } finally {
     process.kill(Number(pid.trim()), "SIGKILL");
     child.stdout.destroy();
+  }
+}, 10_000);
+
+test("what a failed test left is reported beside its failure, not in place of it (jest would drop the file's results)", async () => {
+  const env = await environment();
+  const server = createServer().listen(0, "127.0.0.1");
+  await new Promise((r) => server.once("listening", r));
+  const written: string[] = [];
+  const spy = jest.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => written.push(String(chunk)) > 0);
+  try {
+    // a test past its timeout: jest reports it failed while its body (and the server it started) goes on
+    env.handleTestEvent({ name: "test_done", test: { name: "pretend test", errors: [new Error("Exceeded timeout of 30000 ms")] } });
+    await expect(env.teardown()).resolves.toBeUndefined();
+    expect(written.join("")).toMatch(/pretend\/file\.test\.ts: after test "pretend test" failed, left running:\n {2}server listening on/);
+  } finally {
+    spy.mockRestore();
+    server.close();
   }
 }, 10_000);
