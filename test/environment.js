@@ -15,7 +15,10 @@ const { appendFileSync, readFileSync } = require("node:fs");
 const { setTimeout: sleep } = require("node:timers/promises");
 const { TestEnvironment } = require("jest-environment-node");
 
-/** How long the handles the file ended have to go once its last hook has run. */
+/**
+ * How long the handles the file ended have to go once its last hook has run (`leakGraceMs` in the
+ * environment's options overrides it: the check's own tests leave things on purpose, and would each wait it out).
+ */
 const GRACE_MS = 3000;
 
 // The run's compile cache (harness/compile-cache.ts) for every process the tests start: set here, in
@@ -136,6 +139,7 @@ class LeakCheckingEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
     this.testPath = context.testPath;
+    this.graceMs = config.projectConfig.testEnvironmentOptions?.leakGraceMs ?? GRACE_MS;
     /** The file's tests and hooks that failed: what they started may still run (a test past its timeout goes on). */
     this.failed = [];
   }
@@ -178,7 +182,7 @@ class LeakCheckingEnvironment extends TestEnvironment {
 
   async teardown() {
     let left = leftSince(this.before, this.timers);
-    for (const deadline = Date.now() + GRACE_MS; left.length > 0 && Date.now() < deadline; left = leftSince(this.before, this.timers)) {
+    for (const deadline = Date.now() + this.graceMs; left.length > 0 && Date.now() < deadline; left = leftSince(this.before, this.timers)) {
       await sleep(50);
     }
     await super.teardown();

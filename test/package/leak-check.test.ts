@@ -27,7 +27,8 @@ afterAll(() => {
 /** A fresh environment for a pretend test file, set up. */
 async function environment(): Promise<InstanceType<typeof Environment>> {
   const env = new Environment(
-    { globalConfig: {}, projectConfig: { testEnvironmentOptions: {}, globals: {} } },
+    // a short grace: each test here leaves something on purpose, and would wait it out
+    { globalConfig: {}, projectConfig: { testEnvironmentOptions: { leakGraceMs: 300 }, globals: {} } },
     { testPath: "/pretend/file.test.ts", console, docblockPragmas: {} },
   );
   await env.setup();
