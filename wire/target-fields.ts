@@ -380,7 +380,8 @@ export function programMustSet(f: InputField): boolean {
 
 /** The keys of a dotted path, split once per path (paths come from the table: a handful). */
 const SEGMENTS = new Map<string, readonly string[]>();
-function segments(path: string): readonly string[] {
+/** The keys of a dotted wire path (`attributes.default_port` → `["attributes", "default_port"]`), for `getAt`. */
+export function segments(path: string): readonly string[] {
   let s = SEGMENTS.get(path);
   if (!s) SEGMENTS.set(path, (s = path.split(".")));
   return s;
@@ -388,8 +389,15 @@ function segments(path: string): readonly string[] {
 
 /** Reads a dotted wire path (`attributes.default_port`) from a wire object. */
 export function getPath(o: unknown, path: string): unknown {
+  return getAt(o, segments(path));
+}
+
+/**
+ * Reads a path given as its keys (`segments`) from a wire object: for a reader that keeps the keys
+ * (the state's, on every field of every answer) and so skips even the lookup of the split.
+ */
+export function getAt(o: unknown, keys: readonly string[]): unknown {
   // by index, not for…of: every field of every answer is read through here, mostly before V8 optimises it
-  const keys = segments(path);
   let cur = o;
   for (let i = 0; i < keys.length; i++) {
     if (cur === null || typeof cur !== "object") return undefined;

@@ -16,6 +16,8 @@ import {
   REFERENTS,
   TARGET_FIELDS,
   associationOf,
+  getAt,
+  segments,
   spec,
   type FieldSpec,
   type InputField,
@@ -82,7 +84,7 @@ function listOutputs(): ListOutputs {
       })
       .meta({ id: a.output.type, description: a.output.itemDoc });
     // the answer's names of the list's summaries, under any release's name: found once, not on every answer
-    const paths = keysOf(ANSWER_NAMES.get(f)!.map(summariesOf));
+    const paths = ANSWER_NAMES.get(f)!.map(summariesOf).map(segments);
     outputs[a.output.name] = output({
       schema: z.array(item),
       from: (t) =>
@@ -181,11 +183,8 @@ function compact<T extends object>(o: T): T {
   return out as T;
 }
 
-/** Wire paths as their keys (`attributes.default_port` → `["attributes", "default_port"]`), split once where the readers are made. */
+/** A wire path as its keys (`attributes.default_port` → `["attributes", "default_port"]`: `segments`), split once where the readers are made. */
 type Keys = readonly string[];
-function keysOf(paths: readonly string[]): readonly Keys[] {
-  return paths.map((p) => p.split("."));
-}
 
 /**
  * The value at the first of `paths` (each as its keys) the answer holds one at: a field under
@@ -194,9 +193,7 @@ function keysOf(paths: readonly string[]): readonly Keys[] {
  */
 function firstAt(t: Target, paths: readonly Keys[]): unknown {
   for (let i = 0; i < paths.length; i++) {
-    const keys = paths[i]!;
-    let v: unknown = t;
-    for (let k = 0; k < keys.length && v !== undefined && v !== null; k++) v = typeof v === "object" ? (v as Record<string, unknown>)[keys[k]!] : undefined;
+    const v = getAt(t, paths[i]!);
     if (v !== undefined && v !== null) return v;
   }
   return undefined;
@@ -220,7 +217,7 @@ const READERS: readonly FieldReader[] = INPUT_FIELDS.map((name) => {
   const f: FieldSpec = spec(name);
   const kind = kindOf(f.kind);
   const absent = kind.zeroIsValue ? kind.zero : (f.default ?? (f.required ? "" : undefined));
-  return { name, paths: keysOf(f.association ? ANSWER_NAMES.get(name)! : [f.wire]), kind, absent };
+  return { name, paths: (f.association ? ANSWER_NAMES.get(name)! : [f.wire]).map(segments), kind, absent };
 });
 
 /**
